@@ -1,0 +1,26 @@
+import { AccessTokenEntity } from './identity/access-token.entity';
+import { AccountEntity } from './identity/account.entity';
+import { MembershipEntity } from './identity/membership.entity';
+import { RepositoryCollaboratorEntity } from './identity/repository-collaborator.entity';
+import { RepositoryEntity } from './identity/repository.entity';
+import { ServerSettingEntity } from './identity/server-setting.entity';
+import { WorkflowAccessKeyEntity } from './identity/workflow-access-key.entity';
+
+export * from './identity/access-token.entity';
+export * from './identity/account.entity';
+export * from './identity/membership.entity';
+export * from './identity/repository-collaborator.entity';
+export * from './identity/repository.entity';
+export * from './identity/server-setting.entity';
+export * from './identity/workflow-access-key.entity';
+
+/** Every entity of every domain; ormconfig.ts registers exactly this list. */
+export const ENTITIES = [
+  AccountEntity,
+  MembershipEntity,
+  RepositoryEntity,
+  RepositoryCollaboratorEntity,
+  AccessTokenEntity,
+  WorkflowAccessKeyEntity,
+  ServerSettingEntity,
+];

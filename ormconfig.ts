@@ -1,0 +1,69 @@
+/**
+ * DataSource from config: no DATABASE_URL -> better-sqlite3 file data/gateway.sqlite (WAL);
+ * sqlite:<path> -> that file (sqlite::memory: for a throwaway one); postgres:// -> PostgreSQL.
+ * Migrations exist for both dialects and run at start; `synchronize` is never used.
+ */
+import './src/db/utc';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { DataSource, DataSourceOptions, Logger } from 'typeorm';
+import { ENTITIES } from './entities';
+import { AppConfig, DatabaseConfig } from './src/config';
+import { POSTGRES_MIGRATIONS } from './src/db/migrations/postgres';
+import { SQLITE_MIGRATIONS } from './src/db/migrations/sqlite';
+
+export interface DataSourceExtras {
+  /** TypeORM logger (tests use it to count SQL statements). */
+  logger?: Logger;
+}
+
+export function buildDataSourceOptions(database: DatabaseConfig, extras: DataSourceExtras = {}): DataSourceOptions {
+  const common = {
+    entities: ENTITIES,
+    synchronize: false,
+    migrationsRun: false,
+    logging: extras.logger ? ('all' as const) : false,
+    logger: extras.logger,
+  };
+  if (database.type === 'sqlite') {
+    if (database.path !== ':memory:') {
+      fs.mkdirSync(path.dirname(path.resolve(database.path)), { recursive: true });
+    }
+    return {
+      ...common,
+      type: 'better-sqlite3',
+      database: database.path,
+      migrations: SQLITE_MIGRATIONS,
+      enableWAL: database.path !== ':memory:',
+      prepareDatabase: (db: { pragma(s: string): unknown }) => {
+        db.pragma('foreign_keys = ON');
+        db.pragma('busy_timeout = 5000');
+        db.pragma('synchronous = NORMAL');
+      },
+    };
+  }
+  return {
+    ...common,
+    type: 'postgres',
+    url: database.url,
+    migrations: POSTGRES_MIGRATIONS,
+    extra: { max: 10, options: '-c timezone=UTC', connectionTimeoutMillis: 5000 },
+  };
+}
+
+export function createDataSource(config: Pick<AppConfig, 'database'>, extras: DataSourceExtras = {}): DataSource {
+  return new DataSource(buildDataSourceOptions(config.database, extras));
+}
+
+/** Initialize and bring the schema up to date (runs pending migrations). */
+export async function openDatabase(config: Pick<AppConfig, 'database'>, extras: DataSourceExtras = {}): Promise<DataSource> {
+  const ds = createDataSource(config, extras);
+  await ds.initialize();
+  try {
+    await ds.runMigrations({ transaction: 'each' });
+  } catch (e) {
+    await ds.destroy().catch(() => undefined);
+    throw e;
+  }
+  return ds;
+}

@@ -1,0 +1,17 @@
+/**
+ * Opaque global ids for `node(id:)`: base64url of "<TypeName>:<databaseId>". Clients must treat them as
+ * opaque; the server rejects malformed ones with a clear error.
+ */
+export function toGlobalId(typeName: string, id: number | string): string {
+  return Buffer.from(`${typeName}:${id}`, 'utf8').toString('base64url');
+}
+
+export function fromGlobalId(globalId: string): { typeName: string; id: string } | null {
+  if (typeof globalId !== 'string' || globalId.length === 0 || globalId.length > 200 || !/^[A-Za-z0-9_-]+$/.test(globalId)) {
+    return null;
+  }
+  const decoded = Buffer.from(globalId, 'base64url').toString('utf8');
+  const m = /^([A-Z][A-Za-z0-9]*):([A-Za-z0-9_-]+)$/.exec(decoded);
+  if (!m) return null;
+  return { typeName: m[1], id: m[2] };
+}

@@ -1,0 +1,39 @@
+/**
+ * The Relay Node interface and the registry behind `node(id:)` / `nodes(ids:)`. Each domain registers
+ * its node types: how to recognise its values (for resolveType) and how to load one by database id
+ * with the same visibility rules as its other fields (a hidden node is null, never data).
+ */
+import { Field, ID, InterfaceType } from 'type-graphql';
+import type { RequestContext } from '../../src/context';
+
+export interface NodeTypeRegistration {
+  typeName: string;
+  /** true when `value` (an entity) is of this GraphQL type. */
+  isTypeOf(value: unknown): boolean;
+  /** Load by database id, applying visibility; null when missing or hidden. */
+  load(ctx: RequestContext, id: string): Promise<unknown | null>;
+}
+
+const registry = new Map<string, NodeTypeRegistration>();
+
+export function registerNodeType(reg: NodeTypeRegistration): void {
+  registry.set(reg.typeName, reg);
+}
+
+export function nodeRegistration(typeName: string): NodeTypeRegistration | undefined {
+  return registry.get(typeName);
+}
+
+export function resolveNodeTypeName(value: unknown): string | undefined {
+  for (const reg of registry.values()) if (reg.isTypeOf(value)) return reg.typeName;
+  return undefined;
+}
+
+@InterfaceType('Node', {
+  description: 'An object with a globally unique, opaque ID.',
+  resolveType: (value) => resolveNodeTypeName(value),
+})
+export abstract class Node {
+  @Field(() => ID, { description: 'Opaque global id; pass it to `node(id:)` to fetch this object again.' })
+  id: string;
+}

@@ -1,0 +1,7 @@
+import type { NonEmptyArray } from 'type-graphql';
+import { NodeResolver } from './common/node.resolver';
+import { OrganizationResolver, RepositoryResolver, UserResolver } from './identity/identity.resolver';
+
+/** Every resolver of every domain: the schema is built from exactly this list. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+export const RESOLVERS: NonEmptyArray<Function> = [NodeResolver, UserResolver, OrganizationResolver, RepositoryResolver];

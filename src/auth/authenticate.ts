@@ -1,0 +1,52 @@
+/**
+ * Authorization header -> Viewer. Accepts `Bearer <token>` (the documented form) and `token <token>`
+ * (what Octokit and other GitHub clients send). No header -> anonymous; a header that does not name a
+ * live token -> UnauthenticatedError (401 "Bad credentials" in every family's style).
+ */
+import { DataSource, IsNull } from 'typeorm';
+import { AccessTokenEntity, AccountEntity } from '../../entities';
+import { UnauthenticatedError } from '../errors/app-error';
+import { hashToken, isWellFormedToken } from './tokens';
+import { ANONYMOUS, Viewer } from './viewer';
+
+export const BAD_CREDENTIALS = 'Bad credentials';
+
+export function parseAuthorization(header: string | undefined): { scheme: string; value: string } | null {
+  if (header === undefined) return null;
+  const trimmed = header.trim();
+  if (trimmed === '') return null;
+  const space = trimmed.indexOf(' ');
+  if (space < 0) return { scheme: '', value: trimmed };
+  return { scheme: trimmed.slice(0, space).toLowerCase(), value: trimmed.slice(space + 1).trim() };
+}
+
+export async function authenticateBearer(db: DataSource, header: string | undefined): Promise<Viewer> {
+  const parsed = parseAuthorization(header);
+  if (!parsed) return ANONYMOUS;
+  if (parsed.scheme !== 'bearer' && parsed.scheme !== 'token') {
+    throw new UnauthenticatedError(BAD_CREDENTIALS);
+  }
+  const token = parsed.value;
+  if (!isWellFormedToken(token)) throw new UnauthenticatedError(BAD_CREDENTIALS);
+  const row = await db.getRepository(AccessTokenEntity).findOne({
+    where: { tokenHash: hashToken(token), revokedAt: IsNull() },
+  });
+  if (!row || (row.expiresAt && row.expiresAt.getTime() <= Date.now())) {
+    throw new UnauthenticatedError(BAD_CREDENTIALS);
+  }
+  const user = await db.getRepository(AccountEntity).findOne({ where: { id: row.userId, type: 'User' } });
+  if (!user) throw new UnauthenticatedError(BAD_CREDENTIALS);
+  if (row.kind === 'classic') {
+    return { kind: 'user', user, credential: { type: 'classic', tokenId: row.id, scopes: new Set(row.scopes ?? []) } };
+  }
+  return {
+    kind: 'user',
+    user,
+    credential: {
+      type: 'fine_grained',
+      tokenId: row.id,
+      permissions: row.permissions ?? {},
+      repositoryIds: new Set(row.repositoryIds ?? []),
+    },
+  };
+}

@@ -1,0 +1,165 @@
+/**
+ * Environment -> typed configuration. Every setting the server reads comes through here,
+ * so a bad value fails at start with one clear message instead of deep inside a request.
+ */
+import * as path from 'node:path';
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export type DatabaseConfig =
+  | { type: 'sqlite'; path: string /* ':memory:' for a throwaway database */ }
+  | { type: 'postgres'; url: string };
+
+export interface AppConfig {
+  port: number;
+  host: string;
+  database: DatabaseConfig;
+  /** The DATABASE_URL exactly as given (undefined for the default SQLite file). */
+  databaseUrl?: string;
+  redisUrl?: string;
+  logLevel: LogLevel;
+  /** Base URL used in URLs the APIs return (no trailing slash). */
+  publicUrl: string;
+  /** production hides internals (introspection stays on for the playground unless disabled). */
+  nodeEnv: string;
+  /** GraphQL introspection (needed by the playground); on unless GRAPHQL_INTROSPECTION=false. */
+  introspection: boolean;
+  /** Seed the demo data when the database has no accounts yet (npm start); SEED_DEMO=false turns it off. */
+  seedDemo: boolean;
+  /** Key used to encrypt workflow access-key secrets at rest (hex or any string; hashed to 32 bytes). */
+  secretKey?: string;
+  /** Milliseconds a graceful shutdown waits for in-flight requests before closing sockets. */
+  shutdownTimeoutMs: number;
+}
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConfigError';
+  }
+}
+
+export const DEFAULT_SQLITE_PATH = path.join('data', 'gateway.sqlite');
+
+export function parseDatabaseUrl(url: string | undefined): DatabaseConfig {
+  if (url === undefined || url.trim() === '') return { type: 'sqlite', path: DEFAULT_SQLITE_PATH };
+  const value = url.trim();
+  if (value.startsWith('sqlite:')) {
+    // sqlite:<path>, sqlite://<path> and sqlite::memory: are all accepted.
+    let p = value.slice('sqlite:'.length);
+    if (p.startsWith('//')) p = p.slice(2);
+    if (p === '') throw new ConfigError('DATABASE_URL "sqlite:" needs a path, e.g. sqlite:data/gateway.sqlite or sqlite::memory:');
+    return { type: 'sqlite', path: p };
+  }
+  if (/^postgres(ql)?:\/\//i.test(value)) {
+    try {
+      new URL(value);
+    } catch {
+      throw new ConfigError('DATABASE_URL is not a valid PostgreSQL URL');
+    }
+    return { type: 'postgres', url: value };
+  }
+  throw new ConfigError(
+    'DATABASE_URL must start with sqlite: or postgres:// (got a value with another scheme)',
+  );
+}
+
+function parsePort(raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`PORT must be an integer between 0 and 65535 (got "${raw}")`);
+  const n = Number(raw.trim());
+  if (n > 65535) throw new ConfigError(`PORT must be an integer between 0 and 65535 (got "${raw}")`);
+  return n;
+}
+
+function parseBool(name: string, raw: string | undefined, fallback: boolean): boolean {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const v = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(v)) return true;
+  if (['0', 'false', 'no', 'off'].includes(v)) return false;
+  throw new ConfigError(`${name} must be true or false (got "${raw}")`);
+}
+
+function parsePositiveInt(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a non-negative integer (got "${raw}")`);
+  return Number(raw.trim());
+}
+
+function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password) u.password = '***';
+    return u.toString();
+  } catch {
+    return '<invalid url>';
+  }
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const port = parsePort(env.PORT, 4000);
+  const host = env.HOST?.trim() || '0.0.0.0';
+  const database = parseDatabaseUrl(env.DATABASE_URL);
+
+  const rawLevel = (env.LOG_LEVEL ?? '').trim().toLowerCase();
+  const logLevel = (rawLevel === '' ? 'info' : rawLevel) as LogLevel;
+  if (!LOG_LEVELS.includes(logLevel)) {
+    throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${env.LOG_LEVEL}")`);
+  }
+
+  let redisUrl: string | undefined;
+  if (env.REDIS_URL && env.REDIS_URL.trim() !== '') {
+    redisUrl = env.REDIS_URL.trim();
+    if (!/^rediss?:\/\//i.test(redisUrl)) {
+      throw new ConfigError(`REDIS_URL must start with redis:// or rediss:// (got "${redactUrl(redisUrl)}")`);
+    }
+  }
+
+  let publicUrl: string;
+  if (env.PUBLIC_URL && env.PUBLIC_URL.trim() !== '') {
+    const raw = env.PUBLIC_URL.trim();
+    let u: URL;
+    try {
+      u = new URL(raw);
+    } catch {
+      throw new ConfigError(`PUBLIC_URL must be an absolute http(s) URL (got "${raw}")`);
+    }
+    if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+      throw new ConfigError(`PUBLIC_URL must be an absolute http(s) URL (got "${raw}")`);
+    }
+    publicUrl = raw.replace(/\/+$/, '');
+  } else {
+    const shownHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host;
+    publicUrl = `http://${shownHost}:${port}`;
+  }
+
+  const nodeEnv = env.NODE_ENV?.trim() || 'development';
+  return {
+    port,
+    host,
+    database,
+    databaseUrl: env.DATABASE_URL?.trim() || undefined,
+    redisUrl,
+    logLevel,
+    publicUrl,
+    nodeEnv,
+    introspection: parseBool('GRAPHQL_INTROSPECTION', env.GRAPHQL_INTROSPECTION, true),
+    seedDemo: parseBool('SEED_DEMO', env.SEED_DEMO, true),
+    secretKey: env.GATEWAY_SECRET_KEY?.trim() || undefined,
+    shutdownTimeoutMs: parsePositiveInt('SHUTDOWN_TIMEOUT_MS', env.SHUTDOWN_TIMEOUT_MS, 10_000),
+  };
+}
+
+/** The config as it may be logged: credentials in URLs masked. */
+export function describeConfig(config: AppConfig): Record<string, unknown> {
+  return {
+    port: config.port,
+    host: config.host,
+    database: config.database.type === 'sqlite' ? `sqlite:${config.database.path}` : redactUrl(config.database.url),
+    redis: config.redisUrl ? redactUrl(config.redisUrl) : undefined,
+    logLevel: config.logLevel,
+    publicUrl: config.publicUrl,
+    nodeEnv: config.nodeEnv,
+  };
+}

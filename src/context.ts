@@ -1,0 +1,71 @@
+/**
+ * One request context for GraphQL and REST alike: request id, viewer, database, fresh loaders, services.
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import type { DataSource, EntityManager } from 'typeorm';
+import { authenticateBearer } from './auth/authenticate';
+import { ANONYMOUS, Viewer } from './auth/viewer';
+import type { AppConfig } from './config';
+import { createLoaders, Loaders } from './loaders';
+import type { Services } from './services';
+
+/** pino's logger as Fastify types it (request loggers carry the request id). */
+export type AppLogger = FastifyBaseLogger;
+
+export interface RequestContext {
+  requestId: string;
+  viewer: Viewer;
+  /** The entity manager to use (a transaction's, inside `withTransaction`). */
+  db: EntityManager;
+  dataSource: DataSource;
+  loaders: Loaders;
+  services: Services;
+  config: AppConfig;
+  log: AppLogger;
+}
+
+export interface AppDeps {
+  dataSource: DataSource;
+  services: Services;
+  config: AppConfig;
+  log: AppLogger;
+}
+
+/** What createContext needs of an incoming request, whatever the HTTP framework. */
+export interface IncomingRequestLike {
+  id: string;
+  headers: Record<string, string | string[] | undefined>;
+  log?: AppLogger;
+}
+
+export function headerValue(headers: IncomingRequestLike['headers'], name: string): string | undefined {
+  const v = headers[name.toLowerCase()];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+/** Build the context for one request. Throws UnauthenticatedError for a bad token. */
+export async function createContext(deps: AppDeps, request: IncomingRequestLike, viewer?: Viewer): Promise<RequestContext> {
+  const resolvedViewer =
+    viewer ?? (await authenticateBearer(deps.dataSource, headerValue(request.headers, 'authorization')));
+  return contextFor(deps, request.id, resolvedViewer, request.log);
+}
+
+/** A context for in-process callers (CLI, seeding, tests). */
+export function contextFor(deps: AppDeps, requestId: string, viewer: Viewer = ANONYMOUS, log?: AppLogger): RequestContext {
+  const db = deps.dataSource.manager;
+  return {
+    requestId,
+    viewer,
+    db,
+    dataSource: deps.dataSource,
+    loaders: createLoaders(db),
+    services: deps.services,
+    config: deps.config,
+    log: log ?? deps.log,
+  };
+}
+
+/** Run `fn` in a transaction with a child context bound to it (fresh loaders see the transaction's writes). */
+export async function withTransaction<T>(ctx: RequestContext, fn: (tx: RequestContext) => Promise<T>): Promise<T> {
+  return ctx.dataSource.transaction(async (manager) => fn({ ...ctx, db: manager, loaders: createLoaders(manager) }));
+}

@@ -1,0 +1,139 @@
+/**
+ * Apollo Server 5 for the one graph. Cache-control plugin off (no response caching is used; it costs 2.2x
+ * on lists), landing page off (the offline GraphiQL is served by our own route), no global type-graphql
+ * middleware. Operation limits come from maintained libraries:
+ *  - graphql-armor: depth, aliases, tokens, directives (validation rules / parser limits),
+ *  - graphql-query-complexity: cost, counting list sizes (`first`/`last`), the way GitHub's node limit does,
+ *  - Apollo itself: batched HTTP operations are refused (allowBatchedHttpRequests: false).
+ */
+import { ApolloServer, ApolloServerPlugin, BaseContext } from '@apollo/server';
+import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloArmor } from '@escape.tech/graphql-armor';
+import { GraphQLError, GraphQLSchema, separateOperations } from 'graphql';
+import { ComplexityEstimatorArgs, fieldExtensionsEstimator, getComplexity } from 'graphql-query-complexity';
+import type { Logger } from 'pino';
+import type { RequestContext } from '../context';
+import { toAppError } from '../errors/app-error';
+import type { Metrics } from '../observability/metrics';
+import { makeFormatError } from './errors';
+
+export const LIMITS = {
+  maxDepth: 12,
+  maxAliases: 30,
+  maxTokens: 5000,
+  maxDirectives: 50,
+  /** Cost: each field 1, a list field multiplies its selection by `first`/`last` (default page size 30). */
+  maxCost: 25_000,
+};
+
+export interface GraphqlRequestInfo {
+  operationName?: string;
+  operationType?: string;
+}
+
+export type GraphqlContext = RequestContext & { graphql?: GraphqlRequestInfo };
+
+/** Cost of a field: 1 + its selection, times the page size for connection/list fields with first/last. */
+function listAwareEstimator(options: ComplexityEstimatorArgs): number | void {
+  const args = options.args ?? {};
+  const size = typeof args.first === 'number' ? args.first : typeof args.last === 'number' ? args.last : undefined;
+  if (size !== undefined) return 1 + options.childComplexity * Math.max(1, size);
+  const ids = args.ids;
+  if (Array.isArray(ids)) return 1 + options.childComplexity * Math.max(1, ids.length);
+  // Connections without explicit first/last return a default page of 30.
+  if (/Connection$/.test(String(options.type)) || /Connection$/.test(options.field.type.toString())) {
+    return 1 + options.childComplexity * 30;
+  }
+  return 1 + options.childComplexity;
+}
+
+function complexityPlugin(schema: GraphQLSchema): ApolloServerPlugin<GraphqlContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ request, document }) {
+          const query = request.operationName ? separateOperations(document)[request.operationName] ?? document : document;
+          const cost = getComplexity({
+            schema,
+            query,
+            variables: request.variables ?? {},
+            estimators: [fieldExtensionsEstimator(), listAwareEstimator],
+          });
+          if (cost > LIMITS.maxCost) {
+            throw new GraphQLError(
+              `Query cost ${cost} exceeds the maximum of ${LIMITS.maxCost}. Ask for fewer items per page (first/last) or fewer nested lists.`,
+              { extensions: { code: 'QUERY_TOO_COMPLEX', cost, maxCost: LIMITS.maxCost, http: { status: 400 } } },
+            );
+          }
+        },
+      };
+    },
+  };
+}
+
+function observabilityPlugin(metrics: Metrics, log: Logger): ApolloServerPlugin<GraphqlContext> {
+  return {
+    async requestDidStart({ contextValue }) {
+      const started = process.hrtime.bigint();
+      let op = 'anonymous';
+      let type = 'unknown';
+      return {
+        async didResolveOperation({ operationName, operation }) {
+          op = metrics.operationLabel(operationName);
+          type = operation?.operation ?? 'unknown';
+          contextValue.graphql = { operationName: operationName ?? undefined, operationType: type };
+        },
+        async didEncounterErrors({ errors }) {
+          for (const e of errors) {
+            const original = e.originalError ?? undefined;
+            if (original && !(original instanceof GraphQLError) && !toAppError(original)) {
+              (contextValue?.log ?? log).error({ err: original, path: e.path }, 'unexpected error in GraphQL operation');
+            }
+          }
+        },
+        async willSendResponse({ response }) {
+          const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+          const body = response.body;
+          const hasErrors = body.kind === 'single' ? Boolean(body.singleResult.errors?.length) : false;
+          metrics.graphqlOperations.inc({ operation: op, type, outcome: hasErrors ? 'error' : 'success' });
+          metrics.graphqlDuration.observe({ operation: op, type }, seconds);
+        },
+      };
+    },
+  };
+}
+
+export function createApollo(opts: {
+  schema: GraphQLSchema;
+  metrics: Metrics;
+  log: Logger;
+  introspection: boolean;
+}): ApolloServer<GraphqlContext> {
+  const armor = new ApolloArmor({
+    maxDepth: { n: LIMITS.maxDepth, ignoreIntrospection: true, flattenFragments: true },
+    maxAliases: { n: LIMITS.maxAliases },
+    maxTokens: { n: LIMITS.maxTokens },
+    maxDirectives: { n: LIMITS.maxDirectives },
+    costLimit: { enabled: false },
+    // Field suggestions stay on: the schema is public (introspection feeds the playground).
+    blockFieldSuggestion: { enabled: false },
+  });
+  const protection = armor.protect();
+  return new ApolloServer<GraphqlContext>({
+    schema: opts.schema,
+    introspection: opts.introspection,
+    includeStacktraceInErrorResponses: false,
+    allowBatchedHttpRequests: false,
+    csrfPrevention: true,
+    formatError: makeFormatError(opts.log),
+    validationRules: [...protection.validationRules],
+    plugins: [
+      ...(protection.plugins as ApolloServerPlugin<BaseContext>[]),
+      ApolloServerPluginCacheControlDisabled(),
+      ApolloServerPluginLandingPageDisabled(),
+      complexityPlugin(opts.schema),
+      observabilityPlugin(opts.metrics, opts.log),
+    ] as ApolloServerPlugin<GraphqlContext>[],
+  });
+}

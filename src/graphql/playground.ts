@@ -1,0 +1,98 @@
+/**
+ * The GraphQL playground: GraphiQL 4 (prebuilt UMD bundle) with React 18 UMD, all served from
+ * node_modules by this server, so it works with no network access at all (no CDN).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+const ASSETS: Record<string, { file: string; type: string }> = {
+  'react.production.min.js': { file: 'react/umd/react.production.min.js', type: 'text/javascript; charset=utf-8' },
+  'react-dom.production.min.js': { file: 'react-dom/umd/react-dom.production.min.js', type: 'text/javascript; charset=utf-8' },
+  'graphiql.min.js': { file: 'graphiql/dist/index.umd.js', type: 'text/javascript; charset=utf-8' },
+  'graphiql.min.css': { file: 'graphiql/dist/style.css', type: 'text/css; charset=utf-8' },
+};
+
+const cache = new Map<string, Buffer>();
+
+/** Walk up from this file to the node_modules that holds `rel` (works from src/ under ts-jest and from dist/). */
+function findInNodeModules(rel: string): string {
+  let dir = __dirname;
+  for (;;) {
+    const candidate = path.join(dir, 'node_modules', rel);
+    if (fs.existsSync(candidate)) return candidate;
+    const parent = path.dirname(dir);
+    if (parent === dir) throw new Error(`playground asset ${rel} not found in node_modules`);
+    dir = parent;
+  }
+}
+
+export const PLAYGROUND_ASSET_PREFIX = '/graphql/assets/';
+
+export function playgroundAsset(name: string): { body: Buffer; type: string } | null {
+  const a = ASSETS[name];
+  if (!a) return null;
+  let body = cache.get(name);
+  if (!body) {
+    body = fs.readFileSync(findInNodeModules(a.file));
+    cache.set(name, body);
+  }
+  return { body, type: a.type };
+}
+
+function escapeForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026');
+}
+
+const DEFAULT_QUERY = `# Welcome to the gateway playground.
+# Put a token in the Headers tab, e.g. {"Authorization": "Bearer gwc_..."}
+# (npm start prints demo tokens), then run this query with the play button.
+query Viewer {
+  viewer {
+    login
+    name
+  }
+  organization(login: "acme") {
+    login
+    repositories(first: 5) {
+      totalCount
+      nodes { nameWithOwner isPrivate }
+    }
+  }
+}
+`;
+
+export function playgroundHtml(opts: { endpoint: string; title?: string }): string {
+  const a = PLAYGROUND_ASSET_PREFIX;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${opts.title ?? 'GraphQL gateway playground'}</title>
+<link rel="stylesheet" href="${a}graphiql.min.css">
+<style>html,body,#graphiql{height:100%;margin:0;overflow:hidden}</style>
+</head>
+<body>
+<div id="graphiql">Loading…</div>
+<script src="${a}react.production.min.js"></script>
+<script src="${a}react-dom.production.min.js"></script>
+<script src="${a}graphiql.min.js"></script>
+<script>
+  (function () {
+    var endpoint = ${escapeForScript(opts.endpoint)};
+    var params = new URLSearchParams(window.location.search);
+    var fetcher = GraphiQL.createFetcher({ url: endpoint });
+    var root = ReactDOM.createRoot(document.getElementById('graphiql'));
+    root.render(React.createElement(GraphiQL, {
+      fetcher: fetcher,
+      defaultQuery: ${escapeForScript(DEFAULT_QUERY)},
+      query: params.get('query') || undefined,
+      headers: params.get('headers') || undefined,
+      defaultEditorToolsVisibility: 'headers',
+      shouldPersistHeaders: true
+    }));
+  })();
+</script>
+</body>
+</html>`;
+}

@@ -1,0 +1,72 @@
+/**
+ * DataLoaders, created fresh for every request (their cache must never be shared between viewers).
+ * Batches stay under SQLite's bind-variable limit (32,766) via maxBatchSize.
+ */
+import DataLoader from 'dataloader';
+import { EntityManager, In } from 'typeorm';
+import {
+  AccountEntity,
+  MembershipEntity,
+  OrgRole,
+  RepositoryCollaboratorEntity,
+  RepositoryEntity,
+  RepositoryPermission,
+} from '../../entities';
+
+export const MAX_BATCH = 1000;
+
+/** Loader of rows by a numeric column; results in key order, null where missing. */
+export function byIdLoader<T extends { id: number }>(
+  db: EntityManager,
+  entity: new () => T,
+): DataLoader<number, T | null> {
+  return new DataLoader<number, T | null>(
+    async (ids) => {
+      const rows = await db.getRepository(entity).find({ where: { id: In([...ids]) } as never });
+      const map = new Map(rows.map((r) => [r.id, r]));
+      return ids.map((id) => map.get(id) ?? null);
+    },
+    { maxBatchSize: MAX_BATCH },
+  );
+}
+
+/** Keys "a:b" -> pairs. */
+function pairs(keys: readonly string[]): Array<[number, number]> {
+  return keys.map((k) => {
+    const [a, b] = k.split(':');
+    return [Number(a), Number(b)];
+  });
+}
+
+export function createLoaders(db: EntityManager) {
+  return {
+    accountById: byIdLoader(db, AccountEntity),
+    repositoryById: byIdLoader(db, RepositoryEntity),
+    /** key `${organizationId}:${userId}` -> role or null */
+    orgRole: new DataLoader<string, OrgRole | null>(
+      async (keys) => {
+        const ps = pairs(keys);
+        const rows = await db.getRepository(MembershipEntity).find({
+          where: { organizationId: In([...new Set(ps.map((p) => p[0]))]), userId: In([...new Set(ps.map((p) => p[1]))]) },
+        });
+        const map = new Map(rows.map((r) => [`${r.organizationId}:${r.userId}`, r.role]));
+        return keys.map((k) => map.get(k) ?? null);
+      },
+      { maxBatchSize: MAX_BATCH },
+    ),
+    /** key `${repositoryId}:${userId}` -> direct permission or null */
+    collaboratorPermission: new DataLoader<string, RepositoryPermission | null>(
+      async (keys) => {
+        const ps = pairs(keys);
+        const rows = await db.getRepository(RepositoryCollaboratorEntity).find({
+          where: { repositoryId: In([...new Set(ps.map((p) => p[0]))]), userId: In([...new Set(ps.map((p) => p[1]))]) },
+        });
+        const map = new Map(rows.map((r) => [`${r.repositoryId}:${r.userId}`, r.permission]));
+        return keys.map((k) => map.get(k) ?? null);
+      },
+      { maxBatchSize: MAX_BATCH },
+    ),
+  };
+}
+
+export type Loaders = ReturnType<typeof createLoaders>;

@@ -1,0 +1,59 @@
+/**
+ * Prometheus metrics (prom-client), one registry per app instance: HTTP request counts and latency per
+ * route template, GraphQL operation counts and latency per operation name. Label values are bounded
+ * (route templates, not raw URLs; a capped set of operation names) so clients cannot explode cardinality.
+ */
+import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+
+const MAX_OPERATION_NAMES = 200;
+const OPERATION_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export class Metrics {
+  readonly registry = new Registry();
+  readonly httpRequests: Counter<'method' | 'route' | 'status'>;
+  readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
+  readonly graphqlOperations: Counter<'operation' | 'type' | 'outcome'>;
+  readonly graphqlDuration: Histogram<'operation' | 'type'>;
+  private readonly seenOperations = new Set<string>();
+
+  constructor(opts: { defaultMetrics?: boolean } = {}) {
+    if (opts.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry });
+    this.httpRequests = new Counter({
+      name: 'http_requests_total',
+      help: 'HTTP requests by method, route template and status.',
+      labelNames: ['method', 'route', 'status'],
+      registers: [this.registry],
+    });
+    this.httpDuration = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'HTTP request latency by method, route template and status.',
+      labelNames: ['method', 'route', 'status'],
+      buckets: BUCKETS,
+      registers: [this.registry],
+    });
+    this.graphqlOperations = new Counter({
+      name: 'graphql_operations_total',
+      help: 'GraphQL operations by operation name, type and outcome (success, error).',
+      labelNames: ['operation', 'type', 'outcome'],
+      registers: [this.registry],
+    });
+    this.graphqlDuration = new Histogram({
+      name: 'graphql_operation_duration_seconds',
+      help: 'GraphQL operation latency by operation name and type.',
+      labelNames: ['operation', 'type'],
+      buckets: BUCKETS,
+      registers: [this.registry],
+    });
+  }
+
+  /** A bounded label for an operation name supplied by a client. */
+  operationLabel(name: string | null | undefined): string {
+    if (!name) return 'anonymous';
+    if (!OPERATION_NAME_RE.test(name)) return 'invalid';
+    if (this.seenOperations.has(name)) return name;
+    if (this.seenOperations.size >= MAX_OPERATION_NAMES) return 'other';
+    this.seenOperations.add(name);
+    return name;
+  }
+}

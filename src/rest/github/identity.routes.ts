@@ -1,0 +1,50 @@
+/**
+ * GitHub-family identity routes: GET /user and GET /repos/{owner}/{repo}. They call the same
+ * IdentityService methods as the GraphQL `viewer` and `repository` fields.
+ */
+import type { AccountEntity, RepositoryEntity } from '../../../entities';
+import { can } from '../../auth/permissions';
+import { UnauthenticatedError } from '../../errors/app-error';
+import { route, RestRoute } from '../route-table';
+import { presentFullRepository, presentUser } from './presenters';
+
+const ownerRepoParams = [
+  { name: 'owner', in: 'path' as const, required: true, description: 'The account owner of the repository (case-insensitive).', schema: { type: 'string' } },
+  { name: 'repo', in: 'path' as const, required: true, description: 'The name of the repository without the .git extension (case-insensitive).', schema: { type: 'string' } },
+];
+
+export const githubIdentityRoutes: RestRoute<any, any>[] = [
+  route<void, AccountEntity>({
+    family: 'github',
+    method: 'GET',
+    path: '/user',
+    operationId: 'users/get-authenticated',
+    summary: 'Get the authenticated user',
+    tags: ['users'],
+    responses: { '200': { description: 'The authenticated user' }, '401': { description: 'Requires authentication' } },
+    input: () => undefined,
+    handle: async (ctx) => {
+      if (ctx.viewer.kind !== 'user') throw new UnauthenticatedError();
+      return ctx.viewer.user;
+    },
+    present: (user, ctx) => ({ body: { ...presentUser(user, ctx.config.publicUrl), name: user.name, email: user.email } }),
+  }),
+  route<{ owner: string; repo: string }, { repo: RepositoryEntity; owner: AccountEntity; admin: boolean }>({
+    family: 'github',
+    method: 'GET',
+    path: '/repos/{owner}/{repo}',
+    operationId: 'repos/get',
+    summary: 'Get a repository',
+    tags: ['repos'],
+    parameters: ownerRepoParams,
+    responses: { '200': { description: 'The repository' }, '404': { description: 'Resource not found' } },
+    input: (req) => ({ owner: req.params.owner, repo: req.params.repo }),
+    handle: async (ctx, input) => {
+      const repo = await ctx.services.identity.getRepository(ctx, input.owner, input.repo);
+      const owner = (await ctx.loaders.accountById.load(repo.ownerId))!;
+      const admin = can(ctx.viewer, 'repository.admin', await ctx.services.access.repositoryFacts(ctx, repo));
+      return { repo, owner, admin };
+    },
+    present: (r, ctx) => ({ body: presentFullRepository(r.repo, r.owner, ctx.config.publicUrl, r.admin) }),
+  }),
+];

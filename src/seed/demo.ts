@@ -1,0 +1,63 @@
+/**
+ * The demo data `npm start` seeds into an empty database: one organization with members in every role,
+ * repositories with different security settings, tokens of both kinds and a workflow access key.
+ * Domain modules extend `seedDemo` with their own demo data.
+ */
+import type { DataSource } from 'typeorm';
+import type { Services } from '../services';
+
+export interface DemoCredentials {
+  tokens: Array<{ user: string; kind: string; description: string; token: string }>;
+  accessKeys: Array<{ user: string; accessKeyId: string; secretAccessKey: string }>;
+}
+
+export async function seedDemo(dataSource: DataSource, services: Services, secretKey?: string): Promise<DemoCredentials> {
+  return dataSource.transaction(async (db) => {
+    const id = services.identity;
+    await id.createUser(db, { login: 'alice', name: 'Alice Admin', email: 'alice@example.com', calendarRole: 'editor' });
+    await id.createUser(db, { login: 'bob', name: 'Bob Security', email: 'bob@example.com', calendarRole: 'author' });
+    await id.createUser(db, { login: 'carol', name: 'Carol Developer', email: 'carol@example.com', calendarRole: 'contributor' });
+    await id.createUser(db, { login: 'dave', name: 'Dave Reader', email: 'dave@example.com', calendarRole: 'subscriber' });
+    await id.createOrganization(db, { login: 'acme', name: 'Acme Corp' });
+    await id.addMember(db, { org: 'acme', user: 'alice', role: 'admin' });
+    await id.addMember(db, { org: 'acme', user: 'bob', role: 'security_manager' });
+    await id.addMember(db, { org: 'acme', user: 'carol', role: 'member' });
+    await id.createRepository(db, {
+      owner: 'acme',
+      name: 'api',
+      private: true,
+      description: 'Payments API',
+      secretScanning: true,
+      pushProtection: true,
+      advancedSecurity: true,
+    });
+    await id.createRepository(db, { owner: 'acme', name: 'website', private: false, description: 'Public website', secretScanning: true, advancedSecurity: true });
+    await id.createRepository(db, { owner: 'acme', name: 'legacy', private: true, description: 'Secret scanning off' });
+    await id.createRepository(db, { owner: 'alice', name: 'dotfiles', private: true, secretScanning: true });
+    await id.grant(db, { repo: 'acme/api', user: 'carol', permission: 'write' });
+    await id.grant(db, { repo: 'acme/website', user: 'dave', permission: 'read' });
+
+    const tokens: DemoCredentials['tokens'] = [];
+    const add = async (user: string, description: string, input: Parameters<typeof id.createToken>[1]) => {
+      const { token } = await id.createToken(db, input);
+      tokens.push({ user, kind: input.kind, description, token });
+    };
+    await add('alice', 'org admin; classic repo, security_events, admin:org, workflow', {
+      user: 'alice',
+      kind: 'classic',
+      scopes: ['repo', 'security_events', 'admin:org', 'workflow'],
+      note: 'demo',
+    });
+    await add('bob', 'security manager; classic security_events', { user: 'bob', kind: 'classic', scopes: ['security_events'], note: 'demo' });
+    await add('carol', 'developer; fine-grained on acme/api: contents write, secret_scanning_alerts read', {
+      user: 'carol',
+      kind: 'fine_grained',
+      repos: ['acme/api'],
+      permissions: { contents: 'write', secret_scanning_alerts: 'read' },
+      note: 'demo',
+    });
+    await add('dave', 'subscriber; classic public_repo', { user: 'dave', kind: 'classic', scopes: ['public_repo'], note: 'demo' });
+    const key = await id.createAccessKey(db, { user: 'alice' }, secretKey);
+    return { tokens, accessKeys: [{ user: 'alice', accessKeyId: key.accessKeyId, secretAccessKey: key.secretAccessKey }] };
+  });
+}

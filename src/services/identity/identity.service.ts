@@ -1,0 +1,443 @@
+/**
+ * Users, organizations, memberships, repositories, collaborators, tokens and access keys.
+ * Used by the admin CLI, the demo seed and the GraphQL identity fields; the rules live here once.
+ */
+import { Brackets, EntityManager, In } from 'typeorm';
+import {
+  AccessTokenEntity,
+  AccountEntity,
+  CALENDAR_ROLES,
+  CalendarRole,
+  MembershipEntity,
+  ORG_ROLES,
+  OrgRole,
+  REPOSITORY_PERMISSIONS,
+  RepositoryCollaboratorEntity,
+  RepositoryEntity,
+  RepositoryPermission,
+  ServerSettingEntity,
+  TokenKind,
+  WorkflowAccessKeyEntity,
+} from '../../../entities';
+import { can } from '../../auth/permissions';
+import { SecretBox } from '../../auth/secret-box';
+import { generateAccessKeyPair, generateToken, hashToken, randomId, tokenHint } from '../../auth/tokens';
+import type { RequestContext } from '../../context';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../errors/app-error';
+import { keysetPage, Page, PageArgs } from '../common/pagination';
+import { AccessService } from './access.service';
+
+const LOGIN_RE = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;
+const REPO_NAME_RE = /^[A-Za-z0-9._-]{1,100}$/;
+
+export const CLASSIC_SCOPES = [
+  'repo',
+  'public_repo',
+  'security_events',
+  'read:org',
+  'admin:org',
+  'workflow',
+  'user',
+] as const;
+export const FINE_GRAINED_PERMISSIONS = [
+  'secret_scanning_alerts',
+  'contents',
+  'administration',
+  'metadata',
+  'calendar',
+  'workflow',
+  'organization_administration',
+] as const;
+
+export interface CreatedToken {
+  token: string;
+  record: AccessTokenEntity;
+}
+
+export interface SecuritySettingsInput {
+  secretScanning?: boolean | null;
+  pushProtection?: boolean | null;
+  advancedSecurity?: boolean | null;
+  delegatedAlertDismissal?: boolean | null;
+}
+
+function validLogin(login: string, what = 'login'): string {
+  if (typeof login !== 'string' || !LOGIN_RE.test(login)) {
+    throw new ValidationError(
+      `${what} "${login}" is invalid: use 1-39 letters, digits or single hyphens, not starting or ending with a hyphen`,
+      { fieldErrors: [{ field: what, code: 'invalid' }] },
+    );
+  }
+  return login;
+}
+
+function validRepoName(name: string): string {
+  if (typeof name !== 'string' || !REPO_NAME_RE.test(name) || name === '.' || name === '..' || /\.git$/i.test(name)) {
+    throw new ValidationError(
+      `repository name "${name}" is invalid: use 1-100 letters, digits, '.', '-' or '_' (no .git suffix)`,
+      { fieldErrors: [{ resource: 'Repository', field: 'name', code: 'invalid' }] },
+    );
+  }
+  return name;
+}
+
+export function parseFullName(fullName: string): { owner: string; name: string } {
+  const m = /^([^/\s]+)\/([^/\s]+)$/.exec(fullName ?? '');
+  if (!m) throw new ValidationError(`repository must be written owner/name (got "${fullName}")`);
+  return { owner: m[1], name: m[2] };
+}
+
+export class IdentityService {
+  constructor(private readonly access: AccessService) {}
+
+  // ---------- reads (visibility enforced) ----------
+
+  async findAccount(ctx: RequestContext, login: string): Promise<AccountEntity | null> {
+    if (!login) return null;
+    return ctx.db.getRepository(AccountEntity).findOne({ where: { loginLower: login.toLowerCase() } });
+  }
+
+  async getUser(ctx: RequestContext, login: string): Promise<AccountEntity> {
+    const a = await this.findAccount(ctx, login);
+    if (!a || a.type !== 'User') throw new NotFoundError(`Could not resolve to a User with the login of '${login}'.`);
+    return a;
+  }
+
+  async getOrganization(ctx: RequestContext, login: string): Promise<AccountEntity> {
+    const a = await this.findAccount(ctx, login);
+    if (!a || a.type !== 'Organization') {
+      throw new NotFoundError(`Could not resolve to an Organization with the login of '${login}'.`);
+    }
+    return a;
+  }
+
+  /** The repository if the viewer may see it; otherwise NotFound, whether or not it exists. */
+  async getRepository(ctx: RequestContext, owner: string, name: string): Promise<RepositoryEntity> {
+    const repo = await this.findRepositoryUnchecked(ctx.db, owner, name);
+    if (!repo || !(await this.access.canOnRepository(ctx, 'repository.read', repo))) {
+      throw new NotFoundError(`Could not resolve to a Repository with the name '${owner}/${name}'.`);
+    }
+    return repo;
+  }
+
+  async findRepositoryUnchecked(db: EntityManager, owner: string, name: string): Promise<RepositoryEntity | null> {
+    if (!owner || !name) return null;
+    const ownerAccount = await db.getRepository(AccountEntity).findOne({ where: { loginLower: owner.toLowerCase() } });
+    if (!ownerAccount) return null;
+    return db.getRepository(RepositoryEntity).findOne({ where: { ownerId: ownerAccount.id, nameLower: name.toLowerCase() } });
+  }
+
+  /** Repositories of an owner that the viewer may see, by name. */
+  async listRepositories(ctx: RequestContext, owner: AccountEntity, args: PageArgs): Promise<Page<RepositoryEntity>> {
+    const qb = ctx.db.getRepository(RepositoryEntity).createQueryBuilder('r').where('r.owner_id = :owner', { owner: owner.id });
+    const viewer = ctx.viewer;
+    if (viewer.kind !== 'user') {
+      qb.andWhere('r.private = :f', { f: false });
+    } else {
+      const seesAllPrivate =
+        viewer.credential.type !== 'fine_grained' &&
+        (viewer.credential.type !== 'classic' || viewer.credential.scopes.has('repo')) &&
+        (owner.id === viewer.user.id ||
+          (owner.type === 'Organization' && (await this.access.orgRole(ctx, owner.id)) !== null));
+      if (viewer.credential.type === 'fine_grained') {
+        const ids = [...viewer.credential.repositoryIds];
+        qb.andWhere(
+          new Brackets((w) => {
+            w.where('r.private = :f', { f: false });
+            if (ids.length) w.orWhere('r.id IN (:...fgIds)', { fgIds: ids.slice(0, 10_000) });
+          }),
+        );
+      } else if (!seesAllPrivate) {
+        const classicPrivateOk = viewer.credential.type !== 'classic' || viewer.credential.scopes.has('repo');
+        qb.andWhere(
+          new Brackets((w) => {
+            w.where('r.private = :f', { f: false });
+            if (classicPrivateOk) {
+              w.orWhere(
+                'EXISTS (SELECT 1 FROM repository_collaborators c WHERE c.repository_id = r.id AND c.user_id = :vid)',
+                { vid: viewer.user.id },
+              );
+            }
+          }),
+        );
+      }
+    }
+    return keysetPage(qb, args, { property: 'nameLower', direction: 'ASC' });
+  }
+
+  async listMembers(ctx: RequestContext, org: AccountEntity, args: PageArgs): Promise<Page<MembershipEntity>> {
+    const qb = ctx.db
+      .getRepository(MembershipEntity)
+      .createQueryBuilder('m')
+      .where('m.organization_id = :org', { org: org.id });
+    return keysetPage(qb, args, { property: 'id', direction: 'ASC' });
+  }
+
+  async viewerPermission(ctx: RequestContext, repo: RepositoryEntity): Promise<RepositoryPermission | null> {
+    return (await this.access.repositoryFacts(ctx, repo)).permission;
+  }
+
+  async updateRepositorySecuritySettings(
+    ctx: RequestContext,
+    owner: string,
+    name: string,
+    input: SecuritySettingsInput,
+  ): Promise<RepositoryEntity> {
+    const repo = await this.getRepository(ctx, owner, name);
+    const facts = await this.access.repositoryFacts(ctx, repo);
+    if (!can(ctx.viewer, 'repository.admin', facts)) {
+      throw new ForbiddenError('You must be an admin of this repository to change its security settings.');
+    }
+    const next = { ...repo };
+    if (input.secretScanning != null) next.secretScanning = input.secretScanning;
+    if (input.pushProtection != null) next.pushProtection = input.pushProtection;
+    if (input.advancedSecurity != null) next.advancedSecurity = input.advancedSecurity;
+    if (input.delegatedAlertDismissal != null) next.delegatedAlertDismissal = input.delegatedAlertDismissal;
+    if (next.pushProtection && !next.secretScanning) {
+      throw new ValidationError('Push protection requires secret scanning to be enabled.', {
+        fieldErrors: [{ resource: 'Repository', field: 'pushProtection', code: 'invalid' }],
+      });
+    }
+    await ctx.db.getRepository(RepositoryEntity).update(
+      { id: repo.id },
+      {
+        secretScanning: next.secretScanning,
+        pushProtection: next.pushProtection,
+        advancedSecurity: next.advancedSecurity,
+        delegatedAlertDismissal: next.delegatedAlertDismissal,
+      },
+    );
+    return ctx.db.getRepository(RepositoryEntity).findOneOrFail({ where: { id: repo.id } });
+  }
+
+  // ---------- administration (admin CLI, seeding) ----------
+
+  private async assertLoginFree(db: EntityManager, login: string): Promise<void> {
+    const exists = await db.getRepository(AccountEntity).exists({ where: { loginLower: login.toLowerCase() } });
+    if (exists) throw new ConflictError(`login "${login}" is already taken`);
+  }
+
+  async createUser(
+    db: EntityManager,
+    input: { login: string; name?: string | null; email?: string | null; calendarRole?: string | null; siteAdmin?: boolean },
+  ): Promise<AccountEntity> {
+    const login = validLogin(input.login);
+    if (input.calendarRole != null && !(CALENDAR_ROLES as readonly string[]).includes(input.calendarRole)) {
+      throw new ValidationError(`calendar role must be one of ${CALENDAR_ROLES.join(', ')} (got "${input.calendarRole}")`);
+    }
+    await this.assertLoginFree(db, login);
+    return db.getRepository(AccountEntity).save({
+      login,
+      loginLower: login.toLowerCase(),
+      type: 'User',
+      name: input.name ?? null,
+      email: input.email ?? null,
+      calendarRole: (input.calendarRole as CalendarRole | null) ?? null,
+      siteAdmin: input.siteAdmin ?? false,
+    });
+  }
+
+  async createOrganization(db: EntityManager, input: { login: string; name?: string | null }): Promise<AccountEntity> {
+    const login = validLogin(input.login);
+    await this.assertLoginFree(db, login);
+    return db.getRepository(AccountEntity).save({
+      login,
+      loginLower: login.toLowerCase(),
+      type: 'Organization',
+      name: input.name ?? null,
+      email: null,
+      calendarRole: null,
+      siteAdmin: false,
+    });
+  }
+
+  private async requireAccount(db: EntityManager, login: string, type: 'User' | 'Organization'): Promise<AccountEntity> {
+    const a = await db.getRepository(AccountEntity).findOne({ where: { loginLower: String(login).toLowerCase() } });
+    if (!a || a.type !== type) throw new NotFoundError(`no ${type === 'User' ? 'user' : 'organization'} with login "${login}"`);
+    return a;
+  }
+
+  /** Add a member, or change the role of an existing one. */
+  async addMember(db: EntityManager, input: { org: string; user: string; role: string }): Promise<MembershipEntity> {
+    if (!(ORG_ROLES as readonly string[]).includes(input.role)) {
+      throw new ValidationError(`role must be one of ${ORG_ROLES.join(', ')} (got "${input.role}")`);
+    }
+    const org = await this.requireAccount(db, input.org, 'Organization');
+    const user = await this.requireAccount(db, input.user, 'User');
+    const repo = db.getRepository(MembershipEntity);
+    const existing = await repo.findOne({ where: { organizationId: org.id, userId: user.id } });
+    if (existing) {
+      existing.role = input.role as OrgRole;
+      return repo.save(existing);
+    }
+    return repo.save({ organizationId: org.id, userId: user.id, role: input.role as OrgRole });
+  }
+
+  async createRepository(
+    db: EntityManager,
+    input: {
+      owner: string;
+      name: string;
+      private?: boolean;
+      description?: string | null;
+      secretScanning?: boolean;
+      pushProtection?: boolean;
+      advancedSecurity?: boolean;
+      delegatedAlertDismissal?: boolean;
+    },
+  ): Promise<RepositoryEntity> {
+    const name = validRepoName(input.name);
+    const owner = await db.getRepository(AccountEntity).findOne({ where: { loginLower: String(input.owner).toLowerCase() } });
+    if (!owner) throw new NotFoundError(`no user or organization with login "${input.owner}"`);
+    const repos = db.getRepository(RepositoryEntity);
+    if (await repos.exists({ where: { ownerId: owner.id, nameLower: name.toLowerCase() } })) {
+      throw new ConflictError(`repository ${owner.login}/${name} already exists`);
+    }
+    if (input.pushProtection && input.secretScanning === false) {
+      throw new ValidationError('Push protection requires secret scanning to be enabled.');
+    }
+    return repos.save({
+      ownerId: owner.id,
+      name,
+      nameLower: name.toLowerCase(),
+      description: input.description ?? null,
+      private: input.private ?? false,
+      fork: false,
+      // push protection implies secret scanning
+      secretScanning: Boolean(input.secretScanning || input.pushProtection),
+      pushProtection: input.pushProtection ?? false,
+      advancedSecurity: input.advancedSecurity ?? false,
+      delegatedAlertDismissal: input.delegatedAlertDismissal ?? false,
+    });
+  }
+
+  async requireRepository(db: EntityManager, fullName: string): Promise<RepositoryEntity> {
+    const { owner, name } = parseFullName(fullName);
+    const repo = await this.findRepositoryUnchecked(db, owner, name);
+    if (!repo) throw new NotFoundError(`no repository ${fullName}`);
+    return repo;
+  }
+
+  /** Grant (or change) a user's direct permission on a repository. */
+  async grant(db: EntityManager, input: { repo: string; user: string; permission: string }): Promise<RepositoryCollaboratorEntity> {
+    if (!(REPOSITORY_PERMISSIONS as readonly string[]).includes(input.permission)) {
+      throw new ValidationError(`permission must be one of ${REPOSITORY_PERMISSIONS.join(', ')} (got "${input.permission}")`);
+    }
+    const repo = await this.requireRepository(db, input.repo);
+    const user = await this.requireAccount(db, input.user, 'User');
+    const collabs = db.getRepository(RepositoryCollaboratorEntity);
+    const existing = await collabs.findOne({ where: { repositoryId: repo.id, userId: user.id } });
+    if (existing) {
+      existing.permission = input.permission as RepositoryPermission;
+      return collabs.save(existing);
+    }
+    return collabs.save({ repositoryId: repo.id, userId: user.id, permission: input.permission as RepositoryPermission });
+  }
+
+  async createToken(
+    db: EntityManager,
+    input: {
+      user: string;
+      kind: string;
+      scopes?: string[];
+      repos?: string[];
+      permissions?: Record<string, string>;
+      note?: string | null;
+      expiresAt?: Date | null;
+    },
+  ): Promise<CreatedToken> {
+    const user = await this.requireAccount(db, input.user, 'User');
+    if (input.kind !== 'classic' && input.kind !== 'fine_grained') {
+      throw new ValidationError(`token kind must be classic or fine_grained (got "${input.kind}")`);
+    }
+    const kind = input.kind as TokenKind;
+    let scopes: string[] | null = null;
+    let permissions: Record<string, 'read' | 'write'> | null = null;
+    let repositoryIds: number[] | null = null;
+    if (kind === 'classic') {
+      scopes = [...new Set(input.scopes ?? [])];
+      const bad = scopes.filter((s) => !(CLASSIC_SCOPES as readonly string[]).includes(s));
+      if (bad.length) throw new ValidationError(`unknown scope(s) ${bad.join(', ')}; known: ${CLASSIC_SCOPES.join(', ')}`);
+      if (input.repos?.length || (input.permissions && Object.keys(input.permissions).length)) {
+        throw new ValidationError('classic tokens take --scopes, not --repo or --permissions');
+      }
+    } else {
+      if (!input.repos?.length) throw new ValidationError('a fine_grained token needs at least one --repo owner/name');
+      if (input.scopes?.length) throw new ValidationError('fine_grained tokens take --permissions, not --scopes');
+      permissions = {};
+      for (const [k, v] of Object.entries(input.permissions ?? {})) {
+        if (!(FINE_GRAINED_PERMISSIONS as readonly string[]).includes(k)) {
+          throw new ValidationError(`unknown permission "${k}"; known: ${FINE_GRAINED_PERMISSIONS.join(', ')}`);
+        }
+        if (v !== 'read' && v !== 'write') throw new ValidationError(`permission ${k} must be read or write (got "${v}")`);
+        permissions[k] = v;
+      }
+      repositoryIds = [];
+      for (const full of input.repos) repositoryIds.push((await this.requireRepository(db, full)).id);
+    }
+    const token = generateToken(kind);
+    const record = await db.getRepository(AccessTokenEntity).save({
+      userId: user.id,
+      kind,
+      tokenHash: hashToken(token),
+      tokenHint: tokenHint(token),
+      note: input.note ?? null,
+      scopes,
+      permissions,
+      repositoryIds,
+      expiresAt: input.expiresAt ?? null,
+      revokedAt: null,
+    });
+    return { token, record };
+  }
+
+  async secretBox(db: EntityManager, configuredKey?: string): Promise<SecretBox> {
+    if (configuredKey) return new SecretBox(configuredKey);
+    const settings = db.getRepository(ServerSettingEntity);
+    let row = await settings.findOne({ where: { key: 'secret_box_key' } });
+    if (!row) {
+      try {
+        await settings.insert({ key: 'secret_box_key', value: randomId(32) });
+      } catch {
+        /* another instance created it first */
+      }
+      row = await settings.findOneOrFail({ where: { key: 'secret_box_key' } });
+    }
+    return new SecretBox(row.value);
+  }
+
+  async createAccessKey(
+    db: EntityManager,
+    input: { user: string },
+    configuredKey?: string,
+  ): Promise<{ accessKeyId: string; secretAccessKey: string; record: WorkflowAccessKeyEntity }> {
+    const user = await this.requireAccount(db, input.user, 'User');
+    const box = await this.secretBox(db, configuredKey);
+    const pair = generateAccessKeyPair();
+    const record = await db.getRepository(WorkflowAccessKeyEntity).save({
+      accessKeyId: pair.accessKeyId,
+      userId: user.id,
+      secretCiphertext: box.seal(pair.secretAccessKey),
+      status: 'Active',
+    });
+    return { ...pair, record };
+  }
+
+  /** The secret of an active access key (for signature verification), or null. */
+  async accessKeySecret(
+    db: EntityManager,
+    accessKeyId: string,
+    configuredKey?: string,
+  ): Promise<{ secret: string; user: AccountEntity } | null> {
+    const row = await db.getRepository(WorkflowAccessKeyEntity).findOne({ where: { accessKeyId, status: 'Active' } });
+    if (!row) return null;
+    const user = await db.getRepository(AccountEntity).findOne({ where: { id: row.userId } });
+    if (!user) return null;
+    const box = await this.secretBox(db, configuredKey);
+    return { secret: box.open(row.secretCiphertext), user };
+  }
+
+  async accountsByIds(db: EntityManager, ids: readonly number[]): Promise<AccountEntity[]> {
+    return db.getRepository(AccountEntity).find({ where: { id: In([...ids]) } });
+  }
+}

@@ -1,0 +1,16 @@
+/**
+ * The service registry. Services are stateless (all request state comes in the context), so one set
+ * serves every request of an app instance.
+ */
+import { AccessService } from './identity/access.service';
+import { IdentityService } from './identity/identity.service';
+
+export function createServices() {
+  const access = new AccessService();
+  return {
+    access,
+    identity: new IdentityService(access),
+  };
+}
+
+export type Services = ReturnType<typeof createServices>;

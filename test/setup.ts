@@ -1,0 +1,2 @@
+import 'reflect-metadata';
+process.env.TZ = 'UTC';
