@@ -118,7 +118,7 @@ export function isDatabaseUnavailable(e: unknown): boolean {
   if (['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_CANTOPEN', 'SQLITE_IOERR'].includes(code)) return true;
   const msg = err.message ?? '';
   return (
-    /Connection terminated|connection is closed|The database connection is not open|Cannot use a pool after calling end|DataSource is not initialized|Client has encountered a connection error/i.test(
+    /Connection terminated|connection is closed|The database connection is not open|Cannot use a pool after calling end|DataSource is not initialized|Client has encountered a connection error|Driver not Connected|terminating connection due to administrator command/i.test(
       msg,
     ) || err.name === 'CannotExecuteNotConnectedError'
   );

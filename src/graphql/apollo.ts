@@ -2,7 +2,7 @@
  * Apollo Server 5 for the one graph. Cache-control plugin off (no response caching is used; it costs 2.2x
  * on lists), landing page off (the offline GraphiQL is served by our own route), no global type-graphql
  * middleware. Operation limits come from maintained libraries:
- *  - graphql-armor: depth, aliases, tokens, directives (validation rules / parser limits),
+ *  - graphql-armor: depth, aliases, directives (validation rules); graphql-js' parser: tokens,
  *  - graphql-query-complexity: cost, counting list sizes (`first`/`last`), the way GitHub's node limit does,
  *  - Apollo itself: batched HTTP operations are refused (allowBatchedHttpRequests: false).
  */
@@ -42,7 +42,7 @@ function listAwareEstimator(options: ComplexityEstimatorArgs): number | void {
   const ids = args.ids;
   if (Array.isArray(ids)) return 1 + options.childComplexity * Math.max(1, ids.length);
   // Connections without explicit first/last return a default page of 30.
-  if (/Connection$/.test(String(options.type)) || /Connection$/.test(options.field.type.toString())) {
+  if (/Connection!?$/.test(options.field.type.toString())) {
     return 1 + options.childComplexity * 30;
   }
   return 1 + options.childComplexity;
@@ -111,10 +111,12 @@ export function createApollo(opts: {
   introspection: boolean;
 }): ApolloServer<GraphqlContext> {
   const armor = new ApolloArmor({
-    maxDepth: { n: LIMITS.maxDepth, ignoreIntrospection: true, flattenFragments: true },
-    maxAliases: { n: LIMITS.maxAliases },
-    maxTokens: { n: LIMITS.maxTokens },
-    maxDirectives: { n: LIMITS.maxDirectives },
+    maxDepth: { n: LIMITS.maxDepth, ignoreIntrospection: true, flattenFragments: true, exposeLimits: true },
+    maxAliases: { n: LIMITS.maxAliases, exposeLimits: true },
+    // Token limit: graphql-js' own parser option (parseOptions below) answers 400 GRAPHQL_PARSE_FAILED;
+    // armor's version throws from a plugin hook, which Apollo turns into a 500.
+    maxTokens: { enabled: false },
+    maxDirectives: { n: LIMITS.maxDirectives, exposeLimits: true },
     costLimit: { enabled: false },
     // Field suggestions stay on: the schema is public (introspection feeds the playground).
     blockFieldSuggestion: { enabled: false },
@@ -125,6 +127,7 @@ export function createApollo(opts: {
     introspection: opts.introspection,
     includeStacktraceInErrorResponses: false,
     allowBatchedHttpRequests: false,
+    parseOptions: { maxTokens: LIMITS.maxTokens },
     csrfPrevention: true,
     formatError: makeFormatError(opts.log),
     validationRules: [...protection.validationRules],

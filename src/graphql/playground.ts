@@ -1,6 +1,12 @@
 /**
  * The GraphQL playground: GraphiQL 4 (prebuilt UMD bundle) with React 18 UMD, all served from
  * node_modules by this server, so it works with no network access at all (no CDN).
+ *
+ * Links can prefill the editors through the URL fragment, e.g.
+ *   /graphql#query={viewer{login}}&headers={"Authorization":"Bearer gwc_..."}
+ * (URL-encoded; keys query, variables, headers). The fragment, not the search string: the server
+ * answers GET /graphql?query=... as a GraphQL request, and a fragment never leaves the browser, so a
+ * token in it stays out of access logs, proxies and Referer headers.
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -80,14 +86,24 @@ export function playgroundHtml(opts: { endpoint: string; title?: string }): stri
 <script>
   (function () {
     var endpoint = ${escapeForScript(opts.endpoint)};
-    var params = new URLSearchParams(window.location.search);
+    // Prefill the editors from the URL fragment (see the module comment); the search string is read
+    // too, but GET /graphql?query=... is a GraphQL-over-HTTP request and never reaches this page.
+    var prefill = {};
+    [window.location.search, window.location.hash].forEach(function (part) {
+      var params = new URLSearchParams(part.replace(/^[?#]/, ''));
+      ['query', 'variables', 'headers'].forEach(function (key) {
+        var value = params.get(key);
+        if (value !== null && value !== '') prefill[key] = value;
+      });
+    });
     var fetcher = GraphiQL.createFetcher({ url: endpoint });
     var root = ReactDOM.createRoot(document.getElementById('graphiql'));
     root.render(React.createElement(GraphiQL, {
       fetcher: fetcher,
       defaultQuery: ${escapeForScript(DEFAULT_QUERY)},
-      query: params.get('query') || undefined,
-      headers: params.get('headers') || undefined,
+      query: prefill.query,
+      variables: prefill.variables,
+      headers: prefill.headers,
       defaultEditorToolsVisibility: 'headers',
       shouldPersistHeaders: true
     }));

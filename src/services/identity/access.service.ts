@@ -59,8 +59,9 @@ export class AccessService {
     denied: () => Error = () => new ForbiddenError('Resource not accessible by personal access token'),
   ): Promise<RepositoryResource> {
     const facts = await this.repositoryFacts(ctx, repo);
+    if (can(ctx.viewer, action, facts)) return facts;
+    // (a security_events token may act on alerts without a scope that reads repository contents)
     if (!can(ctx.viewer, 'repository.read', facts)) throw new NotFoundError();
-    if (!can(ctx.viewer, action, facts)) throw denied();
-    return facts;
+    throw denied();
   }
 }

@@ -1,0 +1,229 @@
+/**
+ * Identity workloads: the GraphQL floor (`{ __typename }`), an authenticated `viewer`, and one page of an
+ * organization's repositories, each against a hand-written baseline that returns the same JSON.
+ */
+import { createHash } from 'node:crypto';
+import type { BaselineDb } from '../lib/baseline';
+import { BaselineRequest, BaselineResponse, BenchEnv, BenchFailure, FetchedResponse, HttpRequestSpec, Workload } from '../lib/types';
+import { assertOk, assertSame } from '../lib/verify';
+
+const JSON_HEADERS = { 'content-type': 'application/json', accept: 'application/json' };
+
+function graphqlRequest(query: string, token?: string): HttpRequestSpec {
+  return {
+    method: 'POST',
+    path: '/graphql',
+    headers: { ...JSON_HEADERS, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: JSON.stringify({ query }),
+  };
+}
+
+/** Same encoding as resolvers/common/global-id.ts, written out so the baseline does not import the graph. */
+function globalId(type: string, id: number): string {
+  return Buffer.from(`${type}:${id}`, 'utf8').toString('base64url');
+}
+
+function unauthorized(): BaselineResponse {
+  return { status: 401, json: { message: 'Bad credentials' } };
+}
+
+function toTime(v: unknown): number {
+  if (v instanceof Date) return v.getTime();
+  const s = String(v);
+  // SQLite datetime text is UTC without a zone.
+  return new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(s) ? s : `${s.replace(' ', 'T')}Z`).getTime();
+}
+
+interface BaselineViewer {
+  id: number;
+  login: string;
+  scopes: string[];
+}
+
+/** Bearer/token header -> the token's user, with one joined query (the gateway's authenticateBearer does two). */
+async function authenticate(req: BaselineRequest, db: BaselineDb): Promise<BaselineViewer | null> {
+  const header = req.headers.authorization ?? '';
+  const m = /^(bearer|token)\s+(\S+)$/i.exec(header.trim());
+  if (!m) return null;
+  const hash = createHash('sha256').update(m[2], 'utf8').digest('hex');
+  const [row] = await db.all<{ id: number; login: string; scopes: string | null; expires_at: unknown }>(
+    'auth',
+    `SELECT u.id AS id, u.login AS login, t.scopes AS scopes, t.expires_at AS expires_at
+       FROM access_tokens t JOIN accounts u ON u.id = t.user_id
+      WHERE t.token_hash = ? AND t.revoked_at IS NULL AND u.type = 'User'`,
+    [hash],
+  );
+  if (!row) return null;
+  if (row.expires_at != null && toTime(row.expires_at) <= Date.now()) return null;
+  return { id: Number(row.id), login: row.login, scopes: row.scopes ? (JSON.parse(row.scopes) as string[]) : [] };
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// { __typename }: HTTP + GraphQL envelope, no resolver, no database.
+
+const typename: Workload = {
+  name: 'typename',
+  description: 'POST { __typename } anonymously: the cost of the HTTP + GraphQL pipeline with no resolver and no database',
+  gateway: () => graphqlRequest('{ __typename }'),
+  baseline: {
+    request: () => ({ method: 'POST', path: '/baseline/typename', headers: JSON_HEADERS, body: JSON.stringify({ query: '{ __typename }' }) }),
+    handler: (req) => {
+      const body = JSON.parse(req.body) as { query?: unknown };
+      if (typeof body.query !== 'string') return { status: 400, json: { message: 'query is required' } };
+      return { status: 200, json: { data: { __typename: 'Query' } } };
+    },
+  },
+  verify(gateway, baseline) {
+    assertOk('gateway', gateway);
+    assertOk('baseline', baseline);
+    assertSame('typename', gateway.json, baseline.json);
+    assertSame('typename', gateway.json, { data: { __typename: 'Query' } });
+    return '{"data":{"__typename":"Query"}} from both';
+  },
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// { viewer { login } }: the per-request cost of authenticating a token.
+
+const viewer: Workload = {
+  name: 'viewer',
+  description: 'POST { viewer { id login } } with a classic token: the pipeline plus token authentication',
+  gateway: (env) => graphqlRequest('query Viewer { viewer { id login } }', env.adminToken),
+  baseline: {
+    request: (env) => ({ method: 'GET', path: '/baseline/viewer', headers: { accept: 'application/json', authorization: `Bearer ${env.adminToken}` } }),
+    handler: async (req, db) => {
+      const v = await authenticate(req, db);
+      if (!v) return unauthorized();
+      return { status: 200, json: { data: { viewer: { id: globalId('User', v.id), login: v.login } } } };
+    },
+  },
+  verify(gateway, baseline, env) {
+    assertOk('gateway', gateway);
+    assertOk('baseline', baseline);
+    assertSame('viewer', gateway.json, baseline.json);
+    const login = (gateway.json as { data: { viewer: { login: string } } }).data.viewer.login;
+    if (login !== env.seed.adminLogin) throw new BenchFailure(`viewer: expected ${env.seed.adminLogin}, got ${login}`);
+    return `viewer ${login} from both`;
+  },
+};
+
+// ---------------------------------------------------------------------------------------------------------
+// One page of an organization's repositories, with totalCount and the owner of each row.
+
+const PAGE_SIZE = 100;
+
+const ORG_REPOS_QUERY = (login: string) =>
+  `query OrgRepos { organization(login: ${JSON.stringify(login)}) { repositories(first: ${PAGE_SIZE}) { totalCount nodes { id databaseId name nameWithOwner isPrivate owner { login } } } } }`;
+
+type Visibility = 'all' | 'public' | 'public-or-collaborator';
+
+/** Same visibility rule as IdentityService.listRepositories for classic tokens. */
+function visibilityFilter(v: Visibility): string {
+  if (v === 'all') return '';
+  if (v === 'public') return ' AND NOT r."private"';
+  return ' AND (NOT r."private" OR EXISTS (SELECT 1 FROM repository_collaborators c WHERE c.repository_id = r.id AND c.user_id = ?))';
+}
+
+async function orgReposBaseline(req: BaselineRequest, db: BaselineDb): Promise<BaselineResponse> {
+  const v = await authenticate(req, db);
+  if (!v) return unauthorized();
+  const login = req.url.searchParams.get('login') ?? '';
+  const first = Number(req.url.searchParams.get('first') ?? 30);
+  if (!Number.isInteger(first) || first < 0 || first > 100) return { status: 400, json: { message: 'first must be 0..100' } };
+  const [org] = await db.all<{ id: number; login: string }>(
+    'org_by_login',
+    `SELECT id, login FROM accounts WHERE login_lower = ? AND type = 'Organization'`,
+    [login.toLowerCase()],
+  );
+  if (!org) return { status: 404, json: { message: `Could not resolve to an Organization with the login of '${login}'.` } };
+  const orgId = Number(org.id);
+  const hasRepoScope = v.scopes.includes('repo');
+  let visibility: Visibility = hasRepoScope ? 'public-or-collaborator' : 'public';
+  if (hasRepoScope) {
+    const [m] = await db.all<{ role: string }>('org_role', 'SELECT role FROM memberships WHERE organization_id = ? AND user_id = ?', [orgId, v.id]);
+    if (m) visibility = 'all';
+  }
+  const filter = visibilityFilter(visibility);
+  const extra = visibility === 'public-or-collaborator' ? [v.id] : [];
+  const rows = await db.all<{ id: number; name: string; private: boolean | number }>(
+    `org_repos_page_${visibility}`,
+    `SELECT r.id AS id, r.name AS name, r."private" AS "private" FROM repositories r
+      WHERE r.owner_id = ?${filter} ORDER BY r.name_lower ASC, r.id ASC LIMIT ?`,
+    [orgId, ...extra, first],
+  );
+  const [count] = await db.all<{ n: number | string }>(
+    `org_repos_count_${visibility}`,
+    `SELECT COUNT(*) AS n FROM repositories r WHERE r.owner_id = ?${filter}`,
+    [orgId, ...extra],
+  );
+  const owner = { login: org.login };
+  return {
+    status: 200,
+    json: {
+      data: {
+        organization: {
+          repositories: {
+            totalCount: Number(count.n),
+            nodes: rows.map((r) => ({
+              id: globalId('Repository', Number(r.id)),
+              databaseId: Number(r.id),
+              name: r.name,
+              nameWithOwner: `${org.login}/${r.name}`,
+              isPrivate: Boolean(r.private),
+              owner,
+            })),
+          },
+        },
+      },
+    },
+  };
+}
+
+interface OrgReposData {
+  data: { organization: { repositories: { totalCount: number; nodes: Array<{ databaseId: number; name: string; isPrivate: boolean }> } } };
+}
+
+const orgRepositories: Workload = {
+  name: 'org-repositories',
+  description: `An org admin lists ${PAGE_SIZE} of the organization's repositories (by name) with totalCount, nameWithOwner and owner`,
+  gateway: (env) => graphqlRequest(ORG_REPOS_QUERY(env.seed.orgLogin), env.adminToken),
+  baseline: {
+    request: (env) => ({
+      method: 'GET',
+      path: `/baseline/org-repositories?login=${encodeURIComponent(env.seed.orgLogin)}&first=${PAGE_SIZE}`,
+      headers: { accept: 'application/json', authorization: `Bearer ${env.adminToken}` },
+    }),
+    handler: orgReposBaseline,
+  },
+  verify(gateway: FetchedResponse, baseline: FetchedResponse, env: BenchEnv) {
+    assertOk('gateway', gateway);
+    assertOk('baseline', baseline);
+    assertSame('org-repositories', gateway.json, baseline.json);
+    const conn = (gateway.json as OrgReposData).data.organization.repositories;
+    const seed = env.seed;
+    // The admin sees every repository of the organization.
+    if (conn.totalCount !== seed.repositories) {
+      throw new BenchFailure(`org-repositories: totalCount ${conn.totalCount}, seeded ${seed.repositories}`);
+    }
+    const expectedLength = Math.min(PAGE_SIZE, seed.repositories);
+    if (conn.nodes.length !== expectedLength) throw new BenchFailure(`org-repositories: ${conn.nodes.length} nodes, expected ${expectedLength}`);
+    const seeded = new Map(seed.repositoriesByName.map((r) => [r.id, r]));
+    for (const n of conn.nodes) {
+      const s = seeded.get(n.databaseId);
+      if (!s || s.name !== n.name || s.private !== n.isPrivate) {
+        throw new BenchFailure(`org-repositories: node ${JSON.stringify(n)} does not match the seeded repository ${JSON.stringify(s)}`);
+      }
+    }
+    let order = 'database collation order';
+    if (env.dialect === 'sqlite') {
+      // SQLite compares with BINARY collation, i.e. the JavaScript string order of the lower-cased names.
+      const expected = seed.repositoriesByName.slice(0, expectedLength).map((r) => r.name);
+      assertSame('org-repositories (seed order)', conn.nodes.map((n) => n.name), expected);
+      order = 'seed order';
+    }
+    const priv = conn.nodes.filter((n) => n.isPrivate).length;
+    return `${conn.nodes.length} of ${conn.totalCount} rows (${priv} private), identical JSON, ${order}`;
+  },
+};
+
+export const IDENTITY_WORKLOADS: Workload[] = [typename, viewer, orgRepositories];

@@ -1,0 +1,8 @@
+/**
+ * Every workload `npm run bench` knows, in the order they run. Domains append theirs here
+ * (BENCH_WORKLOADS=name,name picks a subset).
+ */
+import type { Workload } from '../lib/types';
+import { IDENTITY_WORKLOADS } from './identity';
+
+export const WORKLOADS: Workload[] = [...IDENTITY_WORKLOADS];

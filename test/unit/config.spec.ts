@@ -1,0 +1,82 @@
+import { ConfigError, DEFAULT_SQLITE_PATH, describeConfig, loadConfig, parseDatabaseUrl } from '../../src/config';
+
+describe('config from the environment', () => {
+  it('has working defaults: port 4000, SQLite file data/gateway.sqlite, info logs, localhost public URL', () => {
+    const c = loadConfig({});
+    expect(c.port).toBe(4000);
+    expect(c.host).toBe('0.0.0.0');
+    expect(c.database).toEqual({ type: 'sqlite', path: DEFAULT_SQLITE_PATH });
+    expect(DEFAULT_SQLITE_PATH).toBe('data/gateway.sqlite');
+    expect(c.logLevel).toBe('info');
+    expect(c.publicUrl).toBe('http://localhost:4000');
+    expect(c.redisUrl).toBeUndefined();
+    expect(c.seedDemo).toBe(true);
+  });
+
+  it('reads PORT, HOST, LOG_LEVEL, REDIS_URL and PUBLIC_URL', () => {
+    const c = loadConfig({
+      PORT: '8080',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'DEBUG',
+      REDIS_URL: 'redis://127.0.0.1:6379/2',
+      PUBLIC_URL: 'https://api.example.com/',
+    });
+    expect(c).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      logLevel: 'debug',
+      redisUrl: 'redis://127.0.0.1:6379/2',
+      publicUrl: 'https://api.example.com',
+    });
+  });
+
+  it('derives the public URL from HOST and PORT when PUBLIC_URL is unset', () => {
+    expect(loadConfig({ PORT: '5000', HOST: '10.1.2.3' }).publicUrl).toBe('http://10.1.2.3:5000');
+  });
+
+  it.each([
+    [undefined, { type: 'sqlite', path: 'data/gateway.sqlite' }],
+    ['', { type: 'sqlite', path: 'data/gateway.sqlite' }],
+    ['sqlite:/tmp/x.db', { type: 'sqlite', path: '/tmp/x.db' }],
+    ['sqlite:relative/y.db', { type: 'sqlite', path: 'relative/y.db' }],
+    ['sqlite::memory:', { type: 'sqlite', path: ':memory:' }],
+    ['sqlite:///abs/z.db', { type: 'sqlite', path: '/abs/z.db' }],
+    ['postgres://u:p@db:5432/app', { type: 'postgres', url: 'postgres://u:p@db:5432/app' }],
+    ['postgresql://db/app', { type: 'postgres', url: 'postgresql://db/app' }],
+  ])('DATABASE_URL %p -> %p', (url, expected) => {
+    expect(parseDatabaseUrl(url)).toEqual(expected);
+  });
+
+  it.each([
+    [{ PORT: 'abc' }, /PORT must be an integer/],
+    [{ PORT: '70000' }, /PORT must be an integer/],
+    [{ PORT: '-1' }, /PORT must be an integer/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL must be one of/],
+    [{ DATABASE_URL: 'mysql://x/y' }, /DATABASE_URL must start with sqlite: or postgres:\/\//],
+    [{ DATABASE_URL: 'sqlite:' }, /needs a path/],
+    [{ REDIS_URL: 'http://x' }, /REDIS_URL must start with redis:\/\//],
+    [{ PUBLIC_URL: 'not a url' }, /PUBLIC_URL must be an absolute http\(s\) URL/],
+    [{ PUBLIC_URL: 'ftp://x' }, /PUBLIC_URL must be an absolute http\(s\) URL/],
+    [{ SEED_DEMO: 'maybe' }, /SEED_DEMO must be true or false/],
+  ])('rejects %p with a clear message', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('never shows credentials when describing the config', () => {
+    const c = loadConfig({ DATABASE_URL: 'postgres://user:hunter2@db/app', REDIS_URL: 'redis://:s3cret@cache:6379' });
+    const text = JSON.stringify(describeConfig(c));
+    expect(text).not.toContain('hunter2');
+    expect(text).not.toContain('s3cret');
+    expect(text).toContain('db/app');
+  });
+
+  it('does not echo a REDIS_URL password in its error message', () => {
+    expect(() => loadConfig({ REDIS_URL: 'http://:topsecret@x' })).toThrow(/REDIS_URL/);
+    try {
+      loadConfig({ REDIS_URL: 'http://:topsecret@x' });
+    } catch (e) {
+      expect((e as Error).message).not.toContain('topsecret');
+    }
+  });
+});
