@@ -13,6 +13,7 @@ const config: Config = {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', diagnostics: false }],
   },
   setupFiles: ['<rootDir>/test/setup.ts'],
+  globalSetup: '<rootDir>/test/global-setup.ts',
   maxWorkers: 2,
   testTimeout: 30_000,
   // Browser and server-process tests share the machine's two cores; keep output readable.

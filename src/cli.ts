@@ -93,7 +93,7 @@ const COMMANDS: Record<string, CommandSpec> = {
         name: optional(v, 'name') ?? null,
         email: optional(v, 'email') ?? null,
         calendarRole: oneOfOptional(v, 'calendar-role', CALENDAR_ROLES) ?? null,
-        siteAdmin: v['site-admin'] === true,
+        siteAdmin: flagOn(v, 'site-admin'),
       };
       return async ({ ds, services }) => userJson(await services.identity.createUser(ds.manager, input));
     },
@@ -148,12 +148,13 @@ const COMMANDS: Record<string, CommandSpec> = {
       const input = {
         owner: required(v, 'owner'),
         name: required(v, 'name'),
-        private: v.private === true,
         description: optional(v, 'description') ?? null,
-        secretScanning: v['secret-scanning'] === true,
-        pushProtection: v['push-protection'] === true,
-        advancedSecurity: v['advanced-security'] === true,
-        delegatedAlertDismissal: v['delegated-alert-dismissal'] === true,
+        // An absent switch is left to the service's default (e.g. --push-protection implies secret scanning).
+        private: flagOn(v, 'private'),
+        secretScanning: flagOn(v, 'secret-scanning'),
+        pushProtection: flagOn(v, 'push-protection'),
+        advancedSecurity: flagOn(v, 'advanced-security'),
+        delegatedAlertDismissal: flagOn(v, 'delegated-alert-dismissal'),
       };
       return async ({ ds, services }) => {
         const r = await services.identity.createRepository(ds.manager, input);
@@ -299,6 +300,11 @@ const COMMANDS: Record<string, CommandSpec> = {
 // ---------------------------------------------------------------------------------------------------
 // argument helpers (pure)
 
+/** true when a switch is given; undefined (the service's default) when not. */
+function flagOn(v: Values, flag: string): true | undefined {
+  return v[flag] === true ? true : undefined;
+}
+
 function nonEmpty(flag: string, value: string): string {
   if (value.trim() === '') throw new UsageError(`flag --${flag} needs a non-empty value`);
   return value;
@@ -421,7 +427,7 @@ function describeParseError(command: string, e: unknown): string {
       if (/ambiguous/.test(message)) return `flag ${flag} is missing its value (write ${flag}=VALUE for a value that starts with "-")`;
       return `flag ${flag} is missing its value`;
     case 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL':
-      return `unexpected argument "${quoted ?? ''}" for ${command} (flags are written --name value)`;
+      return `unexpected argument "${quoted ?? ''}" for ${command} (flags are written --flag value)`;
     default:
       return oneLine(message);
   }

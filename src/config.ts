@@ -21,6 +21,8 @@ export interface AppConfig {
   logLevel: LogLevel;
   /** Base URL used in URLs the APIs return (no trailing slash). */
   publicUrl: string;
+  /** true when PUBLIC_URL was given (otherwise it is derived from HOST and PORT). */
+  publicUrlExplicit: boolean;
   /** production hides internals (introspection stays on for the playground unless disabled). */
   nodeEnv: string;
   /** GraphQL introspection (needed by the playground); on unless GRAPHQL_INTROSPECTION=false. */
@@ -143,6 +145,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     redisUrl,
     logLevel,
     publicUrl,
+    publicUrlExplicit: Boolean(env.PUBLIC_URL && env.PUBLIC_URL.trim() !== ''),
     nodeEnv,
     introspection: parseBool('GRAPHQL_INTROSPECTION', env.GRAPHQL_INTROSPECTION, true),
     seedDemo: parseBool('SEED_DEMO', env.SEED_DEMO, true),

@@ -3,14 +3,17 @@
  */
 import './db/utc';
 import * as fs from 'node:fs';
-import * as path from 'node:path';
 import { AccountEntity } from '../entities';
 import { ConfigError, loadConfig } from './config';
 import { createLogger } from './observability/logger';
 import { DemoCredentials, seedDemo } from './seed/demo';
 import { createApp } from './server';
 
-const DEMO_FILE = path.join('data', 'demo-credentials.json');
+/** Where the demo's plain tokens are kept for later starts: next to the SQLite file (never for PostgreSQL). */
+function demoFileFor(database: { type: string; path?: string }): string | undefined {
+  if (database.type !== 'sqlite' || !database.path || database.path === ':memory:') return undefined;
+  return `${database.path}.demo-credentials.json`;
+}
 
 async function main(): Promise<void> {
   let config;
@@ -27,14 +30,14 @@ async function main(): Promise<void> {
   const app = await createApp(config, { logger: log });
 
   let demo: DemoCredentials | undefined;
+  const demoFile = demoFileFor(config.database);
   if (config.seedDemo && (await app.dataSource.getRepository(AccountEntity).count()) === 0) {
     demo = await seedDemo(app.dataSource, app.deps.services, config.secretKey);
-    // Tokens are stored hashed; keep the demo's plain tokens in a local, git-ignored file so later
-    // starts can show them again.
-    fs.mkdirSync(path.dirname(DEMO_FILE), { recursive: true });
-    fs.writeFileSync(DEMO_FILE, JSON.stringify(demo, null, 2), { mode: 0o600 });
-  } else if (fs.existsSync(DEMO_FILE) && config.database.type === 'sqlite') {
-    demo = JSON.parse(fs.readFileSync(DEMO_FILE, 'utf8')) as DemoCredentials;
+    // Tokens are stored hashed; keep the demo's plain tokens in a local, git-ignored file next to the
+    // database so later starts can show them again.
+    if (demoFile) fs.writeFileSync(demoFile, JSON.stringify(demo, null, 2), { mode: 0o600 });
+  } else if (demoFile && fs.existsSync(demoFile)) {
+    demo = JSON.parse(fs.readFileSync(demoFile, 'utf8')) as DemoCredentials;
   }
 
   const url = await app.listen();

@@ -87,8 +87,13 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   );
 
   // ---- request log line + metrics ----
+  let shuttingDown = false;
   fastify.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
+  });
+  // While shutting down, answers close their keep-alive connection so the server can finish closing.
+  fastify.addHook('onSend', async (_req, reply) => {
+    if (shuttingDown) reply.header('connection', 'close');
   });
   fastify.addHook('onResponse', async (req, reply) => {
     const route = req.routeOptions.url ?? 'unmatched';
@@ -227,10 +232,13 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
       log.info({ config: describeConfig(config), address }, 'gateway listening');
       const port = (fastify.server.address() as { port: number }).port;
       const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+      // With PORT=0 the derived public URL learns the real port.
+      if (!config.publicUrlExplicit && config.port === 0) config.publicUrl = `http://${host}:${port}`;
       return `http://${host}:${port}`;
     },
     close() {
       closing ??= (async () => {
+        shuttingDown = true;
         const timer = setTimeout(() => {
           log.warn({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown timeout: closing remaining connections');
           fastify.server.closeAllConnections?.();

@@ -1,8 +1,8 @@
 /**
- * One autocannon run (in a worker thread, see load-worker.ts) and the numbers the report keeps.
+ * One autocannon run (in a child process, see load-worker.ts) and the numbers the report keeps.
  */
+import { fork } from 'node:child_process';
 import * as path from 'node:path';
-import { Worker } from 'node:worker_threads';
 import type autocannon from 'autocannon';
 import { BenchFailure, HttpRequestSpec } from './types';
 
@@ -36,7 +36,7 @@ export interface LoadRun {
 }
 
 export function runLoad(opts: LoadOptions): Promise<LoadRun> {
-  const workerData: autocannon.Options = {
+  const options: autocannon.Options = {
     url: new URL(opts.request.path, opts.baseUrl).toString(),
     method: opts.request.method,
     headers: opts.request.headers,
@@ -48,17 +48,23 @@ export function runLoad(opts: LoadOptions): Promise<LoadRun> {
     ...(opts.expectBody !== undefined ? { expectBody: opts.expectBody } : {}),
   };
   return new Promise((resolve, reject) => {
-    const worker = new Worker(path.join(__dirname, 'load-worker.js'), { workerData });
+    // execArgv: [] so flags such as --cpu-prof given to the bench do not apply to the load generator.
+    const child = fork(path.join(__dirname, 'load-worker.js'), [], { execArgv: [], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
     let settled = false;
-    worker.once('message', (m: { ok: true; result: autocannon.Result } | { ok: false; error: string }) => {
+    const fail = (e: Error) => {
+      if (settled) return;
       settled = true;
-      if (!m.ok) return reject(new BenchFailure(`autocannon failed for ${opts.title}: ${m.error}`));
-      const r = m.result;
-      const statusCodes: Record<string, number> = {};
-      for (const [code, v] of Object.entries(r.statusCodeStats ?? {})) statusCodes[code] = Number(v.count);
-      resolve({
-        raw: r,
-        summary: {
+      child.kill();
+      reject(e);
+    };
+    child.once('message', (m: { ok: true; result: autocannon.Result } | { ok: false; error: string }) => {
+      if (settled) return;
+      try {
+        if (!m.ok) throw new BenchFailure(`autocannon failed for ${opts.title}: ${m.error}`);
+        const r = m.result;
+        const statusCodes: Record<string, number> = {};
+        for (const [code, v] of Object.entries(r.statusCodeStats ?? {})) statusCodes[code] = Number(v.count);
+        const summary: LoadSummary = {
           reqPerSec: r.requests.average,
           latencyMs: { avg: r.latency.average, p50: r.latency.p50, p90: r.latency.p90, p99: r.latency.p99, max: r.latency.max },
           requests: r.requests.total,
@@ -69,16 +75,19 @@ export function runLoad(opts: LoadOptions): Promise<LoadRun> {
           timeouts: r.timeouts,
           mismatches: r.mismatches,
           statusCodes,
-        },
-      });
+        };
+        for (const [k, v] of Object.entries({ reqPerSec: summary.reqPerSec, p50: summary.latencyMs.p50, requests: summary.requests })) {
+          if (typeof v !== 'number' || !Number.isFinite(v)) throw new BenchFailure(`autocannon result for ${opts.title} has no ${k}`);
+        }
+        settled = true;
+        resolve({ raw: r, summary });
+      } catch (e) {
+        fail(e instanceof Error ? e : new Error(String(e)));
+      }
     });
-    worker.once('error', (e) => {
-      settled = true;
-      reject(e);
-    });
-    worker.once('exit', (code) => {
-      if (!settled) reject(new BenchFailure(`load worker for ${opts.title} exited with code ${code} before reporting`));
-    });
+    child.once('error', fail);
+    child.once('exit', (code, signal) => fail(new BenchFailure(`load generator for ${opts.title} exited (${signal ?? code}) before reporting`)));
+    child.send(options);
   });
 }
 

@@ -129,6 +129,8 @@ export function createApollo(opts: {
     allowBatchedHttpRequests: false,
     parseOptions: { maxTokens: LIMITS.maxTokens },
     csrfPrevention: true,
+    // The app's own SIGTERM/SIGINT handling stops Apollo after in-flight requests finished.
+    stopOnTerminationSignals: false,
     formatError: makeFormatError(opts.log),
     validationRules: [...protection.validationRules],
     plugins: [

@@ -29,20 +29,20 @@ describe('errors, per REST family and GraphQL', () => {
   it('GitHub family: a wrong token is 401 Bad credentials with documentation_url and status', async () => {
     const res = await fetch(`${t.url}/repos/errorg/private-one`, { headers: { authorization: BAD } });
     expect(res.status).toBe(401);
-    const body = await res.json();
+    const body = (await res.json()) as any;
     expect(body).toEqual({ message: 'Bad credentials', documentation_url: expect.stringMatching(/^https:\/\/docs\.github\.com\//), status: '401' });
   });
 
   it('GitHub family: "token <t>" (what Octokit sends) is accepted like Bearer', async () => {
     const res = await fetch(`${t.url}/repos/errorg/private-one`, { headers: { authorization: `token ${token}` } });
     expect(res.status).toBe(200);
-    expect((await res.json()).full_name).toBe('errorg/private-one');
+    expect(((await res.json()) as any).full_name).toBe('errorg/private-one');
   });
 
   it('WordPress family: a wrong token is 401 rest_forbidden with data.status', async () => {
     const res = await fetch(`${t.url}/calendar/events/v1/events`, { headers: { authorization: BAD } });
     expect(res.status).toBe(401);
-    expect(await res.json()).toEqual({ code: 'rest_forbidden', message: 'Bad credentials', data: { status: 401 } });
+    expect((await res.json()) as any).toEqual({ code: 'rest_forbidden', message: 'Bad credentials', data: { status: 401 } });
   });
 
   it('AWS family: a wrong credential is UnrecognizedClientException as the AWS SDKs expect', async () => {
@@ -54,7 +54,7 @@ describe('errors, per REST family and GraphQL', () => {
     // AWS JSON services answer unknown credentials with 400 + __type (the SDK keys on __type).
     expect(res.status).toBe(400);
     expect(res.headers.get('x-amzn-errortype')).toBe('UnrecognizedClientException');
-    expect(await res.json()).toEqual({ __type: 'UnrecognizedClientException', message: 'Bad credentials' });
+    expect((await res.json()) as any).toEqual({ __type: 'UnrecognizedClientException', message: 'Bad credentials' });
   });
 
   it('GraphQL: a wrong token is HTTP 401 with extensions.code UNAUTHENTICATED', async () => {
@@ -64,7 +64,7 @@ describe('errors, per REST family and GraphQL', () => {
       body: JSON.stringify({ query: '{ viewer { login } }' }),
     });
     expect(res.status).toBe(401);
-    const body = await res.json();
+    const body = (await res.json()) as any;
     expect(body.errors).toHaveLength(1);
     expect(body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
     expect(body.errors[0].message).toBe('Bad credentials');
@@ -78,7 +78,7 @@ describe('errors, per REST family and GraphQL', () => {
   ])('unknown route in the %s family is 404 in its style', async (_f, path, expected) => {
     const res = await fetch(`${t.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(404);
-    expect(await res.json()).toEqual(expected);
+    expect((await res.json()) as any).toEqual(expected);
   });
 
   it('unknown AWS operation is UnknownOperationException', async () => {
@@ -88,7 +88,7 @@ describe('errors, per REST family and GraphQL', () => {
       body: '{}',
     });
     expect(res.status).toBe(400);
-    expect((await res.json()).__type).toBe('UnknownOperationException');
+    expect(((await res.json()) as any).__type).toBe('UnknownOperationException');
   });
 
   it('a private repository is 404 (never 403) for outsiders and anonymous callers', async () => {
@@ -97,7 +97,7 @@ describe('errors, per REST family and GraphQL', () => {
     for (const headers of [{}, { authorization: `Bearer ${outsider}` }] as Array<Record<string, string>>) {
       const res = await fetch(`${t.url}/repos/errorg/private-one`, { headers });
       expect(res.status).toBe(404);
-      expect((await res.json()).message).toBe('Not Found');
+      expect(((await res.json()) as any).message).toBe('Not Found');
     }
     const missing = await fetch(`${t.url}/repos/errorg/does-not-exist`, { headers: { authorization: `Bearer ${token}` } });
     expect(missing.status).toBe(404);
@@ -107,7 +107,7 @@ describe('errors, per REST family and GraphQL', () => {
     const h = { authorization: `Bearer ${token}` };
     const bad = await fetch(`${t.url}/repos/errorg/private-one`, { headers: { ...h, 'x-service-api-version': '2020-01-01' } });
     expect(bad.status).toBe(400);
-    expect((await bad.json()).message).toMatch(/API version '2020-01-01' is not supported/);
+    expect(((await bad.json()) as any).message).toMatch(/API version '2020-01-01' is not supported/);
     const good = await fetch(`${t.url}/repos/errorg/private-one`, { headers: { ...h, 'x-service-api-version': '2026-03-10' } });
     expect(good.status).toBe(200);
     for (const accept of ['application/vnd.service+json', 'application/vnd.github+json', 'application/vnd.github.v3+json', 'application/json']) {
@@ -122,7 +122,7 @@ describe('errors, per REST family and GraphQL', () => {
   ])('malformed JSON in the %s family is 400 in its style', async (_f, path, type, expected) => {
     const res = await fetch(`${t.url}${path}`, { method: 'PATCH', headers: { 'content-type': type, authorization: `Bearer ${token}` }, body: '{"state": ' });
     expect(res.status).toBe(400);
-    const body = await res.json();
+    const body = (await res.json()) as any;
     expect(body).toMatchObject(expected);
     noInternals(JSON.stringify(body));
   });
@@ -158,11 +158,11 @@ describe('database down', () => {
       await t.db.dataSource.destroy();
       const rest = await fetch(`${t.url}/repos/downuser/x`, { headers: { authorization: `Bearer ${token}` } });
       expect(rest.status).toBe(503);
-      const body = await rest.json();
+      const body = (await rest.json()) as any;
       expect(body).toMatchObject({ status: '503', message: expect.stringMatching(/unavailable/i) });
       noInternals(JSON.stringify(body));
       const g = await fetch(`${t.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ repository(owner:"a", name:"b") { name } }' }) });
-      const gb = await g.json();
+      const gb = (await g.json()) as any;
       expect(gb.errors[0].extensions.code).toBe('SERVICE_UNAVAILABLE');
       expect((await fetch(`${t.url}/readyz`)).status).toBe(503);
       expect((await fetch(`${t.url}/healthz`)).status).toBe(200);

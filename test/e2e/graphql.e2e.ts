@@ -116,7 +116,7 @@ describe('the one graph', () => {
   });
 
   it('parity: GET /repos/{owner}/{repo} and repository(owner:, name:) describe the same repository', async () => {
-    const rest = await (await fetch(`${t.url}/repos/GraphOrg/REPO-01`, { headers: { authorization: `Bearer ${adminToken}` } })).json();
+    const rest = await ((await fetch(`${t.url}/repos/GraphOrg/REPO-01`, { headers: { authorization: `Bearer ${adminToken}` } })).json()) as any;
     const g = (await gqlDoc(t.url, RepositoryByNameDocument, { owner: 'GraphOrg', name: 'REPO-01' }, adminToken)).body.data!.repository!;
     expect(rest.id).toBe(g.databaseId);
     expect(rest.node_id).toBe(g.id);
@@ -194,7 +194,7 @@ describe('operation limits (graphql-armor, graphql-query-complexity, Apollo)', (
     expect(blocked.status).toBe(400);
     const ok = await fetch(`${t.url}/graphql?query=${q}`, { headers: { 'apollo-require-preflight': 'true' } });
     expect(ok.status).toBe(200);
-    expect(await ok.json()).toEqual({ data: { __typename: 'Query' } });
+    expect((await ok.json()) as any).toEqual({ data: { __typename: 'Query' } });
   });
 
   it('allows introspection (the playground needs it)', async () => {

@@ -1,0 +1,71 @@
+/**
+ * Graceful shutdown of the real process: on SIGTERM it stops accepting connections, lets the request in
+ * flight finish, closes the database and exits 0.
+ */
+import * as fs from 'node:fs';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { createTestDatabaseConfig, testDialect } from '../helpers/db';
+import { startServerProcess } from '../helpers/process';
+
+function dbEnv(database: { type: string; path?: string; url?: string }): string {
+  return database.type === 'sqlite' ? `sqlite:${database.path}` : database.url!;
+}
+
+describe('graceful shutdown', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)('%s: the request in flight completes, new connections are refused, exit code 0', async (signal) => {
+    let database: { type: string; path?: string; url?: string };
+    let drop = async () => undefined as void;
+    if (testDialect() === 'sqlite') {
+      database = { type: 'sqlite', path: path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gw-shutdown-')), 'db.sqlite') };
+    } else {
+      const tmp = await createTestDatabaseConfig();
+      database = tmp.database;
+      drop = tmp.drop;
+    }
+    const server = await startServerProcess({ DATABASE_URL: dbEnv(database), SEED_DEMO: 'false', LOG_LEVEL: 'info' });
+    try {
+      const { port } = new URL(server.url);
+      const body = JSON.stringify({ query: '{ __typename }' });
+      const socket = net.connect(Number(port), '127.0.0.1');
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      let response = '';
+      socket.on('data', (d) => (response += d));
+      const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+      // Headers and half of the body: the request is now in flight.
+      socket.write(
+        `POST /graphql HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n` +
+          body.slice(0, 10),
+      );
+      await new Promise((r) => setTimeout(r, 200));
+      server.child.kill(signal);
+      // Wait until the server stopped listening.
+      const deadline = Date.now() + 10_000;
+      let refused = false;
+      while (Date.now() < deadline && !refused) {
+        refused = await new Promise<boolean>((resolve) => {
+          const probe = net.connect(Number(port), '127.0.0.1');
+          probe.once('connect', () => {
+            probe.destroy();
+            resolve(false);
+          });
+          probe.once('error', () => resolve(true));
+        });
+        if (!refused) await new Promise((r) => setTimeout(r, 50));
+      }
+      expect(refused).toBe(true);
+      // Finish the in-flight request: it must still be answered.
+      socket.write(body.slice(10));
+      await ended;
+      if (!/^HTTP\/1\.1 200 /.test(response)) console.log(server.stdout().split("\n").filter((l) => l.includes("level\":50") || l.includes("level\":40")).join("\n"));
+      expect(response).toMatch(/^HTTP\/1\.1 200 /);
+      expect(response).toContain('{"data":{"__typename":"Query"}}');
+      expect(await server.exited).toBe(0);
+      expect(server.stdout()).toContain('shutdown complete');
+    } finally {
+      if (server.child.exitCode === null) server.child.kill('SIGKILL');
+      await drop();
+    }
+  });
+});
