@@ -6,8 +6,8 @@
  *  2. the real gateway (createApp, LOG_LEVEL=silent, ephemeral port) and an org admin's token;
  *  3. the baseline: node:http + the driver + hand-written SQL, same process, same database;
  *  4. per workload: verify both answer the same data, then warm up and measure each target, one after
- *     the other, with autocannon in a worker thread; every measured response must be a 2xx with the
- *     verified body;
+ *     the other (alternating for BENCH_ROUNDS > 1), with autocannon in a child process; every response
+ *     must be a 2xx with the verified body;
  *  5. a table (req/s, p50/p99, SQL per request, gateway/baseline ratio of this run) and
  *     bench/results/<timestamp>.json with the raw numbers, the machine and the configuration.
  * Exits non-zero on any failure; always closes the servers and removes the database.
@@ -26,7 +26,7 @@ import { createServices } from '../src/services';
 import { BaselineDb, BaselineServer, openBaselineDb, routeOf, startBaselineServer } from './lib/baseline';
 import { assertCleanRun, LoadSummary, runLoad } from './lib/load';
 import { DEFAULT_SEED, seedIdentity, SeedOptions, SeedResult } from './lib/seed';
-import { BenchEnv, BenchFailure, Dialect, Workload } from './lib/types';
+import { BenchEnv, BenchFailure, Dialect, HttpRequestSpec, Workload } from './lib/types';
 import { fetchOnce } from './lib/verify';
 import { WORKLOADS } from './workloads';
 
@@ -36,6 +36,8 @@ interface BenchConfig {
   durationSec: number;
   warmupSec: number;
   connections: number;
+  /** gateway/baseline pairs per workload; the report keeps the median (helps on a noisy machine) */
+  rounds: number;
   databaseUrl?: string;
   workloads: string[] | null;
   seed: SeedOptions;
@@ -59,6 +61,7 @@ function readConfig(): BenchConfig {
     durationSec: intEnv('BENCH_DURATION', 10, 1),
     warmupSec: intEnv('BENCH_WARMUP', 3, 0),
     connections: intEnv('BENCH_CONNECTIONS', 10, 1),
+    rounds: intEnv('BENCH_ROUNDS', 1, 1),
     databaseUrl: url,
     workloads: names ? names.split(',').map((s) => s.trim()).filter(Boolean) : null,
     seed: {
@@ -119,8 +122,11 @@ interface TargetResult {
   url: string;
   sqlPerRequest: number;
   warmup: LoadSummary | null;
+  /** The round with the median req/s (all of them are in `rounds`). */
   measured: LoadSummary;
-  raw: unknown;
+  rounds: LoadSummary[];
+  /** autocannon's result objects, one per round */
+  raw: unknown[];
 }
 
 interface WorkloadResult {
@@ -129,8 +135,9 @@ interface WorkloadResult {
   verification: string;
   gateway: TargetResult;
   baseline: TargetResult;
-  /** gateway req/s ÷ baseline req/s, both measured in this run */
+  /** gateway req/s ÷ baseline req/s, both measured in this run (median over rounds of the per-round ratio) */
   ratio: number;
+  roundRatios: number[];
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -177,26 +184,64 @@ function log(msg: string): void {
 
 // ---------------------------------------------------------------------------------------------------------
 
-async function measureTarget(
-  w: Workload,
-  target: 'gateway' | 'baseline',
-  baseUrl: string,
-  request: ReturnType<Workload['gateway']>,
-  expectBody: string | undefined,
-  cfg: BenchConfig,
-  sqlPerRequest: number,
-): Promise<TargetResult> {
-  const title = `${w.name} / ${target}`;
-  let warmup: LoadSummary | null = null;
-  if (cfg.warmupSec > 0) {
-    log(`${title}: warm-up ${cfg.warmupSec}s`);
-    warmup = (await runLoad({ baseUrl, request, connections: cfg.connections, durationSec: cfg.warmupSec, expectBody, title: `${title} (warm-up)` })).summary;
-    assertCleanRun(`${title} (warm-up)`, warmup);
-  }
-  log(`${title}: measuring ${cfg.durationSec}s with ${cfg.connections} connections`);
-  const run = await runLoad({ baseUrl, request, connections: cfg.connections, durationSec: cfg.durationSec, expectBody, title });
+function median(xs: number[]): number {
+  const v = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(v.length / 2);
+  return v.length % 2 ? v[mid] : (v[mid - 1] + v[mid]) / 2;
+}
+
+interface Target {
+  target: 'gateway' | 'baseline';
+  baseUrl: string;
+  request: HttpRequestSpec;
+  expectBody: string | undefined;
+  sqlPerRequest: number;
+}
+
+async function warmUp(w: Workload, t: Target, cfg: BenchConfig): Promise<LoadSummary | null> {
+  if (cfg.warmupSec === 0) return null;
+  const title = `${w.name} / ${t.target} (warm-up)`;
+  log(`${title}: ${cfg.warmupSec}s`);
+  const run = await runLoad({ baseUrl: t.baseUrl, request: t.request, connections: cfg.connections, durationSec: cfg.warmupSec, expectBody: t.expectBody, title });
   assertCleanRun(title, run.summary);
-  return { target, url: new URL(request.path, baseUrl).toString(), sqlPerRequest, warmup, measured: run.summary, raw: run.raw };
+  return run.summary;
+}
+
+async function measureOnce(w: Workload, t: Target, cfg: BenchConfig, round: number) {
+  const title = `${w.name} / ${t.target}${cfg.rounds > 1 ? ` (round ${round + 1}/${cfg.rounds})` : ''}`;
+  log(`${title}: measuring ${cfg.durationSec}s with ${cfg.connections} connections`);
+  const run = await runLoad({ baseUrl: t.baseUrl, request: t.request, connections: cfg.connections, durationSec: cfg.durationSec, expectBody: t.expectBody, title });
+  assertCleanRun(title, run.summary);
+  return run;
+}
+
+/** Warm both targets up, then measure gateway and baseline alternately, `rounds` times, never concurrently. */
+async function measureWorkload(w: Workload, targets: [Target, Target], cfg: BenchConfig, interrupted: () => boolean) {
+  const warm = [await warmUp(w, targets[0], cfg), await warmUp(w, targets[1], cfg)];
+  const runs: Array<Array<Awaited<ReturnType<typeof measureOnce>>>> = [[], []];
+  for (let round = 0; round < cfg.rounds; round++) {
+    for (const i of [0, 1]) {
+      if (interrupted()) throw new BenchFailure('interrupted');
+      runs[i].push(await measureOnce(w, targets[i], cfg, round));
+    }
+  }
+  const results = targets.map((t, i): TargetResult => {
+    const rounds = runs[i].map((r) => r.summary);
+    const med = median(rounds.map((r) => r.reqPerSec));
+    // The round closest to the median (the median itself when the number of rounds is odd).
+    const measured = rounds.reduce((best, r) => (Math.abs(r.reqPerSec - med) < Math.abs(best.reqPerSec - med) ? r : best));
+    return {
+      target: t.target,
+      url: new URL(t.request.path, t.baseUrl).toString(),
+      sqlPerRequest: t.sqlPerRequest,
+      warmup: warm[i],
+      measured,
+      rounds,
+      raw: runs[i].map((r) => r.raw),
+    };
+  });
+  const roundRatios = runs[0].map((g, k) => g.summary.reqPerSec / runs[1][k].summary.reqPerSec);
+  return { gateway: results[0], baseline: results[1], roundRatios, ratio: median(roundRatios) };
 }
 
 async function main(): Promise<number> {
@@ -286,26 +331,24 @@ async function main(): Promise<number> {
 
     const results: WorkloadResult[] = [];
     for (const w of selected) {
-      if (interrupted) throw new BenchFailure('interrupted');
       const v = verified.get(w.name)!;
       const exact = (w.bodyCheck ?? 'exact') === 'exact';
-      const gw = await measureTarget(w, 'gateway', gatewayUrl, w.gateway(env), exact ? v.gatewayBody : undefined, cfg, v.gatewaySql);
-      if (interrupted) throw new BenchFailure('interrupted');
-      const bl = await measureTarget(w, 'baseline', baseline.url, w.baseline.request(env), exact ? v.baselineBody : undefined, cfg, v.baselineSql);
-      results.push({
-        name: w.name,
-        description: w.description,
-        verification: v.summary,
-        gateway: gw,
-        baseline: bl,
-        ratio: gw.measured.reqPerSec / bl.measured.reqPerSec,
-      });
+      const m = await measureWorkload(
+        w,
+        [
+          { target: 'gateway', baseUrl: gatewayUrl, request: w.gateway(env), expectBody: exact ? v.gatewayBody : undefined, sqlPerRequest: v.gatewaySql },
+          { target: 'baseline', baseUrl: baseline.url, request: w.baseline.request(env), expectBody: exact ? v.baselineBody : undefined, sqlPerRequest: v.baselineSql },
+        ],
+        cfg,
+        () => interrupted,
+      );
+      results.push({ name: w.name, description: w.description, verification: v.summary, ...m });
     }
 
     // ---- 5. report ----
     printTable(results);
     console.log(
-      `${dialect}, ${cfg.connections} connections, ${cfg.durationSec}s per target after ${cfg.warmupSec}s warm-up, ` +
+      `${dialect}, ${cfg.connections} connections, ${cfg.durationSec}s per target${cfg.rounds > 1 ? ` x ${cfg.rounds} rounds (medians)` : ''} after ${cfg.warmupSec}s warm-up, ` +
         `${os.cpus().length} CPUs, Node ${process.version}. Ratios compare targets measured in this run only.`,
     );
     const cpus = os.cpus();
@@ -332,7 +375,8 @@ async function main(): Promise<number> {
         durationSec: cfg.durationSec,
         warmupSec: cfg.warmupSec,
         connections: cfg.connections,
-        loadGenerator: 'autocannon in a worker thread of the same process, one target at a time',
+        rounds: cfg.rounds,
+        loadGenerator: 'autocannon in a child process, one target at a time (gateway and baseline alternate when rounds > 1)',
         seed: {
           ...cfg.seed,
           organization: seeded.orgLogin,

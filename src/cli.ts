@@ -25,7 +25,7 @@ import {
 import { openDatabase } from '../ormconfig';
 import { AppConfig, ConfigError, loadConfig } from './config';
 import { isAppError, toAppError } from './errors/app-error';
-import { seedDemo } from './seed/demo';
+import { saveDemoCredentials, seedDemo } from './seed/demo';
 import { createServices, Services } from './services';
 import { CLASSIC_SCOPES, FINE_GRAINED_PERMISSIONS, parseFullName } from './services/identity/identity.service';
 
@@ -291,7 +291,9 @@ const COMMANDS: Record<string, CommandSpec> = {
             1,
           );
         }
-        return seedDemo(ds, services, config.secretKey);
+        const demo = await seedDemo(ds, services, config.secretKey);
+        saveDemoCredentials(config.database, demo);
+        return demo;
       };
     },
   },

@@ -2,18 +2,12 @@
  * `npm start`: migrate, seed the demo on first run, listen, and shut down gracefully on SIGTERM/SIGINT.
  */
 import './db/utc';
-import * as fs from 'node:fs';
 import { AccountEntity } from '../entities';
 import { ConfigError, loadConfig } from './config';
 import { createLogger } from './observability/logger';
-import { DemoCredentials, seedDemo } from './seed/demo';
+import { DemoCredentials, loadDemoCredentials, saveDemoCredentials, seedDemo } from './seed/demo';
 import { createApp } from './server';
 
-/** Where the demo's plain tokens are kept for later starts: next to the SQLite file (never for PostgreSQL). */
-function demoFileFor(database: { type: string; path?: string }): string | undefined {
-  if (database.type !== 'sqlite' || !database.path || database.path === ':memory:') return undefined;
-  return `${database.path}.demo-credentials.json`;
-}
 
 async function main(): Promise<void> {
   let config;
@@ -30,14 +24,11 @@ async function main(): Promise<void> {
   const app = await createApp(config, { logger: log });
 
   let demo: DemoCredentials | undefined;
-  const demoFile = demoFileFor(config.database);
   if (config.seedDemo && (await app.dataSource.getRepository(AccountEntity).count()) === 0) {
     demo = await seedDemo(app.dataSource, app.deps.services, config.secretKey);
-    // Tokens are stored hashed; keep the demo's plain tokens in a local, git-ignored file next to the
-    // database so later starts can show them again.
-    if (demoFile) fs.writeFileSync(demoFile, JSON.stringify(demo, null, 2), { mode: 0o600 });
-  } else if (demoFile && fs.existsSync(demoFile)) {
-    demo = JSON.parse(fs.readFileSync(demoFile, 'utf8')) as DemoCredentials;
+    saveDemoCredentials(config.database, demo);
+  } else {
+    demo = loadDemoCredentials(config.database);
   }
 
   const url = await app.listen();

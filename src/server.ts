@@ -188,7 +188,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const graphqlHandler = fastifyApolloHandler(apollo, {
     context: async (req: FastifyRequest) => {
       try {
-        const ctx = await createContext(deps, { id: req.id, headers: req.headers, log: req.log });
+        const ctx: GraphqlContext = { ...(await createContext(deps, { id: req.id, headers: req.headers, log: req.log })), graphql: {} };
         req.appContext = ctx;
         return ctx;
       } catch (e) {

@@ -12,7 +12,13 @@ export interface RedisLike {
 }
 
 export async function createRedis(url: string, log: Logger): Promise<RedisLike> {
-  const client = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  const client = new Redis(url, {
+    lazyConnect: true,
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: false,
+    connectTimeout: 2000,
+    retryStrategy: (times) => Math.min(times * 200, 5000),
+  });
   client.on('error', (err) => log.warn({ err: { message: err.message } }, 'redis error'));
   try {
     await client.connect();
@@ -22,6 +28,10 @@ export async function createRedis(url: string, log: Logger): Promise<RedisLike> 
   return {
     client,
     ping: () => client.ping(),
-    quit: () => client.quit(),
+    // quit() waits for a connection that may never come; disconnect() also stops reconnecting.
+    quit: async () => {
+      if (client.status === 'ready') await client.quit().catch(() => client.disconnect());
+      else client.disconnect();
+    },
   };
 }

@@ -124,11 +124,21 @@ export function isDatabaseUnavailable(e: unknown): boolean {
   );
 }
 
+/** A unique-index violation: two writers raced to create the same thing. */
+export function isUniqueViolation(e: unknown): boolean {
+  const err = (e ?? {}) as { code?: string; driverError?: { code?: string } };
+  const code = err.code ?? err.driverError?.code ?? '';
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
 /** Normalise anything thrown into an AppError, or undefined when it is an unexpected bug. */
 export function toAppError(e: unknown): AppError | undefined {
   if (isAppError(e)) return e;
   const cause = (e as { originalError?: unknown })?.originalError;
   if (isAppError(cause)) return cause;
+  if (isUniqueViolation(e) || isUniqueViolation(cause)) {
+    return new ConflictError('The resource already exists (it was created concurrently).');
+  }
   if (isDatabaseUnavailable(e) || isDatabaseUnavailable(cause)) {
     return new UnavailableError('Service unavailable: the database cannot be reached. Try again shortly.');
   }

@@ -82,7 +82,11 @@ function observabilityPlugin(metrics: Metrics, log: Logger): ApolloServerPlugin<
         async didResolveOperation({ operationName, operation }) {
           op = metrics.operationLabel(operationName);
           type = operation?.operation ?? 'unknown';
-          contextValue.graphql = { operationName: operationName ?? undefined, operationType: type };
+          // Mutate the holder created with the context: Apollo may shallow-clone contextValue.
+          if (contextValue.graphql) {
+            contextValue.graphql.operationName = operationName ?? undefined;
+            contextValue.graphql.operationType = type;
+          }
         },
         async didEncounterErrors({ errors }) {
           for (const e of errors) {

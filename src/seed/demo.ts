@@ -3,7 +3,9 @@
  * repositories with different security settings, tokens of both kinds and a workflow access key.
  * Domain modules extend `seedDemo` with their own demo data.
  */
+import * as fs from 'node:fs';
 import type { DataSource } from 'typeorm';
+import type { DatabaseConfig } from '../config';
 import type { Services } from '../services';
 
 export interface DemoCredentials {
@@ -60,4 +62,22 @@ export async function seedDemo(dataSource: DataSource, services: Services, secre
     const key = await id.createAccessKey(db, { user: 'alice' }, secretKey);
     return { tokens, accessKeys: [{ user: 'alice', accessKeyId: key.accessKeyId, secretAccessKey: key.secretAccessKey }] };
   });
+}
+
+/** Where the demo's plain tokens are kept for later starts: next to the SQLite file (never for PostgreSQL). */
+export function demoCredentialsFile(database: DatabaseConfig): string | undefined {
+  if (database.type !== 'sqlite' || database.path === ':memory:') return undefined;
+  return `${database.path}.demo-credentials.json`;
+}
+
+/** Tokens are stored hashed; keep the demo's plain ones in a local, git-ignored file (mode 600). */
+export function saveDemoCredentials(database: DatabaseConfig, demo: DemoCredentials): void {
+  const file = demoCredentialsFile(database);
+  if (file) fs.writeFileSync(file, JSON.stringify(demo, null, 2), { mode: 0o600 });
+}
+
+export function loadDemoCredentials(database: DatabaseConfig): DemoCredentials | undefined {
+  const file = demoCredentialsFile(database);
+  if (!file || !fs.existsSync(file)) return undefined;
+  return JSON.parse(fs.readFileSync(file, 'utf8')) as DemoCredentials;
 }

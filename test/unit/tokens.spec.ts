@@ -82,12 +82,17 @@ describe('token storage and lookup', () => {
     const revoked = await f.classicToken(u, ['repo']);
     await db.dataSource.getRepository(AccessTokenEntity).update({ tokenHash: hashToken(revoked), revokedAt: IsNull() }, { revokedAt: new Date() });
     await expect(authenticateBearer(db.dataSource, `Bearer ${revoked}`)).rejects.toThrow('Bad credentials');
-    const { token: expired } = await f.services.identity.createToken(db.dataSource.manager, {
+    await expect(
+      f.services.identity.createToken(db.dataSource.manager, { user: u.login, kind: 'classic', scopes: ['repo'], expiresAt: new Date(Date.now() - 1000) }),
+    ).rejects.toThrow('expiresAt must be a date in the future');
+    const { token: expired, record } = await f.services.identity.createToken(db.dataSource.manager, {
       user: u.login,
       kind: 'classic',
       scopes: ['repo'],
-      expiresAt: new Date(Date.now() - 1000),
+      expiresAt: new Date(Date.now() + 60_000),
     });
+    expect((await authenticateBearer(db.dataSource, `Bearer ${expired}`)).kind).toBe('user');
+    await db.dataSource.getRepository(AccessTokenEntity).update({ id: record.id }, { expiresAt: new Date(Date.now() - 1000) });
     await expect(authenticateBearer(db.dataSource, `Bearer ${expired}`)).rejects.toThrow('Bad credentials');
   });
 

@@ -71,6 +71,12 @@ function validLogin(login: string, what = 'login'): string {
   return login;
 }
 
+function maxLength(value: string | null | undefined, max: number, field: string): void {
+  if (value != null && value.length > max) {
+    throw new ValidationError(`${field} is too long (at most ${max} characters)`, { fieldErrors: [{ field, code: 'invalid' }] });
+  }
+}
+
 function validRepoName(name: string): string {
   if (typeof name !== 'string' || !REPO_NAME_RE.test(name) || name === '.' || name === '..' || /\.git$/i.test(name)) {
     throw new ValidationError(
@@ -222,6 +228,8 @@ export class IdentityService {
     input: { login: string; name?: string | null; email?: string | null; calendarRole?: string | null; siteAdmin?: boolean },
   ): Promise<AccountEntity> {
     const login = validLogin(input.login);
+    maxLength(input.name, 255, 'name');
+    maxLength(input.email, 255, 'email');
     if (input.calendarRole != null && !(CALENDAR_ROLES as readonly string[]).includes(input.calendarRole)) {
       throw new ValidationError(`calendar role must be one of ${CALENDAR_ROLES.join(', ')} (got "${input.calendarRole}")`);
     }
@@ -239,6 +247,7 @@ export class IdentityService {
 
   async createOrganization(db: EntityManager, input: { login: string; name?: string | null }): Promise<AccountEntity> {
     const login = validLogin(input.login);
+    maxLength(input.name, 255, 'name');
     await this.assertLoginFree(db, login);
     return db.getRepository(AccountEntity).save({
       login,
@@ -287,6 +296,7 @@ export class IdentityService {
     },
   ): Promise<RepositoryEntity> {
     const name = validRepoName(input.name);
+    maxLength(input.description, 1000, 'description');
     const owner = await db.getRepository(AccountEntity).findOne({ where: { loginLower: String(input.owner).toLowerCase() } });
     if (!owner) throw new NotFoundError(`no user or organization with login "${input.owner}"`);
     const repos = db.getRepository(RepositoryEntity);
@@ -346,7 +356,6 @@ export class IdentityService {
       expiresAt?: Date | null;
     },
   ): Promise<CreatedToken> {
-    const user = await this.requireAccount(db, input.user, 'User');
     if (input.kind !== 'classic' && input.kind !== 'fine_grained') {
       throw new ValidationError(`token kind must be classic or fine_grained (got "${input.kind}")`);
     }
@@ -372,8 +381,16 @@ export class IdentityService {
         if (v !== 'read' && v !== 'write') throw new ValidationError(`permission ${k} must be read or write (got "${v}")`);
         permissions[k] = v;
       }
-      repositoryIds = [];
-      for (const full of input.repos) repositoryIds.push((await this.requireRepository(db, full)).id);
+    }
+    if (input.expiresAt != null && (Number.isNaN(input.expiresAt.getTime()) || input.expiresAt.getTime() <= Date.now())) {
+      throw new ValidationError('expiresAt must be a date in the future');
+    }
+    maxLength(input.note, 255, 'note');
+    const user = await this.requireAccount(db, input.user, 'User');
+    if (kind === 'fine_grained') {
+      const ids = new Set<number>();
+      for (const full of input.repos ?? []) ids.add((await this.requireRepository(db, full)).id);
+      repositoryIds = [...ids];
     }
     const token = generateToken(kind);
     const record = await db.getRepository(AccessTokenEntity).save({
@@ -396,11 +413,9 @@ export class IdentityService {
     const settings = db.getRepository(ServerSettingEntity);
     let row = await settings.findOne({ where: { key: 'secret_box_key' } });
     if (!row) {
-      try {
-        await settings.insert({ key: 'secret_box_key', value: randomId(32) });
-      } catch {
-        /* another instance created it first */
-      }
+      // ON CONFLICT DO NOTHING: another instance may create it first (and a failed insert would abort
+      // an enclosing PostgreSQL transaction).
+      await settings.createQueryBuilder().insert().values({ key: 'secret_box_key', value: randomId(32) }).orIgnore().execute();
       row = await settings.findOneOrFail({ where: { key: 'secret_box_key' } });
     }
     return new SecretBox(row.value);
