@@ -5,6 +5,12 @@ import { RepositoryCollaboratorEntity } from './identity/repository-collaborator
 import { RepositoryEntity } from './identity/repository.entity';
 import { ServerSettingEntity } from './identity/server-setting.entity';
 import { WorkflowAccessKeyEntity } from './identity/workflow-access-key.entity';
+import { PushProtectionPlaceholderEntity } from './secret-scanning/push-protection-placeholder.entity';
+import { SecretScanningAlertEntity } from './secret-scanning/secret-scanning-alert.entity';
+import { SecretScanningContentEntity } from './secret-scanning/secret-scanning-content.entity';
+import { SecretScanningAlertCounterEntity } from './secret-scanning/secret-scanning-counter.entity';
+import { SecretScanningLocationEntity } from './secret-scanning/secret-scanning-location.entity';
+import { SecretScanningScanEntity } from './secret-scanning/secret-scanning-scan.entity';
 
 export * from './identity/access-token.entity';
 export * from './identity/account.entity';
@@ -13,6 +19,12 @@ export * from './identity/repository-collaborator.entity';
 export * from './identity/repository.entity';
 export * from './identity/server-setting.entity';
 export * from './identity/workflow-access-key.entity';
+export * from './secret-scanning/push-protection-placeholder.entity';
+export * from './secret-scanning/secret-scanning-alert.entity';
+export * from './secret-scanning/secret-scanning-content.entity';
+export * from './secret-scanning/secret-scanning-counter.entity';
+export * from './secret-scanning/secret-scanning-location.entity';
+export * from './secret-scanning/secret-scanning-scan.entity';
 
 /** Every entity of every domain; ormconfig.ts registers exactly this list. */
 export const ENTITIES = [
@@ -23,4 +35,10 @@ export const ENTITIES = [
   AccessTokenEntity,
   WorkflowAccessKeyEntity,
   ServerSettingEntity,
+  SecretScanningAlertEntity,
+  SecretScanningLocationEntity,
+  SecretScanningAlertCounterEntity,
+  PushProtectionPlaceholderEntity,
+  SecretScanningScanEntity,
+  SecretScanningContentEntity,
 ];

@@ -11,6 +11,7 @@ import {
   RepositoryCollaboratorEntity,
   RepositoryEntity,
   RepositoryPermission,
+  SecretScanningLocationEntity,
 } from '../../entities';
 
 export const MAX_BATCH = 1000;
@@ -42,6 +43,8 @@ export function createLoaders(db: EntityManager) {
   return {
     accountById: byIdLoader(db, AccountEntity),
     repositoryById: byIdLoader(db, RepositoryEntity),
+    /** secret scanning: an alert's first location (first_location_detected) */
+    locationById: byIdLoader(db, SecretScanningLocationEntity),
     /** key `${organizationId}:${userId}` -> role or null */
     orgRole: new DataLoader<string, OrgRole | null>(
       async (keys) => {
