@@ -115,6 +115,16 @@ describe('the one graph', () => {
     expect(hidden.body.errors?.[0].extensions?.code).toBe('NOT_FOUND');
   });
 
+  it('parity: GET /user and viewer describe the same user', async () => {
+    const rest = (await (await fetch(`${t.url}/user`, { headers: { authorization: `token ${adminToken}` } })).json()) as any;
+    const g = (await gqlDoc(t.url, ViewerDocument, undefined, adminToken)).body.data!.viewer!;
+    expect(rest).toMatchObject({ login: g.login, id: g.databaseId, node_id: g.id, name: g.name, type: 'User', url: `${t.url}/users/${g.login}` });
+    const anon = await fetch(`${t.url}/user`);
+    expect(anon.status).toBe(401);
+    expect(((await anon.json()) as any).message).toBe('Requires authentication');
+    expect((await gqlDoc(t.url, ViewerDocument)).body.data!.viewer).toBeNull();
+  });
+
   it('parity: GET /repos/{owner}/{repo} and repository(owner:, name:) describe the same repository', async () => {
     const rest = await ((await fetch(`${t.url}/repos/GraphOrg/REPO-01`, { headers: { authorization: `Bearer ${adminToken}` } })).json()) as any;
     const g = (await gqlDoc(t.url, RepositoryByNameDocument, { owner: 'GraphOrg', name: 'REPO-01' }, adminToken)).body.data!.repository!;
