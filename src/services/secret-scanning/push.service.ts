@@ -2,10 +2,36 @@
  * Where alerts come from: pushes and other content scanned with the detector (secretlint preset + our
  * rules), push protection (placeholders, bypasses) and rescans (scan history).
  *
- * IMPLEMENTATION IN PROGRESS (this session): signatures are final, bodies are being written.
+ * Decisions (see also the comments on each method):
+ * - Secret scanning off on the repository: a push or content submission is accepted (access is still
+ *   checked) but nothing is scanned or stored: no alert, no content, no scan entry, never blocked.
+ * - Push protection on: a push with any secret not covered by an active bypass of this pusher for this
+ *   secret in this repository is blocked as a whole. Only placeholders are stored (one per uncovered
+ *   occurrence); no content, alert, location or scan. Secrets covered by a bypass do not get placeholders.
+ * - A push that is not blocked is recorded in one transaction: every file's content (for rescans), a
+ *   finding per secret occurrence (alerts are per secret and repository, locations are de-duplicated),
+ *   and one completed incremental `git` scan (started_at stays null, as incremental entries have none).
+ * - Files whose content contains a NUL character are treated as binary: not scanned and not stored
+ *   (GitHub does not scan binary files; PostgreSQL text cannot hold NUL either).
+ * - Push protection applies to commits only; issue, discussion and pull request content is never blocked.
  */
-import type { RepositoryEntity, ScanKind, SecretScanningScanEntity } from '../../../entities';
-import type { RequestContext } from '../../context';
+import { createHash, randomBytes } from 'node:crypto';
+import { EntityManager, In, IsNull } from 'typeorm';
+import {
+  LOCATION_TYPES,
+  LocationType,
+  PushProtectionPlaceholderEntity,
+  RepositoryEntity,
+  ScanKind,
+  SecretScanningContentEntity,
+  SecretScanningScanEntity,
+} from '../../../entities';
+import { can } from '../../auth/permissions';
+import { RequestContext, withTransaction } from '../../context';
+import { FieldError, ForbiddenError, isUniqueViolation, NotFoundError, UnauthenticatedError, ValidationError } from '../../errors/app-error';
+import { parseFullName } from '../identity/identity.service';
+import type { Finding } from './alerts.service';
+import { detectSecrets, secretTypeBySlug } from './detector';
 
 export interface PushFileInput {
   path: string;
@@ -59,19 +85,571 @@ export interface StartScanInput {
   repository: string;
   kind: string;
 }
+/** Test hooks of startScan (the scan runs synchronously inside the request). */
+export interface StartScanHooks {
+  /** Called once the in_progress scan row is committed, before any content is rescanned. */
+  onStarted?: (scan: SecretScanningScanEntity) => void | Promise<void>;
+}
+
+export const BYPASS_REASONS = ['false_positive', 'used_in_tests', 'will_fix_later'] as const;
+export type BypassReason = (typeof BYPASS_REASONS)[number];
+
+/** Location types content other than commits can be submitted as (everything but commit and wiki_commit). */
+export const CONTENT_LOCATION_TYPES = LOCATION_TYPES.filter((t) => t !== 'commit' && t !== 'wiki_commit');
+
+/** Scan kinds startScan accepts (incremental scans are recorded by pushes and submissions only). */
+export const STARTABLE_SCAN_KINDS = ['backfill', 'pattern_update', 'custom_pattern_backfill', 'generic_secrets_backfill'] as const;
+
+export const PUSH_LIMITS = {
+  commits: 100,
+  files: 1000,
+  /** total UTF-8 bytes of all file contents of one push */
+  bytes: 5 * 1024 * 1024,
+  path: 1024,
+  ref: 1024,
+  url: 2048,
+} as const;
+
+/** How long a placeholder may be bypassed, and how long a bypassed secret may then be pushed (GitHub: 3 hours). */
+export const PLACEHOLDER_TTL_MS = 3 * 60 * 60 * 1000;
+export const BYPASS_TTL_MS = 3 * 60 * 60 * 1000;
+
+const SHA_RE = /^[0-9a-f]{7,64}$/i;
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+const RESCAN_BATCH = 100;
+
+/** A 27-character base62 id, like GitHub's placeholder ids (`2k4dM4tseyC5lPIsjl5emX9sPNk`). */
+export function newPlaceholderId(length = 27): string {
+  let out = '';
+  while (out.length < length) {
+    for (const b of randomBytes(length * 2)) {
+      if (b < 248 && out.length < length) out += BASE62[b % 62]; // rejection sampling keeps it uniform
+    }
+  }
+  return out;
+}
+
+/** The git blob id of a content: sha1("blob <byte length>\0<content>"). */
+export function gitBlobSha(content: string): string {
+  return createHash('sha1').update(`blob ${Buffer.byteLength(content, 'utf8')}\0`).update(content, 'utf8').digest('hex');
+}
+
+function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret, 'utf8').digest('hex');
+}
+
+function isBinary(content: string): boolean {
+  return content.includes('\u0000');
+}
+
+function validation(message: string, field: string, code = 'invalid', resource = 'Push'): ValidationError {
+  return new ValidationError(message, { fieldErrors: [{ resource, field, code, message }] });
+}
+
+function repositoryName(value: unknown): { owner: string; name: string } {
+  if (typeof value !== 'string' || value === '') throw validation('repository is required, written owner/name', 'repository', 'missing_field');
+  return parseFullName(value);
+}
+
+function scanTypeOf(locationType: string): 'git' | 'issue' | 'discussion' {
+  if (locationType === 'commit' || locationType === 'wiki_commit') return 'git';
+  return locationType.startsWith('discussion_') ? 'discussion' : 'issue';
+}
+
+interface Occurrence {
+  commitSha: string;
+  path: string;
+  blobSha: string;
+  secretType: string;
+  secret: string;
+  secretHash: string;
+  isBase64Encoded: boolean;
+  startLine: number;
+  endLine: number;
+  startColumn: number;
+  endColumn: number;
+}
+
+type Detected = Awaited<ReturnType<typeof detectSecrets>>[number];
+
+function findingFor(d: Detected, location: Finding['location']): Finding {
+  const t = secretTypeBySlug(d.secretType);
+  return {
+    secretType: d.secretType,
+    secretTypeDisplayName: t?.displayName ?? d.secretType,
+    provider: t?.provider ?? null,
+    providerSlug: t?.providerSlug ?? null,
+    secret: d.secret,
+    isBase64Encoded: Boolean(d.isBase64Encoded),
+    location,
+  };
+}
+
+/** Collects the alerts a run touched, once each, in order of first touch. */
+class TouchedAlerts {
+  private readonly byId = new Map<number, { number: number; created: boolean }>();
+  add(r: { alert: { id: number; number: number }; created: boolean; newLocation: boolean }): void {
+    if (!r.created && !r.newLocation) return;
+    const seen = this.byId.get(r.alert.id);
+    if (seen) seen.created ||= r.created;
+    else this.byId.set(r.alert.id, { number: r.alert.number, created: r.created });
+  }
+  get list(): Array<{ number: number; created: boolean }> {
+    return [...this.byId.values()];
+  }
+}
+
+/** Run a transaction, retrying once when a concurrent writer created the same alert or location first. */
+async function transactionWithRetry<T>(ctx: RequestContext, fn: (tx: RequestContext) => Promise<T>): Promise<T> {
+  try {
+    return await withTransaction(ctx, fn);
+  } catch (e) {
+    if (!isUniqueViolation(e)) throw e;
+    return withTransaction(ctx, fn);
+  }
+}
 
 export class SecretScanningPushService {
-  submitPush(_ctx: RequestContext, _input: SubmitPushInput): Promise<SubmitPushResult> {
-    throw new Error('not implemented yet');
+  // ------------------------------------------------------------------ access
+
+  /**
+   * The repository a push (or content submission) goes to. Invisible or missing -> 404; anonymous -> 401;
+   * visible without push rights (write permission plus `repo`/`public_repo` or contents:write) -> 403.
+   */
+  private async pushTarget(ctx: RequestContext, owner: string, name: string): Promise<{ repo: RepositoryEntity; pusherId: number }> {
+    const repo = await ctx.services.identity.findRepositoryUnchecked(ctx.db, owner, name);
+    if (!repo) throw new NotFoundError();
+    const facts = await ctx.services.access.repositoryFacts(ctx, repo);
+    const viewer = ctx.viewer;
+    if (viewer.kind === 'user' && can(viewer, 'repository.push', facts)) return { repo, pusherId: viewer.user.id };
+    if (!can(viewer, 'repository.read', facts)) throw new NotFoundError();
+    if (viewer.kind !== 'user') throw new UnauthenticatedError();
+    if (viewer.credential.type === 'fine_grained') throw new ForbiddenError('Resource not accessible by personal access token');
+    throw new ForbiddenError(`Permission to ${owner}/${repo.name} denied to ${viewer.user.login}.`);
   }
-  submitContent(_ctx: RequestContext, _input: SubmitContentInput): Promise<{ alerts: Array<{ number: number; created: boolean }>; repository: RepositoryEntity }> {
-    throw new Error('not implemented yet');
+
+  // ------------------------------------------------------------------ pushes
+
+  private validatePush(input: SubmitPushInput): { owner: string; name: string } {
+    if (!input || typeof input !== 'object') throw validation('the push must be an object', 'push');
+    const target = repositoryName(input.repository);
+    if (typeof input.ref !== 'string' || input.ref.trim() === '') throw validation('ref is required (e.g. refs/heads/main)', 'ref', 'missing_field');
+    if (input.ref.length > PUSH_LIMITS.ref || input.ref.includes('\u0000')) throw validation(`ref must be at most ${PUSH_LIMITS.ref} characters`, 'ref');
+    if (!Array.isArray(input.commits) || input.commits.length === 0) throw validation('commits must be a non-empty list', 'commits', 'missing_field');
+    if (input.commits.length > PUSH_LIMITS.commits) {
+      throw validation(`a push may contain at most ${PUSH_LIMITS.commits} commits (got ${input.commits.length})`, 'commits');
+    }
+    let files = 0;
+    let bytes = 0;
+    input.commits.forEach((c, i) => {
+      if (!c || typeof c !== 'object') throw validation(`commits[${i}] must be an object`, `commits[${i}]`);
+      if (typeof c.sha !== 'string' || !SHA_RE.test(c.sha)) {
+        throw validation(`commits[${i}].sha must be 7 to 64 hexadecimal characters (got ${JSON.stringify(c.sha)})`, `commits[${i}].sha`);
+      }
+      if (!Array.isArray(c.files)) throw validation(`commits[${i}].files must be a list`, `commits[${i}].files`, 'missing_field');
+      c.files.forEach((f, j) => {
+        const at = `commits[${i}].files[${j}]`;
+        if (!f || typeof f !== 'object') throw validation(`${at} must be an object`, at);
+        if (typeof f.path !== 'string' || f.path === '') throw validation(`${at}.path must be a non-empty string`, `${at}.path`, 'missing_field');
+        if (f.path.length > PUSH_LIMITS.path) throw validation(`${at}.path must be at most ${PUSH_LIMITS.path} characters`, `${at}.path`);
+        if (f.path.includes('\u0000')) throw validation(`${at}.path must not contain NUL characters`, `${at}.path`);
+        if (typeof f.content !== 'string') throw validation(`${at}.content must be a string`, `${at}.content`, 'missing_field');
+        bytes += Buffer.byteLength(f.content, 'utf8');
+      });
+      files += c.files.length;
+    });
+    if (files > PUSH_LIMITS.files) throw validation(`a push may contain at most ${PUSH_LIMITS.files} files (got ${files})`, 'commits');
+    if (bytes > PUSH_LIMITS.bytes) {
+      throw validation(`a push may contain at most ${PUSH_LIMITS.bytes} bytes of file content (got ${bytes})`, 'commits');
+    }
+    return target;
   }
-  /** Endpoint 6. */
-  createBypass(_ctx: RequestContext, _owner: string, _name: string, _input: BypassInput): Promise<BypassResult> {
-    throw new Error('not implemented yet');
+
+  /**
+   * Scan a push. Blocked (push protection on and a secret not covered by an active bypass of this pusher):
+   * placeholders only. Otherwise content, findings and one incremental git scan, in one transaction.
+   */
+  async submitPush(ctx: RequestContext, input: SubmitPushInput): Promise<SubmitPushResult> {
+    const { owner, name } = this.validatePush(input);
+    const { repo, pusherId } = await this.pushTarget(ctx, owner, name);
+    if (!repo.secretScanning) return { blocked: false, placeholders: [], alerts: [], repository: repo };
+
+    // Scan first, outside any transaction (the detector may take a moment).
+    const files: Array<{ commitSha: string; path: string; content: string; blobSha: string }> = [];
+    const occurrences: Occurrence[] = [];
+    for (const c of input.commits) {
+      const commitSha = c.sha.toLowerCase();
+      for (const f of c.files) {
+        if (isBinary(f.content)) continue;
+        const blobSha = gitBlobSha(f.content);
+        files.push({ commitSha, path: f.path, content: f.content, blobSha });
+        for (const d of await detectSecrets(f.content, { path: f.path })) {
+          occurrences.push({
+            commitSha,
+            path: f.path,
+            blobSha,
+            secretType: d.secretType,
+            secret: d.secret,
+            secretHash: hashSecret(d.secret),
+            isBase64Encoded: Boolean(d.isBase64Encoded),
+            startLine: d.startLine,
+            endLine: d.endLine,
+            startColumn: d.startColumn,
+            endColumn: d.endColumn,
+          });
+        }
+      }
+    }
+
+    const now = new Date();
+    // Active bypasses of this pusher for these secrets in this repository (latest bypass per secret).
+    const bypasses = new Map<string, PushProtectionPlaceholderEntity>();
+    if (repo.pushProtection && occurrences.length) {
+      const hashes = [...new Set(occurrences.map((o) => o.secretHash))];
+      const rows = await ctx.db.getRepository(PushProtectionPlaceholderEntity).find({
+        where: { repositoryId: repo.id, pusherId, secretHash: In(hashes) },
+        order: { bypassedAt: 'ASC', id: 'ASC' },
+      });
+      for (const p of rows) {
+        if (p.bypassedAt && p.bypassReason && p.bypassExpireAt && p.bypassExpireAt.getTime() > now.getTime()) bypasses.set(p.secretHash, p);
+      }
+      const uncovered = occurrences.filter((o) => !bypasses.has(o.secretHash));
+      if (uncovered.length) return this.block(ctx, repo, pusherId, uncovered, now);
+    }
+
+    const alerts = await transactionWithRetry(ctx, async (tx) => {
+      const touched = new TouchedAlerts();
+      await this.storeContents(
+        tx.db,
+        repo.id,
+        files.map((f) => ({ locationType: 'commit', commitSha: f.commitSha, path: f.path, blobSha: f.blobSha, url: null, pusherId, content: f.content })),
+      );
+      const usedBypasses = new Map<number, number>(); // placeholder id -> alert id
+      for (const o of occurrences) {
+        const bypass = bypasses.get(o.secretHash);
+        const finding = findingFor(o, {
+          type: 'commit',
+          path: o.path,
+          startLine: o.startLine,
+          endLine: o.endLine,
+          startColumn: o.startColumn,
+          endColumn: o.endColumn,
+          blobSha: o.blobSha,
+          commitSha: o.commitSha,
+        });
+        if (bypass) finding.bypass = { byId: bypass.pusherId, at: bypass.bypassedAt!, reason: bypass.bypassReason! };
+        const r = await ctx.services.secretScanning.recordFinding(tx.db, repo, finding, now);
+        touched.add(r);
+        if (bypass) usedBypasses.set(bypass.id, r.alert.id);
+      }
+      for (const [placeholderId, alertId] of usedBypasses) {
+        await tx.db.getRepository(PushProtectionPlaceholderEntity).update({ id: placeholderId, alertId: IsNull() }, { alertId });
+      }
+      await ctx.services.secretScanning.recordScan(tx.db, {
+        repositoryId: repo.id,
+        kind: 'incremental',
+        type: 'git',
+        status: 'completed',
+        startedAt: null,
+        completedAt: now,
+        alertsFound: touched.list.length,
+      });
+      return touched.list;
+    });
+    return { blocked: false, placeholders: [], alerts, repository: repo };
   }
-  startScan(_ctx: RequestContext, _input: StartScanInput): Promise<{ scan: SecretScanningScanEntity; kind: ScanKind; repository: RepositoryEntity }> {
-    throw new Error('not implemented yet');
+
+  /** A blocked push: one placeholder per uncovered occurrence, nothing else. */
+  private async block(ctx: RequestContext, repo: RepositoryEntity, pusherId: number, uncovered: Occurrence[], now: Date): Promise<SubmitPushResult> {
+    const expireAt = new Date(now.getTime() + PLACEHOLDER_TTL_MS);
+    const placeholders = uncovered.map((o) => ({
+      placeholderId: newPlaceholderId(),
+      repositoryId: repo.id,
+      pusherId,
+      secretHash: o.secretHash,
+      secretType: o.secretType,
+      path: o.path,
+      commitSha: o.commitSha,
+      startLine: o.startLine,
+      endLine: o.endLine,
+      startColumn: o.startColumn,
+      endColumn: o.endColumn,
+      expireAt,
+      bypassReason: null,
+      bypassedAt: null,
+      bypassExpireAt: null,
+      alertId: null,
+    }));
+    await withTransaction(ctx, async (tx) => {
+      const rows = tx.db.getRepository(PushProtectionPlaceholderEntity);
+      for (const p of placeholders) await rows.insert(p);
+    });
+    return {
+      blocked: true,
+      placeholders: placeholders.map((p) => ({
+        placeholderId: p.placeholderId,
+        secretType: p.secretType,
+        path: p.path,
+        commitSha: p.commitSha,
+        startLine: p.startLine,
+        endLine: p.endLine,
+        startColumn: p.startColumn,
+        endColumn: p.endColumn,
+        expireAt,
+      })),
+      alerts: [],
+      repository: repo,
+    };
+  }
+
+  /** Store contents for rescans, skipping the ones this repository already holds (a re-pushed commit). */
+  private async storeContents(db: EntityManager, repositoryId: number, rows: Array<Omit<SecretScanningContentEntity, 'id' | 'repositoryId' | 'createdAt'>>): Promise<void> {
+    const contents = db.getRepository(SecretScanningContentEntity);
+    const keyOf = (r: { locationType: string; commitSha: string | null; path: string | null; blobSha: string | null; url: string | null }) =>
+      [r.locationType, r.commitSha, r.path, r.blobSha, r.url].join('\u0000');
+    const existing = new Set<string>();
+    const commitShas = [...new Set(rows.map((r) => r.commitSha).filter((s): s is string => s !== null))];
+    if (commitShas.length) {
+      const found = await contents.find({
+        where: { repositoryId, commitSha: In(commitShas) },
+        select: { id: true, locationType: true, commitSha: true, path: true, blobSha: true, url: true },
+      });
+      for (const f of found) existing.add(keyOf(f));
+    }
+    for (const r of rows) {
+      const key = keyOf(r);
+      if (existing.has(key)) continue;
+      existing.add(key);
+      await contents.insert({ ...r, repositoryId });
+    }
+  }
+
+  // ------------------------------------------------------------------ other content
+
+  /**
+   * Scan issue, discussion or pull request content. Needs the same access as a push. Never blocked
+   * (push protection is for commits); secret scanning off -> nothing stored.
+   */
+  async submitContent(
+    ctx: RequestContext,
+    input: SubmitContentInput,
+  ): Promise<{ alerts: Array<{ number: number; created: boolean }>; repository: RepositoryEntity }> {
+    if (!input || typeof input !== 'object') throw validation('the submission must be an object', 'content', 'invalid', 'Content');
+    const { owner, name } = repositoryName(input.repository);
+    if (typeof input.locationType !== 'string' || !(CONTENT_LOCATION_TYPES as readonly string[]).includes(input.locationType)) {
+      throw validation(
+        `locationType must be one of ${CONTENT_LOCATION_TYPES.join(', ')} (got ${JSON.stringify(input.locationType)})`,
+        'location_type',
+        'invalid',
+        'Content',
+      );
+    }
+    const locationType = input.locationType as LocationType;
+    if (typeof input.url !== 'string' || !isHttpUrl(input.url)) {
+      throw validation('url must be an absolute http(s) URL', 'url', 'invalid', 'Content');
+    }
+    if (input.url.length > PUSH_LIMITS.url) throw validation(`url must be at most ${PUSH_LIMITS.url} characters`, 'url', 'invalid', 'Content');
+    if (typeof input.content !== 'string') throw validation('content must be a string', 'content', 'missing_field', 'Content');
+    if (Buffer.byteLength(input.content, 'utf8') > PUSH_LIMITS.bytes) {
+      throw validation(`content must be at most ${PUSH_LIMITS.bytes} bytes`, 'content', 'invalid', 'Content');
+    }
+    if (isBinary(input.content)) throw validation('content must be text (it contains NUL characters)', 'content', 'invalid', 'Content');
+
+    const { repo, pusherId } = await this.pushTarget(ctx, owner, name);
+    if (!repo.secretScanning) return { alerts: [], repository: repo };
+
+    const detected = await detectSecrets(input.content);
+    const now = new Date();
+    const alerts = await transactionWithRetry(ctx, async (tx) => {
+      const touched = new TouchedAlerts();
+      await this.storeContents(tx.db, repo.id, [
+        { locationType, commitSha: null, path: null, blobSha: null, url: input.url, pusherId, content: input.content },
+      ]);
+      for (const d of detected) {
+        touched.add(await ctx.services.secretScanning.recordFinding(tx.db, repo, findingFor(d, { type: locationType, url: input.url }), now));
+      }
+      await ctx.services.secretScanning.recordScan(tx.db, {
+        repositoryId: repo.id,
+        kind: 'incremental',
+        type: scanTypeOf(locationType),
+        status: 'completed',
+        startedAt: null,
+        completedAt: now,
+        alertsFound: touched.list.length,
+      });
+      return touched.list;
+    });
+    return { alerts, repository: repo };
+  }
+
+  // ------------------------------------------------------------------ bypasses
+
+  /**
+   * Endpoint 6. Order: input (422) -> repository visible (404) -> push protection on (404) -> permission
+   * (403) -> placeholder of this repository, not expired (404) -> the viewer pushed it (403).
+   * Idempotent: a second call returns the stored bypass; a different reason updates the reason only (the
+   * bypass window is not extended).
+   */
+  async createBypass(ctx: RequestContext, owner: string, name: string, input: BypassInput): Promise<BypassResult> {
+    const errors: FieldError[] = [];
+    const body = (input ?? {}) as Partial<BypassInput>;
+    if (body.reason === undefined || body.reason === null || body.reason === '') {
+      errors.push({ resource: 'SecretScanningPushProtectionBypass', field: 'reason', code: 'missing_field', message: 'reason is required' });
+    } else if (!(BYPASS_REASONS as readonly unknown[]).includes(body.reason)) {
+      errors.push({
+        resource: 'SecretScanningPushProtectionBypass',
+        field: 'reason',
+        code: 'invalid',
+        message: `reason must be one of ${BYPASS_REASONS.join(', ')}`,
+      });
+    }
+    if (body.placeholderId === undefined || body.placeholderId === null || body.placeholderId === '') {
+      errors.push({ resource: 'SecretScanningPushProtectionBypass', field: 'placeholder_id', code: 'missing_field', message: 'placeholder_id is required' });
+    } else if (typeof body.placeholderId !== 'string') {
+      errors.push({ resource: 'SecretScanningPushProtectionBypass', field: 'placeholder_id', code: 'invalid', message: 'placeholder_id must be a string' });
+    }
+    if (errors.length) throw new ValidationError(`Invalid request: ${errors.map((e) => e.message).join('; ')}.`, { fieldErrors: errors });
+    const reason = body.reason as BypassReason;
+    const placeholderId = body.placeholderId as string;
+
+    const repo = await ctx.services.identity.findRepositoryUnchecked(ctx.db, owner, name);
+    if (!repo) throw new NotFoundError();
+    const facts = await ctx.services.access.repositoryFacts(ctx, repo);
+    if (!can(ctx.viewer, 'repository.read', facts)) throw new NotFoundError();
+    if (!repo.secretScanning || !repo.pushProtection) throw new NotFoundError('Push protection is disabled on this repository');
+    if (ctx.viewer.kind !== 'user' || !can(ctx.viewer, 'secret_scanning.bypass.create', facts)) {
+      throw new ForbiddenError('User does not have enough permissions');
+    }
+    const viewerId = ctx.viewer.user.id;
+
+    const rows = ctx.db.getRepository(PushProtectionPlaceholderEntity);
+    const p = placeholderId.length <= 40 ? await rows.findOne({ where: { placeholderId, repositoryId: repo.id } }) : null;
+    const now = new Date();
+    const live = p && (p.expireAt.getTime() > now.getTime() || (p.bypassExpireAt !== null && p.bypassExpireAt.getTime() > now.getTime()));
+    if (!p || !live) throw new NotFoundError('Placeholder ID not found');
+    if (p.pusherId !== viewerId) throw new ForbiddenError('User does not have enough permissions: only the author of the pushed secret may bypass push protection for it');
+
+    if (p.bypassedAt === null) {
+      // Conditional update: of two concurrent first calls, one sets the window and both return it.
+      await rows.update({ id: p.id, bypassedAt: IsNull() }, { bypassReason: reason, bypassedAt: now, bypassExpireAt: new Date(now.getTime() + BYPASS_TTL_MS) });
+    } else if (p.bypassReason !== reason) {
+      await rows.update({ id: p.id }, { bypassReason: reason });
+    }
+    const saved = await rows.findOneOrFail({ where: { id: p.id } });
+    return { reason: saved.bypassReason!, expireAt: saved.bypassExpireAt!, tokenType: saved.secretType };
+  }
+
+  // ------------------------------------------------------------------ rescans
+
+  /**
+   * Start a backfill-like scan and run it synchronously: the scan row is committed as in_progress
+   * (started_at now), every stored content of the repository is rescanned (recordFinding de-duplicates
+   * locations), then the row is marked completed (or failed, when the rescan throws).
+   * All scans have type `git` (one entry per kind, covering every stored content). There are no custom
+   * patterns, so a custom_pattern_backfill rescans with the built-in rules and is recorded with
+   * pattern_slug null and pattern_scope `repository`.
+   */
+  async startScan(
+    ctx: RequestContext,
+    input: StartScanInput,
+    hooks: StartScanHooks = {},
+  ): Promise<{ scan: SecretScanningScanEntity; kind: ScanKind; repository: RepositoryEntity }> {
+    if (!input || typeof input !== 'object') throw validation('the scan request must be an object', 'kind', 'invalid', 'SecretScanningScan');
+    const { owner, name } = repositoryName(input.repository);
+    if (typeof input.kind !== 'string' || !(STARTABLE_SCAN_KINDS as readonly string[]).includes(input.kind)) {
+      throw validation(
+        `kind must be one of ${STARTABLE_SCAN_KINDS.join(', ')} (got ${JSON.stringify(input.kind)})`,
+        'kind',
+        'invalid',
+        'SecretScanningScan',
+      );
+    }
+    const kind = input.kind as ScanKind;
+    const { repo } = await ctx.services.secretScanning.repositoryFor(ctx, owner, name, 'secret_scanning.alerts.write');
+    if (!repo.advancedSecurity) throw new NotFoundError('Advanced security is not enabled on this repository.');
+
+    const scans = ctx.db.getRepository(SecretScanningScanEntity);
+    const started = await ctx.services.secretScanning.recordScan(ctx.db, {
+      repositoryId: repo.id,
+      kind,
+      type: 'git',
+      status: 'in_progress',
+      startedAt: new Date(),
+      completedAt: null,
+      patternSlug: null,
+      patternScope: kind === 'custom_pattern_backfill' ? 'repository' : null,
+      alertsFound: 0,
+    });
+    await hooks.onStarted?.(started);
+
+    let alertsFound: number;
+    try {
+      alertsFound = await this.rescan(ctx, repo);
+    } catch (e) {
+      await scans.update({ id: started.id }, { status: 'failed', completedAt: new Date() });
+      throw e;
+    }
+    await scans.update({ id: started.id }, { status: 'completed', completedAt: new Date(), alertsFound });
+    return { scan: await scans.findOneOrFail({ where: { id: started.id } }), kind, repository: repo };
+  }
+
+  /** Rescan every stored content of a repository, batch by batch; returns the number of alerts touched. */
+  private async rescan(ctx: RequestContext, repo: RepositoryEntity): Promise<number> {
+    const contents = ctx.db.getRepository(SecretScanningContentEntity);
+    const touched = new TouchedAlerts();
+    let afterId = 0;
+    for (;;) {
+      const batch = await contents
+        .createQueryBuilder('c')
+        .where('c.repository_id = :rid', { rid: repo.id })
+        .andWhere('c.id > :after', { after: afterId })
+        .orderBy('c.id', 'ASC')
+        .limit(RESCAN_BATCH)
+        .getMany();
+      if (batch.length === 0) break;
+      afterId = batch[batch.length - 1].id;
+      const findings: Finding[] = [];
+      for (const c of batch) {
+        const commitLike = c.locationType === 'commit' || c.locationType === 'wiki_commit';
+        for (const d of await detectSecrets(c.content, commitLike && c.path ? { path: c.path } : undefined)) {
+          findings.push(
+            findingFor(
+              d,
+              commitLike
+                ? {
+                    type: c.locationType as LocationType,
+                    path: c.path,
+                    startLine: d.startLine,
+                    endLine: d.endLine,
+                    startColumn: d.startColumn,
+                    endColumn: d.endColumn,
+                    blobSha: c.blobSha,
+                    commitSha: c.commitSha,
+                  }
+                : { type: c.locationType as LocationType, url: c.url },
+            ),
+          );
+        }
+      }
+      if (findings.length === 0) continue;
+      const now = new Date();
+      const results = await transactionWithRetry(ctx, async (tx) => {
+        const out = [];
+        for (const f of findings) out.push(await ctx.services.secretScanning.recordFinding(tx.db, repo, f, now));
+        return out;
+      });
+      for (const r of results) touched.add(r);
+    }
+    return touched.list.length;
+  }
+}
+
+function isHttpUrl(value: string): boolean {
+  if (/[\s\u0000-\u001f]/.test(value)) return false;
+  try {
+    const u = new URL(value);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.host !== '';
+  } catch {
+    return false;
   }
 }
