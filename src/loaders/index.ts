@@ -11,6 +11,7 @@ import {
   RepositoryCollaboratorEntity,
   RepositoryEntity,
   RepositoryPermission,
+  SecretScanningAlertEntity,
   SecretScanningLocationEntity,
 } from '../../entities';
 
@@ -45,6 +46,8 @@ export function createLoaders(db: EntityManager) {
     repositoryById: byIdLoader(db, RepositoryEntity),
     /** secret scanning: an alert's first location (first_location_detected) */
     locationById: byIdLoader(db, SecretScanningLocationEntity),
+    /** secret scanning: alerts by id (node(id:) / nodes(ids:)); visibility is applied by the service afterwards */
+    secretScanningAlertById: byIdLoader(db, SecretScanningAlertEntity),
     /** key `${organizationId}:${userId}` -> role or null */
     orgRole: new DataLoader<string, OrgRole | null>(
       async (keys) => {

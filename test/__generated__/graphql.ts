@@ -11,6 +11,14 @@ export type CalendarRole =
   | 'EDITOR'
   | 'SUBSCRIBER';
 
+export type CreatePushProtectionBypassInput = {
+  /** The placeholder id returned when the push was blocked. */
+  placeholderId: string;
+  reason: SecretScanningBypassReason;
+  /** The repository, written owner/name. */
+  repository: string;
+};
+
 /** A member's role in an organization. */
 export type OrganizationRole =
   | 'ADMIN'
@@ -23,6 +31,172 @@ export type RepositoryPermission =
   | 'READ'
   | 'WRITE';
 
+/** Filters of secret scanning alert lists (the REST query parameters). */
+export type SecretScanningAlertFilter = {
+  /** A login, `*` (assigned to anyone) or `none` (unassigned). */
+  assignee?: string | null | undefined;
+  /** Provider slugs to leave out. */
+  excludeProviders?: Array<string> | null | undefined;
+  /** Secret type slugs to leave out. */
+  excludeSecretTypes?: Array<string> | null | undefined;
+  /** true: only alerts created by a push protection bypass; false: only the others. */
+  isBypassed?: boolean | null | undefined;
+  /** true: only alerts whose secret is in several repositories (false: no filter, as in REST). */
+  isMultiRepo?: boolean | null | undefined;
+  /** true: only publicly leaked alerts (false: no filter, as in REST). */
+  isPubliclyLeaked?: boolean | null | undefined;
+  /** Provider slugs to keep (cannot be combined with excludeProviders). */
+  providers?: Array<string> | null | undefined;
+  /** Only alerts resolved with one of these. */
+  resolutions?: Array<SecretScanningAlertResolutionFilterValue> | null | undefined;
+  /** Secret type slugs to keep (cannot be combined with excludeSecretTypes). */
+  secretTypes?: Array<string> | null | undefined;
+  state?: SecretScanningAlertState | null | undefined;
+  validities?: Array<SecretScanningAlertValidity> | null | undefined;
+};
+
+/** Ordering of secret scanning alerts; the default is newest first. */
+export type SecretScanningAlertOrder = {
+  direction?: SecretScanningAlertOrderDirection;
+  field?: SecretScanningAlertOrderField;
+};
+
+/** Possible directions in which to order a list of secret scanning alerts. */
+export type SecretScanningAlertOrderDirection =
+  | 'ASC'
+  | 'DESC';
+
+/** Properties by which secret scanning alerts can be ordered. */
+export type SecretScanningAlertOrderField =
+  | 'CREATED'
+  /** When the alert was last updated or resolved. */
+  | 'UPDATED';
+
+/** Why a secret scanning alert was resolved. */
+export type SecretScanningAlertResolution =
+  | 'FALSE_POSITIVE'
+  | 'REVOKED'
+  | 'USED_IN_TESTS'
+  | 'WONT_FIX';
+
+/** A resolution to filter alerts by (the REST `resolution` filter values). */
+export type SecretScanningAlertResolutionFilterValue =
+  | 'FALSE_POSITIVE'
+  | 'PATTERN_DELETED'
+  | 'PATTERN_EDITED'
+  | 'REVOKED'
+  | 'USED_IN_TESTS'
+  | 'WONT_FIX';
+
+/** The state of a secret scanning alert. */
+export type SecretScanningAlertState =
+  | 'OPEN'
+  | 'RESOLVED';
+
+/** Whether the detected secret is still valid. */
+export type SecretScanningAlertValidity =
+  | 'ACTIVE'
+  | 'INACTIVE'
+  | 'UNKNOWN';
+
+/** A validity an update may set; null clears the override (back to UNKNOWN). */
+export type SecretScanningAlertValidityUpdate =
+  | 'ACTIVE'
+  | 'INACTIVE';
+
+/** Why push protection was bypassed. */
+export type SecretScanningBypassReason =
+  | 'FALSE_POSITIVE'
+  | 'USED_IN_TESTS'
+  | 'WILL_FIX_LATER';
+
+/** The kind of issue, discussion or pull request content submitted for scanning. */
+export type SecretScanningContentLocationType =
+  | 'DISCUSSION_BODY'
+  | 'DISCUSSION_COMMENT'
+  | 'DISCUSSION_TITLE'
+  | 'ISSUE_BODY'
+  | 'ISSUE_COMMENT'
+  | 'ISSUE_TITLE'
+  | 'PULL_REQUEST_BODY'
+  | 'PULL_REQUEST_COMMENT'
+  | 'PULL_REQUEST_REVIEW'
+  | 'PULL_REQUEST_REVIEW_COMMENT'
+  | 'PULL_REQUEST_TITLE';
+
+/** Where a secret was found. */
+export type SecretScanningLocationType =
+  | 'COMMIT'
+  | 'DISCUSSION_BODY'
+  | 'DISCUSSION_COMMENT'
+  | 'DISCUSSION_TITLE'
+  | 'ISSUE_BODY'
+  | 'ISSUE_COMMENT'
+  | 'ISSUE_TITLE'
+  | 'PULL_REQUEST_BODY'
+  | 'PULL_REQUEST_COMMENT'
+  | 'PULL_REQUEST_REVIEW'
+  | 'PULL_REQUEST_REVIEW_COMMENT'
+  | 'PULL_REQUEST_TITLE'
+  | 'WIKI_COMMIT';
+
+/** A kind of scan that can be started on demand. */
+export type SecretScanningRescanKind =
+  | 'BACKFILL'
+  | 'CUSTOM_PATTERN_BACKFILL'
+  | 'GENERIC_SECRETS_BACKFILL'
+  | 'PATTERN_UPDATE';
+
+/** The kind of a secret scan. */
+export type SecretScanningScanKind =
+  | 'BACKFILL'
+  | 'CUSTOM_PATTERN_BACKFILL'
+  | 'GENERIC_SECRETS_BACKFILL'
+  | 'INCREMENTAL'
+  | 'PATTERN_UPDATE';
+
+/** The status of a secret scan. */
+export type SecretScanningScanStatus =
+  | 'COMPLETED'
+  | 'FAILED'
+  | 'IN_PROGRESS';
+
+export type StartSecretScanInput = {
+  kind: SecretScanningRescanKind;
+  /** The repository, written owner/name. */
+  repository: string;
+};
+
+/** Issue, discussion or pull request content to scan (never blocked by push protection). */
+export type SubmitContentInput = {
+  content: string;
+  locationType: SecretScanningContentLocationType;
+  /** The repository, written owner/name. */
+  repository: string;
+  /** The absolute http(s) URL of the item (it becomes the location URL). */
+  url: string;
+};
+
+export type SubmitPushCommitInput = {
+  files: Array<SubmitPushFileInput>;
+  sha: string;
+};
+
+export type SubmitPushFileInput = {
+  /** Text content; all files of a push together may hold at most 5 MiB. */
+  content: string;
+  path: string;
+};
+
+/** A push to scan (push protection blocks it when it carries a new secret). */
+export type SubmitPushInput = {
+  commits: Array<SubmitPushCommitInput>;
+  /** The pushed ref, e.g. refs/heads/main. */
+  ref: string;
+  /** The repository, written owner/name. */
+  repository: string;
+};
+
 export type UpdateRepositorySecuritySettingsInput = {
   advancedSecurity?: boolean | null | undefined;
   delegatedAlertDismissal?: boolean | null | undefined;
@@ -30,6 +204,22 @@ export type UpdateRepositorySecuritySettingsInput = {
   /** The repository, written owner/name. */
   repository: string;
   secretScanning?: boolean | null | undefined;
+};
+
+/** Resolve or reopen, assign or unassign, and set the validity of an alert. A field sent as null is applied (e.g. assignee: null unassigns); an absent field is left alone. */
+export type UpdateSecretScanningAlertInput = {
+  /** A login with write access to the repository; null unassigns. */
+  assignee?: string | null | undefined;
+  number: number;
+  /** The repository, written owner/name. */
+  repository: string;
+  /** Required when state is RESOLVED. */
+  resolution?: SecretScanningAlertResolution | null | undefined;
+  /** A comment when closing or reopening; cannot be changed once set. */
+  resolutionComment?: string | null | undefined;
+  state?: SecretScanningAlertState | null | undefined;
+  /** null clears the override. */
+  validity?: SecretScanningAlertValidityUpdate | null | undefined;
 };
 
 export type TypenameQueryVariables = Exact<{ [key: string]: never; }>;
@@ -72,6 +262,7 @@ export type NodeByIdQueryVariables = Exact<{
 export type NodeByIdQuery = { node:
     | { __typename: 'Organization', login: string, id: string }
     | { __typename: 'Repository', nameWithOwner: string, id: string }
+    | { __typename: 'SecretScanningAlert', id: string }
     | { __typename: 'User', login: string, id: string }
    | null };
 
@@ -83,6 +274,7 @@ export type NodesByIdsQueryVariables = Exact<{
 export type NodesByIdsQuery = { nodes: Array<
     | { __typename: 'Organization', id: string }
     | { __typename: 'Repository', id: string }
+    | { __typename: 'SecretScanningAlert', id: string }
     | { __typename: 'User', id: string }
    | null> };
 
@@ -93,7 +285,147 @@ export type UpdateRepositorySecuritySettingsMutationVariables = Exact<{
 
 export type UpdateRepositorySecuritySettingsMutation = { updateRepositorySecuritySettings: { repository: { id: string, nameWithOwner: string, securitySettings: { secretScanning: boolean, pushProtection: boolean, advancedSecurity: boolean, delegatedAlertDismissal: boolean } } } };
 
+export type SecretScanningAlertListFieldsFragment = { id: string, number: number, createdAt: string, updatedAt: string, state: SecretScanningAlertState, resolution: SecretScanningAlertResolution | null, validity: SecretScanningAlertValidity, secretType: string, providerSlug: string | null, publiclyLeaked: boolean, multiRepo: boolean, pushProtectionBypassed: boolean, assignedTo: { login: string } | null, repository: { nameWithOwner: string } };
 
+export type SecretScanningAlertFieldsFragment = { id: string, number: number, createdAt: string, updatedAt: string, url: string, htmlUrl: string, locationsUrl: string, state: SecretScanningAlertState, resolution: SecretScanningAlertResolution | null, resolvedAt: string | null, resolutionComment: string | null, secretType: string, secretTypeDisplayName: string, provider: string | null, providerSlug: string | null, secret: string, validity: SecretScanningAlertValidity, publiclyLeaked: boolean, multiRepo: boolean, isBase64Encoded: boolean, pushProtectionBypassed: boolean, pushProtectionBypassedAt: string | null, hasMoreLocations: boolean, resolvedBy: { id: string, login: string } | null, pushProtectionBypassedBy: { login: string } | null, assignedTo: { id: string, login: string } | null, firstLocationDetected: { path: string | null, startLine: number | null, endLine: number | null, startColumn: number | null, endColumn: number | null, blobSha: string | null, blobUrl: string | null, commitSha: string | null, commitUrl: string | null } | null, repository: { id: string, nameWithOwner: string } };
+
+export type SecretScanningAlertPageInfoFragment = { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null };
+
+export type OrganizationSecretScanningAlertsQueryVariables = Exact<{
+  login: string;
+  filter?: SecretScanningAlertFilter | null | undefined;
+  orderBy?: SecretScanningAlertOrder | null | undefined;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  last?: number | null | undefined;
+  before?: string | null | undefined;
+}>;
+
+
+export type OrganizationSecretScanningAlertsQuery = { organization: { login: string, secretScanningAlerts: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, edges: Array<{ cursor: string, node: { id: string, number: number, createdAt: string, updatedAt: string, state: SecretScanningAlertState, resolution: SecretScanningAlertResolution | null, validity: SecretScanningAlertValidity, secretType: string, providerSlug: string | null, publiclyLeaked: boolean, multiRepo: boolean, pushProtectionBypassed: boolean, assignedTo: { login: string } | null, repository: { nameWithOwner: string } } }> } } | null };
+
+export type RepositorySecretScanningAlertsQueryVariables = Exact<{
+  owner: string;
+  name: string;
+  filter?: SecretScanningAlertFilter | null | undefined;
+  orderBy?: SecretScanningAlertOrder | null | undefined;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  last?: number | null | undefined;
+  before?: string | null | undefined;
+}>;
+
+
+export type RepositorySecretScanningAlertsQuery = { repository: { nameWithOwner: string, secretScanningAlerts: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, edges: Array<{ cursor: string, node: { id: string, number: number, createdAt: string, updatedAt: string, state: SecretScanningAlertState, resolution: SecretScanningAlertResolution | null, validity: SecretScanningAlertValidity, secretType: string, providerSlug: string | null, publiclyLeaked: boolean, multiRepo: boolean, pushProtectionBypassed: boolean, assignedTo: { login: string } | null, repository: { nameWithOwner: string } } }> } } | null };
+
+export type OrganizationSecretScanningDashboardQueryVariables = Exact<{
+  login: string;
+  first?: number | null | undefined;
+}>;
+
+
+export type OrganizationSecretScanningDashboardQuery = { organization: { secretScanningAlerts: { totalCount: number, nodes: Array<{ id: string, number: number, url: string, htmlUrl: string, locationsUrl: string, hasMoreLocations: boolean, repository: { id: string, nameWithOwner: string, owner:
+            | { login: string }
+            | { login: string }
+           }, assignedTo: { login: string } | null, resolvedBy: { login: string } | null, pushProtectionBypassedBy: { login: string } | null, firstLocationDetected: { path: string | null, startLine: number | null, blobUrl: string | null, commitUrl: string | null } | null }> } } | null };
+
+export type SecretScanningAlertQueryVariables = Exact<{
+  owner: string;
+  name: string;
+  number: number;
+}>;
+
+
+export type SecretScanningAlertQuery = { repository: { nameWithOwner: string, secretScanningAlert: { id: string, number: number, createdAt: string, updatedAt: string, url: string, htmlUrl: string, locationsUrl: string, state: SecretScanningAlertState, resolution: SecretScanningAlertResolution | null, resolvedAt: string | null, resolutionComment: string | null, secretType: string, secretTypeDisplayName: string, provider: string | null, providerSlug: string | null, secret: string, validity: SecretScanningAlertValidity, publiclyLeaked: boolean, multiRepo: boolean, isBase64Encoded: boolean, pushProtectionBypassed: boolean, pushProtectionBypassedAt: string | null, hasMoreLocations: boolean, resolvedBy: { id: string, login: string } | null, pushProtectionBypassedBy: { login: string } | null, assignedTo: { id: string, login: string } | null, firstLocationDetected: { path: string | null, startLine: number | null, endLine: number | null, startColumn: number | null, endColumn: number | null, blobSha: string | null, blobUrl: string | null, commitSha: string | null, commitUrl: string | null } | null, repository: { id: string, nameWithOwner: string } } | null } | null };
+
+export type SecretScanningAlertLocationsQueryVariables = Exact<{
+  owner: string;
+  name: string;
+  number: number;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+  last?: number | null | undefined;
+  before?: string | null | undefined;
+}>;
+
+
+export type SecretScanningAlertLocationsQuery = { repository: { secretScanningAlert: { number: number, hasMoreLocations: boolean, locations: { totalCount: number, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, edges: Array<{ cursor: string, node: { type: SecretScanningLocationType, details:
+              | { __typename: 'SecretScanningCommitLocation', path: string | null, startLine: number | null, endLine: number | null, startColumn: number | null, endColumn: number | null, blobSha: string | null, blobUrl: string | null, commitSha: string | null, commitUrl: string | null }
+              | { __typename: 'SecretScanningDiscussionBodyLocation', discussionBodyUrl: string | null }
+              | { __typename: 'SecretScanningDiscussionCommentLocation', discussionCommentUrl: string | null }
+              | { __typename: 'SecretScanningDiscussionTitleLocation', discussionTitleUrl: string | null }
+              | { __typename: 'SecretScanningIssueBodyLocation', issueBodyUrl: string | null }
+              | { __typename: 'SecretScanningIssueCommentLocation', issueCommentUrl: string | null }
+              | { __typename: 'SecretScanningIssueTitleLocation', issueTitleUrl: string | null }
+              | { __typename: 'SecretScanningPullRequestBodyLocation', pullRequestBodyUrl: string | null }
+              | { __typename: 'SecretScanningPullRequestCommentLocation', pullRequestCommentUrl: string | null }
+              | { __typename: 'SecretScanningPullRequestReviewCommentLocation', pullRequestReviewCommentUrl: string | null }
+              | { __typename: 'SecretScanningPullRequestReviewLocation', pullRequestReviewUrl: string | null }
+              | { __typename: 'SecretScanningPullRequestTitleLocation', pullRequestTitleUrl: string | null }
+              | { __typename: 'SecretScanningWikiCommitLocation', path: string | null, startLine: number | null, endLine: number | null, startColumn: number | null, endColumn: number | null, blobSha: string | null, pageUrl: string | null, commitSha: string | null, commitUrl: string | null }
+             } }> } } | null } | null };
+
+export type SecretScanningAlertNodeQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type SecretScanningAlertNodeQuery = { node:
+    | { __typename: 'Organization', id: string }
+    | { __typename: 'Repository', id: string }
+    | { __typename: 'SecretScanningAlert', number: number, state: SecretScanningAlertState, id: string, repository: { nameWithOwner: string } }
+    | { __typename: 'User', id: string }
+   | null };
+
+export type SecretScanningScanFieldsFragment = { kind: SecretScanningScanKind, type: string, status: SecretScanningScanStatus, startedAt: string | null, completedAt: string | null, patternSlug: string | null, patternScope: string | null };
+
+export type SecretScanningScanHistoryQueryVariables = Exact<{
+  owner: string;
+  name: string;
+}>;
+
+
+export type SecretScanningScanHistoryQuery = { repository: { nameWithOwner: string, secretScanningScanHistory: { incrementalScans: Array<{ kind: SecretScanningScanKind, type: string, status: SecretScanningScanStatus, startedAt: string | null, completedAt: string | null, patternSlug: string | null, patternScope: string | null }>, backfillScans: Array<{ kind: SecretScanningScanKind, type: string, status: SecretScanningScanStatus, startedAt: string | null, completedAt: string | null, patternSlug: string | null, patternScope: string | null }>, patternUpdateScans: Array<{ kind: SecretScanningScanKind, type: string, status: SecretScanningScanStatus, startedAt: string | null, completedAt: string | null, patternSlug: string | null, patternScope: string | null }>, customPatternBackfillScans: Array<{ kind: SecretScanningScanKind, type: string, status: SecretScanningScanStatus, startedAt: string | null, completedAt: string | null, patternSlug: string | null, patternScope: string | null }>, genericSecretsBackfillScans: Array<{ kind: SecretScanningScanKind, type: string, status: SecretScanningScanStatus, startedAt: string | null, completedAt: string | null, patternSlug: string | null, patternScope: string | null }> } | null } | null };
+
+export type UpdateSecretScanningAlertMutationVariables = Exact<{
+  input: UpdateSecretScanningAlertInput;
+}>;
+
+
+export type UpdateSecretScanningAlertMutation = { updateSecretScanningAlert: { alert: { id: string, number: number, createdAt: string, updatedAt: string, url: string, htmlUrl: string, locationsUrl: string, state: SecretScanningAlertState, resolution: SecretScanningAlertResolution | null, resolvedAt: string | null, resolutionComment: string | null, secretType: string, secretTypeDisplayName: string, provider: string | null, providerSlug: string | null, secret: string, validity: SecretScanningAlertValidity, publiclyLeaked: boolean, multiRepo: boolean, isBase64Encoded: boolean, pushProtectionBypassed: boolean, pushProtectionBypassedAt: string | null, hasMoreLocations: boolean, resolvedBy: { id: string, login: string } | null, pushProtectionBypassedBy: { login: string } | null, assignedTo: { id: string, login: string } | null, firstLocationDetected: { path: string | null, startLine: number | null, endLine: number | null, startColumn: number | null, endColumn: number | null, blobSha: string | null, blobUrl: string | null, commitSha: string | null, commitUrl: string | null } | null, repository: { id: string, nameWithOwner: string } } } };
+
+export type CreatePushProtectionBypassMutationVariables = Exact<{
+  input: CreatePushProtectionBypassInput;
+}>;
+
+
+export type CreatePushProtectionBypassMutation = { createPushProtectionBypass: { reason: SecretScanningBypassReason, expireAt: string, tokenType: string } };
+
+export type SubmitPushMutationVariables = Exact<{
+  input: SubmitPushInput;
+}>;
+
+
+export type SubmitPushMutation = { submitPush: { blocked: boolean, placeholders: Array<{ placeholderId: string, secretType: string, path: string, commitSha: string, startLine: number, endLine: number, startColumn: number, endColumn: number, expireAt: string }>, alerts: Array<{ number: number, created: boolean, alert: { id: string, number: number, state: SecretScanningAlertState, secretType: string } | null }> } };
+
+export type SubmitContentMutationVariables = Exact<{
+  input: SubmitContentInput;
+}>;
+
+
+export type SubmitContentMutation = { submitContent: { alerts: Array<{ number: number, created: boolean, alert: { id: string, number: number, secretType: string } | null }> } };
+
+export type StartSecretScanMutationVariables = Exact<{
+  input: StartSecretScanInput;
+}>;
+
+
+export type StartSecretScanMutation = { startSecretScan: { scan: { kind: SecretScanningScanKind, type: string, status: SecretScanningScanStatus, startedAt: string | null, completedAt: string | null } } };
+
+export const SecretScanningAlertListFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"SecretScanningAlertListFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"SecretScanningAlert"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"number"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"state"}},{"kind":"Field","name":{"kind":"Name","value":"resolution"}},{"kind":"Field","name":{"kind":"Name","value":"validity"}},{"kind":"Field","name":{"kind":"Name","value":"secretType"}},{"kind":"Field","name":{"kind":"Name","value":"providerSlug"}},{"kind":"Field","name":{"kind":"Name","value":"publiclyLeaked"}},{"kind":"Field","name":{"kind":"Name","value":"multiRepo"}},{"kind":"Field","name":{"kind":"Name","value":"pushProtectionBypassed"}},{"kind":"Field","name":{"kind":"Name","value":"assignedTo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"login"}}]}},{"kind":"Field","name":{"kind":"Name","value":"repository"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"nameWithOwner"}}]}}]}}]} as unknown as DocumentNode<SecretScanningAlertListFieldsFragment, unknown>;
+export const SecretScanningAlertFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"SecretScanningAlertFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"SecretScanningAlert"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"number"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"htmlUrl"}},{"kind":"Field","name":{"kind":"Name","value":"locationsUrl"}},{"kind":"Field","name":{"kind":"Name","value":"state"}},{"kind":"Field","name":{"kind":"Name","value":"resolution"}},{"kind":"Field","name":{"kind":"Name","value":"resolvedAt"}},{"kind":"Field","name":{"kind":"Name","value":"resolvedBy"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"login"}}]}},{"kind":"Field","name":{"kind":"Name","value":"resolutionComment"}},{"kind":"Field","name":{"kind":"Name","value":"secretType"}},{"kind":"Field","name":{"kind":"Name","value":"secretTypeDisplayName"}},{"kind":"Field","name":{"kind":"Name","value":"provider"}},{"kind":"Field","name":{"kind":"Name","value":"providerSlug"}},{"kind":"Field","name":{"kind":"Name","value":"secret"}},{"kind":"Field","name":{"kind":"Name","value":"validity"}},{"kind":"Field","name":{"kind":"Name","value":"publiclyLeaked"}},{"kind":"Field","name":{"kind":"Name","value":"multiRepo"}},{"kind":"Field","name":{"kind":"Name","value":"isBase64Encoded"}},{"kind":"Field","name":{"kind":"Name","value":"pushProtectionBypassed"}},{"kind":"Field","name":{"kind":"Name","value":"pushProtectionBypassedBy"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"login"}}]}},{"kind":"Field","name":{"kind":"Name","value":"pushProtectionBypassedAt"}},{"kind":"Field","name":{"kind":"Name","value":"assignedTo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"login"}}]}},{"kind":"Field","name":{"kind":"Name","value":"hasMoreLocations"}},{"kind":"Field","name":{"kind":"Name","value":"firstLocationDetected"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"path"}},{"kind":"Field","name":{"kind":"Name","value":"startLine"}},{"kind":"Field","name":{"kind":"Name","value":"endLine"}},{"kind":"Field","name":{"kind":"Name","value":"startColumn"}},{"kind":"Field","name":{"kind":"Name","value":"endColumn"}},{"kind":"Field","name":{"kind":"Name","value":"blobSha"}},{"kind":"Field","name":{"kind":"Name","value":"blobUrl"}},{"kind":"Field","name":{"kind":"Name","value":"commitSha"}},{"kind":"Field","name":{"kind":"Name","value":"commitUrl"}}]}},{"kind":"Field","name":{"kind":"Name","value":"repository"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"nameWithOwner"}}]}}]}}]} as unknown as DocumentNode<SecretScanningAlertFieldsFragment, unknown>;
+export const SecretScanningAlertPageInfoFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"SecretScanningAlertPageInfo"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PageInfo"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"hasPreviousPage"}},{"kind":"Field","name":{"kind":"Name","value":"startCursor"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]} as unknown as DocumentNode<SecretScanningAlertPageInfoFragment, unknown>;
+export const SecretScanningScanFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"SecretScanningScanFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"SecretScanningScan"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"completedAt"}},{"kind":"Field","name":{"kind":"Name","value":"patternSlug"}},{"kind":"Field","name":{"kind":"Name","value":"patternScope"}}]}}]} as unknown as DocumentNode<SecretScanningScanFieldsFragment, unknown>;
 export const TypenameDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Typename"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}}]}}]} as unknown as DocumentNode<TypenameQuery, TypenameQueryVariables>;
 export const ViewerDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Viewer"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"viewer"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"databaseId"}},{"kind":"Field","name":{"kind":"Name","value":"login"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"calendarRole"}}]}}]}}]} as unknown as DocumentNode<ViewerQuery, ViewerQueryVariables>;
 export const OrganizationRepositoriesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"OrganizationRepositories"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"login"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"last"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"before"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"organization"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"login"},"value":{"kind":"Variable","name":{"kind":"Name","value":"login"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"login"}},{"kind":"Field","name":{"kind":"Name","value":"viewerRole"}},{"kind":"Field","name":{"kind":"Name","value":"repositories"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}},{"kind":"Argument","name":{"kind":"Name","value":"last"},"value":{"kind":"Variable","name":{"kind":"Name","value":"last"}}},{"kind":"Argument","name":{"kind":"Name","value":"before"},"value":{"kind":"Variable","name":{"kind":"Name","value":"before"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"hasPreviousPage"}},{"kind":"Field","name":{"kind":"Name","value":"startCursor"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"nameWithOwner"}},{"kind":"Field","name":{"kind":"Name","value":"isPrivate"}}]}}]}}]}}]}}]}}]} as unknown as DocumentNode<OrganizationRepositoriesQuery, OrganizationRepositoriesQueryVariables>;
@@ -101,3 +433,15 @@ export const RepositoryByNameDocument = {"kind":"Document","definitions":[{"kind
 export const NodeByIdDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"NodeById"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"User"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"login"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Organization"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"login"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Repository"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"nameWithOwner"}}]}}]}}]}}]} as unknown as DocumentNode<NodeByIdQuery, NodeByIdQueryVariables>;
 export const NodesByIdsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"NodesByIds"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"ids"}},"type":{"kind":"NonNullType","type":{"kind":"ListType","type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"nodes"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"ids"},"value":{"kind":"Variable","name":{"kind":"Name","value":"ids"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"id"}}]}}]}}]} as unknown as DocumentNode<NodesByIdsQuery, NodesByIdsQueryVariables>;
 export const UpdateRepositorySecuritySettingsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"UpdateRepositorySecuritySettings"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"UpdateRepositorySecuritySettingsInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"updateRepositorySecuritySettings"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"repository"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"nameWithOwner"}},{"kind":"Field","name":{"kind":"Name","value":"securitySettings"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"secretScanning"}},{"kind":"Field","name":{"kind":"Name","value":"pushProtection"}},{"kind":"Field","name":{"kind":"Name","value":"advancedSecurity"}},{"kind":"Field","name":{"kind":"Name","value":"delegatedAlertDismissal"}}]}}]}}]}}]}}]} as unknown as DocumentNode<UpdateRepositorySecuritySettingsMutation, UpdateRepositorySecuritySettingsMutationVariables>;
+export const OrganizationSecretScanningAlertsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"OrganizationSecretScanningAlerts"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"login"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"SecretScanningAlertFilter"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"orderBy"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"SecretScanningAlertOrder"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"last"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"before"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"organization"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"login"},"value":{"kind":"Variable","name":{"kind":"Name","value":"login"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"login"}},{"kind":"Field","name":{"kind":"Name","value":"secretScanningAlerts"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}},{"kind":"Argument","name":{"kind":"Name","value":"orderBy"},"value":{"kind":"Variable","name":{"kind":"Name","value":"orderBy"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}},{"kind":"Argument","name":{"kind":"Name","value":"last"},"value":{"kind":"Variable","name":{"kind":"Name","value":"last"}}},{"kind":"Argument","name":{"kind":"Name","value":"before"},"value":{"kind":"Variable","name":{"kind":"Name","value":"before"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"SecretScanningAlertPageInfo"}}]}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"SecretScanningAlertListFields"}}]}}]}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"SecretScanningAlertPageInfo"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PageInfo"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"hasPreviousPage"}},{"kind":"Field","name":{"kind":"Name","value":"startCursor"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"SecretScanningAlertListFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"SecretScanningAlert"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"number"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"state"}},{"kind":"Field","name":{"kind":"Name","value":"resolution"}},{"kind":"Field","name":{"kind":"Name","value":"validity"}},{"kind":"Field","name":{"kind":"Name","value":"secretType"}},{"kind":"Field","name":{"kind":"Name","value":"providerSlug"}},{"kind":"Field","name":{"kind":"Name","value":"publiclyLeaked"}},{"kind":"Field","name":{"kind":"Name","value":"multiRepo"}},{"kind":"Field","name":{"kind":"Name","value":"pushProtectionBypassed"}},{"kind":"Field","name":{"kind":"Name","value":"assignedTo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"login"}}]}},{"kind":"Field","name":{"kind":"Name","value":"repository"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"nameWithOwner"}}]}}]}}]} as unknown as DocumentNode<OrganizationSecretScanningAlertsQuery, OrganizationSecretScanningAlertsQueryVariables>;
+export const RepositorySecretScanningAlertsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"RepositorySecretScanningAlerts"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"owner"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"name"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"SecretScanningAlertFilter"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"orderBy"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"SecretScanningAlertOrder"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"last"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"before"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"repository"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"owner"},"value":{"kind":"Variable","name":{"kind":"Name","value":"owner"}}},{"kind":"Argument","name":{"kind":"Name","value":"name"},"value":{"kind":"Variable","name":{"kind":"Name","value":"name"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"nameWithOwner"}},{"kind":"Field","name":{"kind":"Name","value":"secretScanningAlerts"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}},{"kind":"Argument","name":{"kind":"Name","value":"orderBy"},"value":{"kind":"Variable","name":{"kind":"Name","value":"orderBy"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}},{"kind":"Argument","name":{"kind":"Name","value":"last"},"value":{"kind":"Variable","name":{"kind":"Name","value":"last"}}},{"kind":"Argument","name":{"kind":"Name","value":"before"},"value":{"kind":"Variable","name":{"kind":"Name","value":"before"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"SecretScanningAlertPageInfo"}}]}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"SecretScanningAlertListFields"}}]}}]}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"SecretScanningAlertPageInfo"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PageInfo"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"hasPreviousPage"}},{"kind":"Field","name":{"kind":"Name","value":"startCursor"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"SecretScanningAlertListFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"SecretScanningAlert"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"number"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"state"}},{"kind":"Field","name":{"kind":"Name","value":"resolution"}},{"kind":"Field","name":{"kind":"Name","value":"validity"}},{"kind":"Field","name":{"kind":"Name","value":"secretType"}},{"kind":"Field","name":{"kind":"Name","value":"providerSlug"}},{"kind":"Field","name":{"kind":"Name","value":"publiclyLeaked"}},{"kind":"Field","name":{"kind":"Name","value":"multiRepo"}},{"kind":"Field","name":{"kind":"Name","value":"pushProtectionBypassed"}},{"kind":"Field","name":{"kind":"Name","value":"assignedTo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"login"}}]}},{"kind":"Field","name":{"kind":"Name","value":"repository"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"nameWithOwner"}}]}}]}}]} as unknown as DocumentNode<RepositorySecretScanningAlertsQuery, RepositorySecretScanningAlertsQueryVariables>;
+export const OrganizationSecretScanningDashboardDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"OrganizationSecretScanningDashboard"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"login"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"organization"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"login"},"value":{"kind":"Variable","name":{"kind":"Name","value":"login"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"secretScanningAlerts"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"number"}},{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"htmlUrl"}},{"kind":"Field","name":{"kind":"Name","value":"locationsUrl"}},{"kind":"Field","name":{"kind":"Name","value":"hasMoreLocations"}},{"kind":"Field","name":{"kind":"Name","value":"repository"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"nameWithOwner"}},{"kind":"Field","name":{"kind":"Name","value":"owner"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"login"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"assignedTo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"login"}}]}},{"kind":"Field","name":{"kind":"Name","value":"resolvedBy"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"login"}}]}},{"kind":"Field","name":{"kind":"Name","value":"pushProtectionBypassedBy"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"login"}}]}},{"kind":"Field","name":{"kind":"Name","value":"firstLocationDetected"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"path"}},{"kind":"Field","name":{"kind":"Name","value":"startLine"}},{"kind":"Field","name":{"kind":"Name","value":"blobUrl"}},{"kind":"Field","name":{"kind":"Name","value":"commitUrl"}}]}}]}}]}}]}}]}}]} as unknown as DocumentNode<OrganizationSecretScanningDashboardQuery, OrganizationSecretScanningDashboardQueryVariables>;
+export const SecretScanningAlertDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"SecretScanningAlert"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"owner"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"name"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"number"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"repository"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"owner"},"value":{"kind":"Variable","name":{"kind":"Name","value":"owner"}}},{"kind":"Argument","name":{"kind":"Name","value":"name"},"value":{"kind":"Variable","name":{"kind":"Name","value":"name"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"nameWithOwner"}},{"kind":"Field","name":{"kind":"Name","value":"secretScanningAlert"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"number"},"value":{"kind":"Variable","name":{"kind":"Name","value":"number"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"SecretScanningAlertFields"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"SecretScanningAlertFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"SecretScanningAlert"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"number"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"htmlUrl"}},{"kind":"Field","name":{"kind":"Name","value":"locationsUrl"}},{"kind":"Field","name":{"kind":"Name","value":"state"}},{"kind":"Field","name":{"kind":"Name","value":"resolution"}},{"kind":"Field","name":{"kind":"Name","value":"resolvedAt"}},{"kind":"Field","name":{"kind":"Name","value":"resolvedBy"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"login"}}]}},{"kind":"Field","name":{"kind":"Name","value":"resolutionComment"}},{"kind":"Field","name":{"kind":"Name","value":"secretType"}},{"kind":"Field","name":{"kind":"Name","value":"secretTypeDisplayName"}},{"kind":"Field","name":{"kind":"Name","value":"provider"}},{"kind":"Field","name":{"kind":"Name","value":"providerSlug"}},{"kind":"Field","name":{"kind":"Name","value":"secret"}},{"kind":"Field","name":{"kind":"Name","value":"validity"}},{"kind":"Field","name":{"kind":"Name","value":"publiclyLeaked"}},{"kind":"Field","name":{"kind":"Name","value":"multiRepo"}},{"kind":"Field","name":{"kind":"Name","value":"isBase64Encoded"}},{"kind":"Field","name":{"kind":"Name","value":"pushProtectionBypassed"}},{"kind":"Field","name":{"kind":"Name","value":"pushProtectionBypassedBy"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"login"}}]}},{"kind":"Field","name":{"kind":"Name","value":"pushProtectionBypassedAt"}},{"kind":"Field","name":{"kind":"Name","value":"assignedTo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"login"}}]}},{"kind":"Field","name":{"kind":"Name","value":"hasMoreLocations"}},{"kind":"Field","name":{"kind":"Name","value":"firstLocationDetected"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"path"}},{"kind":"Field","name":{"kind":"Name","value":"startLine"}},{"kind":"Field","name":{"kind":"Name","value":"endLine"}},{"kind":"Field","name":{"kind":"Name","value":"startColumn"}},{"kind":"Field","name":{"kind":"Name","value":"endColumn"}},{"kind":"Field","name":{"kind":"Name","value":"blobSha"}},{"kind":"Field","name":{"kind":"Name","value":"blobUrl"}},{"kind":"Field","name":{"kind":"Name","value":"commitSha"}},{"kind":"Field","name":{"kind":"Name","value":"commitUrl"}}]}},{"kind":"Field","name":{"kind":"Name","value":"repository"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"nameWithOwner"}}]}}]}}]} as unknown as DocumentNode<SecretScanningAlertQuery, SecretScanningAlertQueryVariables>;
+export const SecretScanningAlertLocationsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"SecretScanningAlertLocations"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"owner"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"name"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"number"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"last"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"before"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"repository"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"owner"},"value":{"kind":"Variable","name":{"kind":"Name","value":"owner"}}},{"kind":"Argument","name":{"kind":"Name","value":"name"},"value":{"kind":"Variable","name":{"kind":"Name","value":"name"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"secretScanningAlert"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"number"},"value":{"kind":"Variable","name":{"kind":"Name","value":"number"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"number"}},{"kind":"Field","name":{"kind":"Name","value":"hasMoreLocations"}},{"kind":"Field","name":{"kind":"Name","value":"locations"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}},{"kind":"Argument","name":{"kind":"Name","value":"last"},"value":{"kind":"Variable","name":{"kind":"Name","value":"last"}}},{"kind":"Argument","name":{"kind":"Name","value":"before"},"value":{"kind":"Variable","name":{"kind":"Name","value":"before"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"SecretScanningAlertPageInfo"}}]}},{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"details"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"SecretScanningCommitLocation"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"path"}},{"kind":"Field","name":{"kind":"Name","value":"startLine"}},{"kind":"Field","name":{"kind":"Name","value":"endLine"}},{"kind":"Field","name":{"kind":"Name","value":"startColumn"}},{"kind":"Field","name":{"kind":"Name","value":"endColumn"}},{"kind":"Field","name":{"kind":"Name","value":"blobSha"}},{"kind":"Field","name":{"kind":"Name","value":"blobUrl"}},{"kind":"Field","name":{"kind":"Name","value":"commitSha"}},{"kind":"Field","name":{"kind":"Name","value":"commitUrl"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"SecretScanningWikiCommitLocation"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"path"}},{"kind":"Field","name":{"kind":"Name","value":"startLine"}},{"kind":"Field","name":{"kind":"Name","value":"endLine"}},{"kind":"Field","name":{"kind":"Name","value":"startColumn"}},{"kind":"Field","name":{"kind":"Name","value":"endColumn"}},{"kind":"Field","name":{"kind":"Name","value":"blobSha"}},{"kind":"Field","name":{"kind":"Name","value":"pageUrl"}},{"kind":"Field","name":{"kind":"Name","value":"commitSha"}},{"kind":"Field","name":{"kind":"Name","value":"commitUrl"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"SecretScanningIssueTitleLocation"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"issueTitleUrl"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"SecretScanningIssueBodyLocation"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"issueBodyUrl"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"SecretScanningIssueCommentLocation"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"issueCommentUrl"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"SecretScanningDiscussionTitleLocation"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"discussionTitleUrl"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"SecretScanningDiscussionBodyLocation"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"discussionBodyUrl"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"SecretScanningDiscussionCommentLocation"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"discussionCommentUrl"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"SecretScanningPullRequestTitleLocation"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"pullRequestTitleUrl"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"SecretScanningPullRequestBodyLocation"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"pullRequestBodyUrl"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"SecretScanningPullRequestCommentLocation"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"pullRequestCommentUrl"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"SecretScanningPullRequestReviewLocation"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"pullRequestReviewUrl"}}]}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"SecretScanningPullRequestReviewCommentLocation"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"pullRequestReviewCommentUrl"}}]}}]}}]}}]}}]}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"SecretScanningAlertPageInfo"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"PageInfo"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"hasPreviousPage"}},{"kind":"Field","name":{"kind":"Name","value":"startCursor"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]} as unknown as DocumentNode<SecretScanningAlertLocationsQuery, SecretScanningAlertLocationsQueryVariables>;
+export const SecretScanningAlertNodeDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"SecretScanningAlertNode"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"node"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"__typename"}},{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"InlineFragment","typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"SecretScanningAlert"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"number"}},{"kind":"Field","name":{"kind":"Name","value":"state"}},{"kind":"Field","name":{"kind":"Name","value":"repository"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"nameWithOwner"}}]}}]}}]}}]}}]} as unknown as DocumentNode<SecretScanningAlertNodeQuery, SecretScanningAlertNodeQueryVariables>;
+export const SecretScanningScanHistoryDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"SecretScanningScanHistory"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"owner"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"name"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"repository"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"owner"},"value":{"kind":"Variable","name":{"kind":"Name","value":"owner"}}},{"kind":"Argument","name":{"kind":"Name","value":"name"},"value":{"kind":"Variable","name":{"kind":"Name","value":"name"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"nameWithOwner"}},{"kind":"Field","name":{"kind":"Name","value":"secretScanningScanHistory"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"incrementalScans"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"SecretScanningScanFields"}}]}},{"kind":"Field","name":{"kind":"Name","value":"backfillScans"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"SecretScanningScanFields"}}]}},{"kind":"Field","name":{"kind":"Name","value":"patternUpdateScans"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"SecretScanningScanFields"}}]}},{"kind":"Field","name":{"kind":"Name","value":"customPatternBackfillScans"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"SecretScanningScanFields"}}]}},{"kind":"Field","name":{"kind":"Name","value":"genericSecretsBackfillScans"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"SecretScanningScanFields"}}]}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"SecretScanningScanFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"SecretScanningScan"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"completedAt"}},{"kind":"Field","name":{"kind":"Name","value":"patternSlug"}},{"kind":"Field","name":{"kind":"Name","value":"patternScope"}}]}}]} as unknown as DocumentNode<SecretScanningScanHistoryQuery, SecretScanningScanHistoryQueryVariables>;
+export const UpdateSecretScanningAlertDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"UpdateSecretScanningAlert"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"UpdateSecretScanningAlertInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"updateSecretScanningAlert"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"alert"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"SecretScanningAlertFields"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"SecretScanningAlertFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"SecretScanningAlert"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"number"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}},{"kind":"Field","name":{"kind":"Name","value":"url"}},{"kind":"Field","name":{"kind":"Name","value":"htmlUrl"}},{"kind":"Field","name":{"kind":"Name","value":"locationsUrl"}},{"kind":"Field","name":{"kind":"Name","value":"state"}},{"kind":"Field","name":{"kind":"Name","value":"resolution"}},{"kind":"Field","name":{"kind":"Name","value":"resolvedAt"}},{"kind":"Field","name":{"kind":"Name","value":"resolvedBy"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"login"}}]}},{"kind":"Field","name":{"kind":"Name","value":"resolutionComment"}},{"kind":"Field","name":{"kind":"Name","value":"secretType"}},{"kind":"Field","name":{"kind":"Name","value":"secretTypeDisplayName"}},{"kind":"Field","name":{"kind":"Name","value":"provider"}},{"kind":"Field","name":{"kind":"Name","value":"providerSlug"}},{"kind":"Field","name":{"kind":"Name","value":"secret"}},{"kind":"Field","name":{"kind":"Name","value":"validity"}},{"kind":"Field","name":{"kind":"Name","value":"publiclyLeaked"}},{"kind":"Field","name":{"kind":"Name","value":"multiRepo"}},{"kind":"Field","name":{"kind":"Name","value":"isBase64Encoded"}},{"kind":"Field","name":{"kind":"Name","value":"pushProtectionBypassed"}},{"kind":"Field","name":{"kind":"Name","value":"pushProtectionBypassedBy"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"login"}}]}},{"kind":"Field","name":{"kind":"Name","value":"pushProtectionBypassedAt"}},{"kind":"Field","name":{"kind":"Name","value":"assignedTo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"login"}}]}},{"kind":"Field","name":{"kind":"Name","value":"hasMoreLocations"}},{"kind":"Field","name":{"kind":"Name","value":"firstLocationDetected"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"path"}},{"kind":"Field","name":{"kind":"Name","value":"startLine"}},{"kind":"Field","name":{"kind":"Name","value":"endLine"}},{"kind":"Field","name":{"kind":"Name","value":"startColumn"}},{"kind":"Field","name":{"kind":"Name","value":"endColumn"}},{"kind":"Field","name":{"kind":"Name","value":"blobSha"}},{"kind":"Field","name":{"kind":"Name","value":"blobUrl"}},{"kind":"Field","name":{"kind":"Name","value":"commitSha"}},{"kind":"Field","name":{"kind":"Name","value":"commitUrl"}}]}},{"kind":"Field","name":{"kind":"Name","value":"repository"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"nameWithOwner"}}]}}]}}]} as unknown as DocumentNode<UpdateSecretScanningAlertMutation, UpdateSecretScanningAlertMutationVariables>;
+export const CreatePushProtectionBypassDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreatePushProtectionBypass"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"CreatePushProtectionBypassInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createPushProtectionBypass"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"reason"}},{"kind":"Field","name":{"kind":"Name","value":"expireAt"}},{"kind":"Field","name":{"kind":"Name","value":"tokenType"}}]}}]}}]} as unknown as DocumentNode<CreatePushProtectionBypassMutation, CreatePushProtectionBypassMutationVariables>;
+export const SubmitPushDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"SubmitPush"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"SubmitPushInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"submitPush"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"blocked"}},{"kind":"Field","name":{"kind":"Name","value":"placeholders"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"placeholderId"}},{"kind":"Field","name":{"kind":"Name","value":"secretType"}},{"kind":"Field","name":{"kind":"Name","value":"path"}},{"kind":"Field","name":{"kind":"Name","value":"commitSha"}},{"kind":"Field","name":{"kind":"Name","value":"startLine"}},{"kind":"Field","name":{"kind":"Name","value":"endLine"}},{"kind":"Field","name":{"kind":"Name","value":"startColumn"}},{"kind":"Field","name":{"kind":"Name","value":"endColumn"}},{"kind":"Field","name":{"kind":"Name","value":"expireAt"}}]}},{"kind":"Field","name":{"kind":"Name","value":"alerts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"number"}},{"kind":"Field","name":{"kind":"Name","value":"created"}},{"kind":"Field","name":{"kind":"Name","value":"alert"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"number"}},{"kind":"Field","name":{"kind":"Name","value":"state"}},{"kind":"Field","name":{"kind":"Name","value":"secretType"}}]}}]}}]}}]}}]} as unknown as DocumentNode<SubmitPushMutation, SubmitPushMutationVariables>;
+export const SubmitContentDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"SubmitContent"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"SubmitContentInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"submitContent"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"alerts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"number"}},{"kind":"Field","name":{"kind":"Name","value":"created"}},{"kind":"Field","name":{"kind":"Name","value":"alert"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"number"}},{"kind":"Field","name":{"kind":"Name","value":"secretType"}}]}}]}}]}}]}}]} as unknown as DocumentNode<SubmitContentMutation, SubmitContentMutationVariables>;
+export const StartSecretScanDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"StartSecretScan"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"StartSecretScanInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"startSecretScan"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"scan"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"type"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"startedAt"}},{"kind":"Field","name":{"kind":"Name","value":"completedAt"}}]}}]}}]}}]} as unknown as DocumentNode<StartSecretScanMutation, StartSecretScanMutationVariables>;

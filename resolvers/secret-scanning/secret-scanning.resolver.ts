@@ -1,0 +1,488 @@
+/**
+ * Secret scanning fields of the graph: alert lists on organizations and repositories, one alert, its
+ * locations, scan history, node(id:) for alerts, and the mutations. Thin: args -> the same services the
+ * REST routes use (access rules live there) -> entities. Related rows (repository, users, first location)
+ * go through the request's DataLoaders, so a page of alerts costs a fixed number of statements.
+ */
+import { Arg, Args, createParameterDecorator, Ctx, FieldResolver, ID, Int, Mutation, Resolver, Root } from 'type-graphql';
+import {
+  AccountEntity,
+  RepositoryEntity,
+  ScanKind,
+  SecretScanningAlertEntity,
+  SecretScanningLocationEntity,
+  SecretScanningScanEntity,
+} from '../../entities';
+import type { RequestContext } from '../../src/context';
+import { ForbiddenError, NotFoundError } from '../../src/errors/app-error';
+import { parseFullName } from '../../src/services/identity/identity.service';
+import type { AlertFilter, AlertOrder, AlertUpdate } from '../../src/services/secret-scanning/alerts.service';
+import type { PlaceholderResult } from '../../src/services/secret-scanning/push.service';
+import { Connection, ConnectionArgs, ConnectionShape, toConnection } from '../common/connection';
+import { toGlobalId } from '../common/global-id';
+import { registerNodeType } from '../common/node';
+import { Organization, Repository, User } from '../identity/identity.type';
+import {
+  CreatePushProtectionBypassInput,
+  CreatePushProtectionBypassPayload,
+  SecretScanningAlert,
+  SecretScanningAlertFilter,
+  SecretScanningAlertOrder,
+  SecretScanningAlertReference,
+  SecretScanningCommitLocation,
+  SecretScanningDiscussionBodyLocation,
+  SecretScanningDiscussionCommentLocation,
+  SecretScanningDiscussionTitleLocation,
+  SecretScanningIssueBodyLocation,
+  SecretScanningIssueCommentLocation,
+  SecretScanningIssueTitleLocation,
+  SecretScanningLocation,
+  SecretScanningLocationDetails,
+  SecretScanningPullRequestBodyLocation,
+  SecretScanningPullRequestCommentLocation,
+  SecretScanningPullRequestReviewCommentLocation,
+  SecretScanningPullRequestReviewLocation,
+  SecretScanningPullRequestTitleLocation,
+  SecretScanningScanHistory,
+  SecretScanningWikiCommitLocation,
+  StartSecretScanInput,
+  StartSecretScanPayload,
+  SubmitContentInput,
+  SubmitContentPayload,
+  SubmitPushInput,
+  SubmitPushPayload,
+  UpdateSecretScanningAlertInput,
+  UpdateSecretScanningAlertPayload,
+} from './secret-scanning.type';
+
+const SecretScanningAlertConnection = Connection(SecretScanningAlert, 'SecretScanningAlert');
+const SecretScanningLocationConnection = Connection(SecretScanningLocation, 'SecretScanningLocation');
+
+/** The arguments exactly as GraphQL coerced them: an input field sent as null is there, an absent one is not. */
+const RawArgs = () => createParameterDecorator(({ args }) => args);
+
+const MAX_INT4 = 2_147_483_647;
+
+// ------------------------------------------------------------------ helpers
+
+interface RepoWhere {
+  repo: RepositoryEntity;
+  owner: AccountEntity;
+}
+
+/** The repository and its owner through the request's loaders (batched across a page). */
+async function repoWhere(ctx: RequestContext, repositoryId: number): Promise<RepoWhere> {
+  const repo = await ctx.loaders.repositoryById.load(repositoryId);
+  if (!repo) throw new NotFoundError();
+  const owner = await ctx.loaders.accountById.load(repo.ownerId);
+  if (!owner) throw new NotFoundError();
+  return { repo, owner };
+}
+
+async function ownerLogin(ctx: RequestContext, repo: RepositoryEntity): Promise<string> {
+  const owner = await ctx.loaders.accountById.load(repo.ownerId);
+  if (!owner) throw new NotFoundError();
+  return owner.login;
+}
+
+/** API URL of an alert, built exactly like the REST layer: `${publicUrl}/repos/o/r/secret-scanning/alerts/n`. */
+function alertApiUrl(ctx: RequestContext, w: RepoWhere, number: number): string {
+  return `${ctx.config.publicUrl}/repos/${w.owner.login}/${w.repo.name}/secret-scanning/alerts/${number}`;
+}
+
+function repoApiUrl(ctx: RequestContext, w: RepoWhere): string {
+  return `${ctx.config.publicUrl}/repos/${w.owner.login}/${w.repo.name}`;
+}
+
+function repoHtmlUrl(ctx: RequestContext, w: RepoWhere): string {
+  return `${ctx.config.publicUrl}/${w.owner.login}/${w.repo.name}`;
+}
+
+function commitDetails(ctx: RequestContext, w: RepoWhere, l: SecretScanningLocationEntity): SecretScanningCommitLocation {
+  const api = repoApiUrl(ctx, w);
+  return Object.assign(new SecretScanningCommitLocation(), {
+    path: l.path,
+    startLine: l.startLine,
+    endLine: l.endLine,
+    startColumn: l.startColumn,
+    endColumn: l.endColumn,
+    blobSha: l.blobSha,
+    blobUrl: l.blobSha ? `${api}/git/blobs/${l.blobSha}` : null,
+    commitSha: l.commitSha,
+    commitUrl: l.commitSha ? `${api}/git/commits/${l.commitSha}` : null,
+  });
+}
+
+function wikiCommitDetails(ctx: RequestContext, w: RepoWhere, l: SecretScanningLocationEntity): SecretScanningWikiCommitLocation {
+  const wiki = `${repoHtmlUrl(ctx, w)}/wiki`;
+  const page = (l.path ?? '').replace(/\.[^./]*$/, '');
+  return Object.assign(new SecretScanningWikiCommitLocation(), {
+    path: l.path,
+    startLine: l.startLine,
+    endLine: l.endLine,
+    startColumn: l.startColumn,
+    endColumn: l.endColumn,
+    blobSha: l.blobSha,
+    pageUrl: l.url ?? (l.commitSha && page ? `${wiki}/${page}/${l.commitSha}` : null),
+    commitSha: l.commitSha,
+    commitUrl: l.commitSha ? `${wiki}/_compare/${l.commitSha}` : null,
+  });
+}
+
+/** The union member for a location: commit forms carry the range and URLs, the others their item URL. */
+function locationDetails(ctx: RequestContext, w: RepoWhere, l: SecretScanningLocationEntity): typeof SecretScanningLocationDetails {
+  const url = l.url;
+  switch (l.type) {
+    case 'commit':
+      return commitDetails(ctx, w, l);
+    case 'wiki_commit':
+      return wikiCommitDetails(ctx, w, l);
+    case 'issue_title':
+      return Object.assign(new SecretScanningIssueTitleLocation(), { issueTitleUrl: url });
+    case 'issue_body':
+      return Object.assign(new SecretScanningIssueBodyLocation(), { issueBodyUrl: url });
+    case 'issue_comment':
+      return Object.assign(new SecretScanningIssueCommentLocation(), { issueCommentUrl: url });
+    case 'discussion_title':
+      return Object.assign(new SecretScanningDiscussionTitleLocation(), { discussionTitleUrl: url });
+    case 'discussion_body':
+      return Object.assign(new SecretScanningDiscussionBodyLocation(), { discussionBodyUrl: url });
+    case 'discussion_comment':
+      return Object.assign(new SecretScanningDiscussionCommentLocation(), { discussionCommentUrl: url });
+    case 'pull_request_title':
+      return Object.assign(new SecretScanningPullRequestTitleLocation(), { pullRequestTitleUrl: url });
+    case 'pull_request_body':
+      return Object.assign(new SecretScanningPullRequestBodyLocation(), { pullRequestBodyUrl: url });
+    case 'pull_request_comment':
+      return Object.assign(new SecretScanningPullRequestCommentLocation(), { pullRequestCommentUrl: url });
+    case 'pull_request_review':
+      return Object.assign(new SecretScanningPullRequestReviewLocation(), { pullRequestReviewUrl: url });
+    case 'pull_request_review_comment':
+      return Object.assign(new SecretScanningPullRequestReviewCommentLocation(), { pullRequestReviewCommentUrl: url });
+  }
+  throw new Error(`unknown secret scanning location type ${String(l.type)}`);
+}
+
+function toFilter(f: SecretScanningAlertFilter | null | undefined): AlertFilter {
+  if (!f) return {};
+  return {
+    state: f.state ?? null,
+    secretTypes: f.secretTypes ?? null,
+    excludeSecretTypes: f.excludeSecretTypes ?? null,
+    providers: f.providers ?? null,
+    excludeProviders: f.excludeProviders ?? null,
+    resolutions: f.resolutions ?? null,
+    assignee: f.assignee ?? null,
+    validities: f.validities ?? null,
+    isPubliclyLeaked: f.isPubliclyLeaked ?? null,
+    isMultiRepo: f.isMultiRepo ?? null,
+    isBypassed: f.isBypassed ?? null,
+  };
+}
+
+function toOrder(o: SecretScanningAlertOrder | null | undefined): AlertOrder {
+  return { sort: o?.field ?? 'created', direction: o?.direction ?? 'desc' };
+}
+
+function cursorPaging(args: ConnectionArgs) {
+  return { mode: 'cursor' as const, first: args.first, after: args.after, last: args.last, before: args.before };
+}
+
+/** An alert visible to the viewer under the service's rules (repository access, secret scanning on), or null. */
+async function visibleAlert(ctx: RequestContext, owner: string, name: string, number: number): Promise<SecretScanningAlertEntity | null> {
+  try {
+    return (await ctx.services.secretScanning.getAlert(ctx, owner, name, number)).alert;
+  } catch (e) {
+    if (e instanceof NotFoundError || e instanceof ForbiddenError) return null;
+    throw e;
+  }
+}
+
+registerNodeType({
+  typeName: 'SecretScanningAlert',
+  isTypeOf: (v) => v instanceof SecretScanningAlertEntity,
+  load: async (ctx, id) => {
+    if (!/^\d{1,10}$/.test(id) || Number(id) < 1 || Number(id) > MAX_INT4) return null;
+    const a = await ctx.loaders.secretScanningAlertById.load(Number(id));
+    if (!a) return null;
+    const repo = await ctx.loaders.repositoryById.load(a.repositoryId);
+    if (!repo) return null;
+    const owner = await ctx.loaders.accountById.load(repo.ownerId);
+    if (!owner) return null;
+    // Hidden (404) and not allowed (403) alike give null, never data.
+    return visibleAlert(ctx, owner.login, repo.name, a.number);
+  },
+});
+
+// ------------------------------------------------------------------ alert
+
+interface LocationNode {
+  type: SecretScanningLocationEntity['type'];
+  location: SecretScanningLocationEntity;
+  alert: SecretScanningAlertEntity;
+}
+
+@Resolver(() => SecretScanningAlert)
+export class SecretScanningAlertResolver {
+  @FieldResolver(() => ID)
+  id(@Root() a: SecretScanningAlertEntity): string {
+    return toGlobalId('SecretScanningAlert', a.id);
+  }
+
+  @FieldResolver(() => String, { description: 'API URL of the alert.' })
+  async url(@Root() a: SecretScanningAlertEntity, @Ctx() ctx: RequestContext): Promise<string> {
+    return alertApiUrl(ctx, await repoWhere(ctx, a.repositoryId), a.number);
+  }
+
+  @FieldResolver(() => String, { description: 'Web URL of the alert.' })
+  async htmlUrl(@Root() a: SecretScanningAlertEntity, @Ctx() ctx: RequestContext): Promise<string> {
+    return `${repoHtmlUrl(ctx, await repoWhere(ctx, a.repositoryId))}/security/secret-scanning/${a.number}`;
+  }
+
+  @FieldResolver(() => String, { description: "API URL of the alert's locations." })
+  async locationsUrl(@Root() a: SecretScanningAlertEntity, @Ctx() ctx: RequestContext): Promise<string> {
+    return `${alertApiUrl(ctx, await repoWhere(ctx, a.repositoryId), a.number)}/locations`;
+  }
+
+  @FieldResolver(() => User, { nullable: true })
+  resolvedBy(@Root() a: SecretScanningAlertEntity, @Ctx() ctx: RequestContext): Promise<AccountEntity | null> | null {
+    return a.resolvedById == null ? null : ctx.loaders.accountById.load(a.resolvedById);
+  }
+
+  @FieldResolver(() => User, { nullable: true })
+  pushProtectionBypassedBy(@Root() a: SecretScanningAlertEntity, @Ctx() ctx: RequestContext): Promise<AccountEntity | null> | null {
+    return a.pushProtectionBypassedById == null ? null : ctx.loaders.accountById.load(a.pushProtectionBypassedById);
+  }
+
+  @FieldResolver(() => User, { nullable: true })
+  assignedTo(@Root() a: SecretScanningAlertEntity, @Ctx() ctx: RequestContext): Promise<AccountEntity | null> | null {
+    return a.assignedToId == null ? null : ctx.loaders.accountById.load(a.assignedToId);
+  }
+
+  @FieldResolver(() => Repository)
+  async repository(@Root() a: SecretScanningAlertEntity, @Ctx() ctx: RequestContext): Promise<RepositoryEntity> {
+    return (await repoWhere(ctx, a.repositoryId)).repo;
+  }
+
+  @FieldResolver(() => SecretScanningCommitLocation, {
+    nullable: true,
+    description: 'The first commit location (commit form of the details); null when the secret was only found outside commits.',
+  })
+  async firstLocationDetected(@Root() a: SecretScanningAlertEntity, @Ctx() ctx: RequestContext): Promise<SecretScanningCommitLocation | null> {
+    if (a.firstLocationId == null) return null;
+    const [l, w] = await Promise.all([ctx.loaders.locationById.load(a.firstLocationId), repoWhere(ctx, a.repositoryId)]);
+    return l ? commitDetails(ctx, w, l) : null;
+  }
+
+  @FieldResolver(() => Boolean, { description: 'true when the secret was found in more than one place.' })
+  hasMoreLocations(@Root() a: SecretScanningAlertEntity): boolean {
+    return a.locationsCount > 1;
+  }
+
+  @FieldResolver(() => SecretScanningLocationConnection, { description: 'Every place the secret was found, oldest first.' })
+  async locations(
+    @Root() a: SecretScanningAlertEntity,
+    @Args() args: ConnectionArgs,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ConnectionShape<LocationNode>> {
+    const page = await ctx.services.secretScanning.locationsOf(ctx.db, a, cursorPaging(args));
+    const byNode = new Map<LocationNode, SecretScanningLocationEntity>();
+    const items = page.items.map((location) => {
+      const node: LocationNode = { type: location.type, location, alert: a };
+      byNode.set(node, location);
+      return node;
+    });
+    return toConnection({
+      items,
+      hasNextPage: page.hasNextPage,
+      hasPreviousPage: page.hasPreviousPage,
+      cursorOf: (n) => page.cursorOf(byNode.get(n)!),
+      totalCount: () => page.totalCount(),
+    });
+  }
+}
+
+@Resolver(() => SecretScanningLocation)
+export class SecretScanningLocationResolver {
+  @FieldResolver(() => SecretScanningLocationDetails)
+  async details(@Root() n: LocationNode, @Ctx() ctx: RequestContext): Promise<typeof SecretScanningLocationDetails> {
+    return locationDetails(ctx, await repoWhere(ctx, n.alert.repositoryId), n.location);
+  }
+}
+
+// ------------------------------------------------------------------ organization and repository fields
+
+@Resolver(() => Organization)
+export class OrganizationSecretScanningResolver {
+  @FieldResolver(() => SecretScanningAlertConnection, {
+    description: "Secret scanning alerts of the organization's repositories (organization owners and security managers), newest first by default.",
+  })
+  async secretScanningAlerts(
+    @Root() o: AccountEntity,
+    @Arg('filter', () => SecretScanningAlertFilter, { nullable: true }) filter: SecretScanningAlertFilter | null,
+    @Arg('orderBy', () => SecretScanningAlertOrder, { nullable: true }) orderBy: SecretScanningAlertOrder | null,
+    @Args() args: ConnectionArgs,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ConnectionShape<SecretScanningAlertEntity>> {
+    const { org, page } = await ctx.services.secretScanning.listOrganizationAlerts(ctx, o.login, toFilter(filter), toOrder(orderBy), cursorPaging(args));
+    // Every alert's repository is owned by this organization: the owner lookups of the page need no query.
+    ctx.loaders.accountById.prime(org.id, org);
+    return toConnection(page);
+  }
+}
+
+@Resolver(() => Repository)
+export class RepositorySecretScanningResolver {
+  @FieldResolver(() => SecretScanningAlertConnection, {
+    description: 'Secret scanning alerts of the repository (repository admins, organization owners and security managers), newest first by default.',
+  })
+  async secretScanningAlerts(
+    @Root() r: RepositoryEntity,
+    @Arg('filter', () => SecretScanningAlertFilter, { nullable: true }) filter: SecretScanningAlertFilter | null,
+    @Arg('orderBy', () => SecretScanningAlertOrder, { nullable: true }) orderBy: SecretScanningAlertOrder | null,
+    @Args() args: ConnectionArgs,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ConnectionShape<SecretScanningAlertEntity>> {
+    const { repo, page } = await ctx.services.secretScanning.listRepositoryAlerts(
+      ctx,
+      await ownerLogin(ctx, r),
+      r.name,
+      toFilter(filter),
+      toOrder(orderBy),
+      cursorPaging(args),
+    );
+    ctx.loaders.repositoryById.prime(repo.id, repo);
+    return toConnection(page);
+  }
+
+  @FieldResolver(() => SecretScanningAlert, { nullable: true, description: 'One alert by number. Null with NOT_FOUND when missing or not visible.' })
+  async secretScanningAlert(
+    @Root() r: RepositoryEntity,
+    @Arg('number', () => Int) number: number,
+    @Ctx() ctx: RequestContext,
+  ): Promise<SecretScanningAlertEntity> {
+    return (await ctx.services.secretScanning.getAlert(ctx, await ownerLogin(ctx, r), r.name, number)).alert;
+  }
+
+  @FieldResolver(() => SecretScanningScanHistory, {
+    nullable: true,
+    description: 'The latest scans by kind and type. Null with NOT_FOUND without advanced security or secret scanning.',
+  })
+  async secretScanningScanHistory(@Root() r: RepositoryEntity, @Ctx() ctx: RequestContext): Promise<Record<string, SecretScanningScanEntity[]>> {
+    const { scans } = await ctx.services.secretScanning.scanHistory(ctx, await ownerLogin(ctx, r), r.name);
+    const s = scans as Record<ScanKind, SecretScanningScanEntity[]>;
+    return {
+      incrementalScans: s.incremental,
+      backfillScans: s.backfill,
+      patternUpdateScans: s.pattern_update,
+      customPatternBackfillScans: s.custom_pattern_backfill,
+      genericSecretsBackfillScans: s.generic_secrets_backfill,
+    };
+  }
+}
+
+// ------------------------------------------------------------------ mutations
+
+interface AlertReference {
+  number: number;
+  created: boolean;
+  repository: RepositoryEntity;
+}
+
+@Resolver(() => SecretScanningAlertReference)
+export class SecretScanningAlertReferenceResolver {
+  @FieldResolver(() => SecretScanningAlert, { nullable: true, description: 'The alert; null with an error when the viewer may not read alerts.' })
+  async alert(@Root() ref: AlertReference, @Ctx() ctx: RequestContext): Promise<SecretScanningAlertEntity> {
+    return (await ctx.services.secretScanning.getAlert(ctx, await ownerLogin(ctx, ref.repository), ref.repository.name, ref.number)).alert;
+  }
+}
+
+type UpdateKey = AlertUpdate['present'] extends Set<infer K> ? K : never;
+
+/** GraphQL input field -> the service's update key (REST body names). */
+const UPDATE_FIELDS: Record<'state' | 'resolution' | 'resolutionComment' | 'assignee' | 'validity', UpdateKey> = {
+  state: 'state',
+  resolution: 'resolution',
+  resolutionComment: 'resolution_comment',
+  assignee: 'assignee',
+  validity: 'validity',
+};
+
+@Resolver()
+export class SecretScanningMutationResolver {
+  @Mutation(() => UpdateSecretScanningAlertPayload, {
+    description: 'Resolve or reopen, assign or unassign, or set the validity of a secret scanning alert (the REST PATCH rules).',
+  })
+  async updateSecretScanningAlert(
+    @Arg('input', () => UpdateSecretScanningAlertInput) input: UpdateSecretScanningAlertInput,
+    @RawArgs() raw: Record<string, unknown>,
+    @Ctx() ctx: RequestContext,
+  ): Promise<{ alert: SecretScanningAlertEntity }> {
+    const { owner, name } = parseFullName(input.repository);
+    const given = (raw.input ?? {}) as Record<string, unknown>;
+    const update: AlertUpdate = { present: new Set() };
+    for (const [field, key] of Object.entries(UPDATE_FIELDS) as Array<[keyof typeof UPDATE_FIELDS, UpdateKey]>) {
+      if (Object.prototype.hasOwnProperty.call(given, field)) {
+        update.present.add(key);
+        update[field] = given[field] ?? null;
+      }
+    }
+    const { alert } = await ctx.services.secretScanning.updateAlert(ctx, owner, name, input.number, update);
+    return { alert };
+  }
+
+  @Mutation(() => CreatePushProtectionBypassPayload, {
+    description: 'Bypass push protection for a secret a push was blocked on (the original pusher).',
+  })
+  async createPushProtectionBypass(
+    @Arg('input', () => CreatePushProtectionBypassInput) input: CreatePushProtectionBypassInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<CreatePushProtectionBypassPayload> {
+    const { owner, name } = parseFullName(input.repository);
+    const r = await ctx.services.secretScanningPush.createBypass(ctx, owner, name, { reason: input.reason, placeholderId: input.placeholderId });
+    return { reason: r.reason as CreatePushProtectionBypassPayload['reason'], expireAt: r.expireAt, tokenType: r.tokenType };
+  }
+
+  @Mutation(() => SubmitPushPayload, { description: 'Scan a push; with push protection on, a new secret blocks it and returns placeholders.' })
+  async submitPush(
+    @Arg('input', () => SubmitPushInput) input: SubmitPushInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<{ blocked: boolean; placeholders: PlaceholderResult[]; alerts: AlertReference[] }> {
+    const r = await ctx.services.secretScanningPush.submitPush(ctx, {
+      repository: input.repository,
+      ref: input.ref,
+      commits: input.commits.map((c) => ({ sha: c.sha, files: c.files.map((f) => ({ path: f.path, content: f.content })) })),
+    });
+    return {
+      blocked: r.blocked,
+      placeholders: r.placeholders,
+      alerts: r.alerts.map((a) => ({ number: a.number, created: a.created, repository: r.repository })),
+    };
+  }
+
+  @Mutation(() => SubmitContentPayload, { description: 'Scan issue, discussion or pull request content of a repository.' })
+  async submitContent(@Arg('input', () => SubmitContentInput) input: SubmitContentInput, @Ctx() ctx: RequestContext): Promise<{ alerts: AlertReference[] }> {
+    const r = await ctx.services.secretScanningPush.submitContent(ctx, {
+      repository: input.repository,
+      locationType: input.locationType,
+      url: input.url,
+      content: input.content,
+    });
+    return { alerts: r.alerts.map((a) => ({ number: a.number, created: a.created, repository: r.repository })) };
+  }
+
+  @Mutation(() => StartSecretScanPayload, { description: 'Start a backfill, pattern update, custom pattern or generic secrets scan of a repository.' })
+  async startSecretScan(@Arg('input', () => StartSecretScanInput) input: StartSecretScanInput, @Ctx() ctx: RequestContext): Promise<{ scan: SecretScanningScanEntity }> {
+    const r = await ctx.services.secretScanningPush.startScan(ctx, { repository: input.repository, kind: input.kind });
+    return { scan: r.scan };
+  }
+}
+
+export const SECRET_SCANNING_RESOLVERS = [
+  SecretScanningAlertResolver,
+  SecretScanningLocationResolver,
+  OrganizationSecretScanningResolver,
+  RepositorySecretScanningResolver,
+  SecretScanningAlertReferenceResolver,
+  SecretScanningMutationResolver,
+] as const;

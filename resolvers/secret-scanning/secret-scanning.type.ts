@@ -1,0 +1,566 @@
+/**
+ * GraphQL types of secret scanning: alerts, locations (a union of the 13 detail shapes), scan history,
+ * list filter/order inputs and mutation inputs/payloads. Enum values are GraphQL style (UPPER_CASE);
+ * their internal values are the service's lowercase strings, so no mapping code is needed.
+ */
+import {
+  ArrayMaxSize,
+  ArrayMinSize,
+  IsOptional,
+  Matches,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateNested,
+} from 'class-validator';
+import { createUnionType, Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { MAX_RESOLUTION_COMMENT } from '../../src/services/secret-scanning/alerts.service';
+import { PUSH_LIMITS } from '../../src/services/secret-scanning/push.service';
+import { Node } from '../common/node';
+
+// ------------------------------------------------------------------ enums
+
+export enum SecretScanningAlertStateEnum {
+  OPEN = 'open',
+  RESOLVED = 'resolved',
+}
+registerEnumType(SecretScanningAlertStateEnum, { name: 'SecretScanningAlertState', description: 'The state of a secret scanning alert.' });
+
+export enum SecretScanningAlertResolutionEnum {
+  FALSE_POSITIVE = 'false_positive',
+  WONT_FIX = 'wont_fix',
+  REVOKED = 'revoked',
+  USED_IN_TESTS = 'used_in_tests',
+}
+registerEnumType(SecretScanningAlertResolutionEnum, {
+  name: 'SecretScanningAlertResolution',
+  description: 'Why a secret scanning alert was resolved.',
+});
+
+/** The list filter also accepts GitHub's two webhook-only resolutions (no alert here carries them). */
+export enum SecretScanningAlertResolutionFilterEnum {
+  FALSE_POSITIVE = 'false_positive',
+  WONT_FIX = 'wont_fix',
+  REVOKED = 'revoked',
+  USED_IN_TESTS = 'used_in_tests',
+  PATTERN_EDITED = 'pattern_edited',
+  PATTERN_DELETED = 'pattern_deleted',
+}
+registerEnumType(SecretScanningAlertResolutionFilterEnum, {
+  name: 'SecretScanningAlertResolutionFilterValue',
+  description: 'A resolution to filter alerts by (the REST `resolution` filter values).',
+});
+
+export enum SecretScanningAlertValidityEnum {
+  ACTIVE = 'active',
+  INACTIVE = 'inactive',
+  UNKNOWN = 'unknown',
+}
+registerEnumType(SecretScanningAlertValidityEnum, { name: 'SecretScanningAlertValidity', description: 'Whether the detected secret is still valid.' });
+
+/** What an update may set (UNKNOWN is the read-side default; send null to clear the override). */
+export enum SecretScanningAlertValidityUpdateEnum {
+  ACTIVE = 'active',
+  INACTIVE = 'inactive',
+}
+registerEnumType(SecretScanningAlertValidityUpdateEnum, {
+  name: 'SecretScanningAlertValidityUpdate',
+  description: 'A validity an update may set; null clears the override (back to UNKNOWN).',
+});
+
+export enum SecretScanningAlertOrderFieldEnum {
+  CREATED = 'created',
+  UPDATED = 'updated',
+}
+registerEnumType(SecretScanningAlertOrderFieldEnum, {
+  name: 'SecretScanningAlertOrderField',
+  description: 'Properties by which secret scanning alerts can be ordered.',
+  valuesConfig: { UPDATED: { description: 'When the alert was last updated or resolved.' } },
+});
+
+export enum SecretScanningAlertOrderDirectionEnum {
+  ASC = 'asc',
+  DESC = 'desc',
+}
+registerEnumType(SecretScanningAlertOrderDirectionEnum, {
+  name: 'SecretScanningAlertOrderDirection',
+  description: 'Possible directions in which to order a list of secret scanning alerts.',
+});
+
+export enum SecretScanningLocationTypeEnum {
+  COMMIT = 'commit',
+  WIKI_COMMIT = 'wiki_commit',
+  ISSUE_TITLE = 'issue_title',
+  ISSUE_BODY = 'issue_body',
+  ISSUE_COMMENT = 'issue_comment',
+  DISCUSSION_TITLE = 'discussion_title',
+  DISCUSSION_BODY = 'discussion_body',
+  DISCUSSION_COMMENT = 'discussion_comment',
+  PULL_REQUEST_TITLE = 'pull_request_title',
+  PULL_REQUEST_BODY = 'pull_request_body',
+  PULL_REQUEST_COMMENT = 'pull_request_comment',
+  PULL_REQUEST_REVIEW = 'pull_request_review',
+  PULL_REQUEST_REVIEW_COMMENT = 'pull_request_review_comment',
+}
+registerEnumType(SecretScanningLocationTypeEnum, { name: 'SecretScanningLocationType', description: 'Where a secret was found.' });
+
+/**
+ * Location types of content submitted outside a push: the issue, discussion and pull request types
+ * (the push service's CONTENT_LOCATION_TYPES; the commit forms need a path and a commit, so they come from pushes).
+ */
+export enum SecretScanningContentLocationTypeEnum {
+  ISSUE_TITLE = 'issue_title',
+  ISSUE_BODY = 'issue_body',
+  ISSUE_COMMENT = 'issue_comment',
+  DISCUSSION_TITLE = 'discussion_title',
+  DISCUSSION_BODY = 'discussion_body',
+  DISCUSSION_COMMENT = 'discussion_comment',
+  PULL_REQUEST_TITLE = 'pull_request_title',
+  PULL_REQUEST_BODY = 'pull_request_body',
+  PULL_REQUEST_COMMENT = 'pull_request_comment',
+  PULL_REQUEST_REVIEW = 'pull_request_review',
+  PULL_REQUEST_REVIEW_COMMENT = 'pull_request_review_comment',
+}
+registerEnumType(SecretScanningContentLocationTypeEnum, {
+  name: 'SecretScanningContentLocationType',
+  description: 'The kind of issue, discussion or pull request content submitted for scanning.',
+});
+
+export enum SecretScanningBypassReasonEnum {
+  FALSE_POSITIVE = 'false_positive',
+  USED_IN_TESTS = 'used_in_tests',
+  WILL_FIX_LATER = 'will_fix_later',
+}
+registerEnumType(SecretScanningBypassReasonEnum, { name: 'SecretScanningBypassReason', description: 'Why push protection was bypassed.' });
+
+export enum SecretScanningScanKindEnum {
+  INCREMENTAL = 'incremental',
+  BACKFILL = 'backfill',
+  PATTERN_UPDATE = 'pattern_update',
+  CUSTOM_PATTERN_BACKFILL = 'custom_pattern_backfill',
+  GENERIC_SECRETS_BACKFILL = 'generic_secrets_backfill',
+}
+registerEnumType(SecretScanningScanKindEnum, { name: 'SecretScanningScanKind', description: 'The kind of a secret scan.' });
+
+/** The kinds of scan a client may start (incremental scans run on every push). */
+export enum SecretScanningRescanKindEnum {
+  BACKFILL = 'backfill',
+  PATTERN_UPDATE = 'pattern_update',
+  CUSTOM_PATTERN_BACKFILL = 'custom_pattern_backfill',
+  GENERIC_SECRETS_BACKFILL = 'generic_secrets_backfill',
+}
+registerEnumType(SecretScanningRescanKindEnum, { name: 'SecretScanningRescanKind', description: 'A kind of scan that can be started on demand.' });
+
+export enum SecretScanningScanStatusEnum {
+  IN_PROGRESS = 'in_progress',
+  COMPLETED = 'completed',
+  FAILED = 'failed',
+}
+registerEnumType(SecretScanningScanStatusEnum, { name: 'SecretScanningScanStatus', description: 'The status of a secret scan.' });
+
+// ------------------------------------------------------------------ location details (one type per location type)
+
+@ObjectType('SecretScanningCommitLocation', { description: 'A secret found in a commit: the file, range, blob and commit.' })
+export class SecretScanningCommitLocation {
+  @Field(() => String, { nullable: true }) path: string | null;
+  @Field(() => Int, { nullable: true }) startLine: number | null;
+  @Field(() => Int, { nullable: true }) endLine: number | null;
+  @Field(() => Int, { nullable: true, description: 'Counted as if the file were 8-bit ASCII.' }) startColumn: number | null;
+  @Field(() => Int, { nullable: true }) endColumn: number | null;
+  @Field(() => String, { nullable: true }) blobSha: string | null;
+  @Field(() => String, { nullable: true, description: 'API URL of the blob.' }) blobUrl: string | null;
+  @Field(() => String, { nullable: true }) commitSha: string | null;
+  @Field(() => String, { nullable: true, description: 'API URL of the commit.' }) commitUrl: string | null;
+}
+
+@ObjectType('SecretScanningWikiCommitLocation', { description: 'A secret found in a commit of the wiki.' })
+export class SecretScanningWikiCommitLocation {
+  @Field(() => String, { nullable: true }) path: string | null;
+  @Field(() => Int, { nullable: true }) startLine: number | null;
+  @Field(() => Int, { nullable: true }) endLine: number | null;
+  @Field(() => Int, { nullable: true }) startColumn: number | null;
+  @Field(() => Int, { nullable: true }) endColumn: number | null;
+  @Field(() => String, { nullable: true }) blobSha: string | null;
+  @Field(() => String, { nullable: true, description: 'Web URL of the wiki page at that commit.' }) pageUrl: string | null;
+  @Field(() => String, { nullable: true }) commitSha: string | null;
+  @Field(() => String, { nullable: true, description: 'Web URL comparing the wiki commit.' }) commitUrl: string | null;
+}
+
+@ObjectType('SecretScanningIssueTitleLocation', { description: 'A secret found in the title of an issue.' })
+export class SecretScanningIssueTitleLocation {
+  @Field(() => String, { nullable: true }) issueTitleUrl: string | null;
+}
+@ObjectType('SecretScanningIssueBodyLocation', { description: 'A secret found in the body of an issue.' })
+export class SecretScanningIssueBodyLocation {
+  @Field(() => String, { nullable: true }) issueBodyUrl: string | null;
+}
+@ObjectType('SecretScanningIssueCommentLocation', { description: 'A secret found in a comment on an issue.' })
+export class SecretScanningIssueCommentLocation {
+  @Field(() => String, { nullable: true }) issueCommentUrl: string | null;
+}
+@ObjectType('SecretScanningDiscussionTitleLocation', { description: 'A secret found in the title of a discussion.' })
+export class SecretScanningDiscussionTitleLocation {
+  @Field(() => String, { nullable: true }) discussionTitleUrl: string | null;
+}
+@ObjectType('SecretScanningDiscussionBodyLocation', { description: 'A secret found in the body of a discussion.' })
+export class SecretScanningDiscussionBodyLocation {
+  @Field(() => String, { nullable: true }) discussionBodyUrl: string | null;
+}
+@ObjectType('SecretScanningDiscussionCommentLocation', { description: 'A secret found in a comment on a discussion.' })
+export class SecretScanningDiscussionCommentLocation {
+  @Field(() => String, { nullable: true }) discussionCommentUrl: string | null;
+}
+@ObjectType('SecretScanningPullRequestTitleLocation', { description: 'A secret found in the title of a pull request.' })
+export class SecretScanningPullRequestTitleLocation {
+  @Field(() => String, { nullable: true }) pullRequestTitleUrl: string | null;
+}
+@ObjectType('SecretScanningPullRequestBodyLocation', { description: 'A secret found in the body of a pull request.' })
+export class SecretScanningPullRequestBodyLocation {
+  @Field(() => String, { nullable: true }) pullRequestBodyUrl: string | null;
+}
+@ObjectType('SecretScanningPullRequestCommentLocation', { description: 'A secret found in a comment on a pull request.' })
+export class SecretScanningPullRequestCommentLocation {
+  @Field(() => String, { nullable: true }) pullRequestCommentUrl: string | null;
+}
+@ObjectType('SecretScanningPullRequestReviewLocation', { description: 'A secret found in a pull request review.' })
+export class SecretScanningPullRequestReviewLocation {
+  @Field(() => String, { nullable: true }) pullRequestReviewUrl: string | null;
+}
+@ObjectType('SecretScanningPullRequestReviewCommentLocation', { description: 'A secret found in a pull request review comment.' })
+export class SecretScanningPullRequestReviewCommentLocation {
+  @Field(() => String, { nullable: true }) pullRequestReviewCommentUrl: string | null;
+}
+
+/** Detail classes in the order of SecretScanningLocationTypeEnum. */
+export const LOCATION_DETAIL_CLASSES = [
+  SecretScanningCommitLocation,
+  SecretScanningWikiCommitLocation,
+  SecretScanningIssueTitleLocation,
+  SecretScanningIssueBodyLocation,
+  SecretScanningIssueCommentLocation,
+  SecretScanningDiscussionTitleLocation,
+  SecretScanningDiscussionBodyLocation,
+  SecretScanningDiscussionCommentLocation,
+  SecretScanningPullRequestTitleLocation,
+  SecretScanningPullRequestBodyLocation,
+  SecretScanningPullRequestCommentLocation,
+  SecretScanningPullRequestReviewLocation,
+  SecretScanningPullRequestReviewCommentLocation,
+] as const;
+
+export const SecretScanningLocationDetails = createUnionType({
+  name: 'SecretScanningLocationDetails',
+  description: 'The details of a location; which member it is follows the location `type`.',
+  types: () => LOCATION_DETAIL_CLASSES,
+  resolveType: (value) => LOCATION_DETAIL_CLASSES.find((c) => value instanceof c)?.name,
+});
+
+@ObjectType('SecretScanningLocation', { description: 'A place where a secret was found.' })
+export class SecretScanningLocation {
+  @Field(() => SecretScanningLocationTypeEnum) type: SecretScanningLocationTypeEnum;
+  // `details` is resolved by SecretScanningLocationResolver.
+}
+
+// ------------------------------------------------------------------ alert
+
+@ObjectType('SecretScanningAlert', { implements: [Node], description: 'A secret detected in a repository.' })
+export class SecretScanningAlert {
+  @Field(() => ID) id: string;
+  @Field(() => Int, { description: 'The alert number within its repository.' }) number: number;
+  @Field() createdAt: Date;
+  @Field({ description: 'When the alert was last updated or resolved.' }) updatedAt: Date;
+  @Field(() => SecretScanningAlertStateEnum) state: SecretScanningAlertStateEnum;
+  @Field(() => SecretScanningAlertResolutionEnum, { nullable: true, description: 'Null while open.' })
+  resolution: SecretScanningAlertResolutionEnum | null;
+  @Field(() => Date, { nullable: true }) resolvedAt: Date | null;
+  @Field(() => String, { nullable: true }) resolutionComment: string | null;
+  @Field({ description: 'The secret type slug.' }) secretType: string;
+  @Field({ description: 'The human-readable secret type.' }) secretTypeDisplayName: string;
+  @Field(() => String, { nullable: true }) provider: string | null;
+  @Field(() => String, { nullable: true, description: 'The value to use in the `providers` / `excludeProviders` filters.' })
+  providerSlug: string | null;
+  @Field({ description: 'The literal secret.' }) secret: string;
+  @Field(() => SecretScanningAlertValidityEnum) validity: SecretScanningAlertValidityEnum;
+  @Field() publiclyLeaked: boolean;
+  @Field() multiRepo: boolean;
+  @Field() isBase64Encoded: boolean;
+  @Field() pushProtectionBypassed: boolean;
+  @Field(() => Date, { nullable: true }) pushProtectionBypassedAt: Date | null;
+}
+
+// ------------------------------------------------------------------ scan history
+
+@ObjectType('SecretScanningScan', { description: 'One secret scan run of a repository.' })
+export class SecretScanningScan {
+  @Field(() => SecretScanningScanKindEnum) kind: SecretScanningScanKindEnum;
+  @Field({ description: 'What was scanned: git, issue, discussion, ...' }) type: string;
+  @Field(() => SecretScanningScanStatusEnum) status: SecretScanningScanStatusEnum;
+  @Field(() => Date, { nullable: true, description: 'Null for incremental scans and while pending.' }) startedAt: Date | null;
+  @Field(() => Date, { nullable: true, description: 'Null while running.' }) completedAt: Date | null;
+  @Field(() => String, { nullable: true, description: 'Custom pattern scans only.' }) patternSlug: string | null;
+  @Field(() => String, { nullable: true, description: 'Custom pattern scans only: repository, organization or enterprise.' })
+  patternScope: string | null;
+}
+
+@ObjectType('SecretScanningScanHistory', { description: 'The latest scans of a repository, by kind and scanned type.' })
+export class SecretScanningScanHistory {
+  @Field(() => [SecretScanningScan]) incrementalScans: unknown[];
+  @Field(() => [SecretScanningScan]) backfillScans: unknown[];
+  @Field(() => [SecretScanningScan]) patternUpdateScans: unknown[];
+  @Field(() => [SecretScanningScan]) customPatternBackfillScans: unknown[];
+  @Field(() => [SecretScanningScan]) genericSecretsBackfillScans: unknown[];
+}
+
+// ------------------------------------------------------------------ list inputs
+
+const LIST_MAX = 100;
+const SLUG_MAX = 100;
+
+@InputType('SecretScanningAlertFilter', { description: 'Filters of secret scanning alert lists (the REST query parameters).' })
+export class SecretScanningAlertFilter {
+  @Field(() => SecretScanningAlertStateEnum, { nullable: true })
+  @IsOptional()
+  state?: SecretScanningAlertStateEnum | null;
+
+  @Field(() => [String], { nullable: true, description: 'Secret type slugs to keep (cannot be combined with excludeSecretTypes).' })
+  @IsOptional()
+  @ArrayMaxSize(LIST_MAX)
+  @MaxLength(SLUG_MAX, { each: true })
+  secretTypes?: string[] | null;
+
+  @Field(() => [String], { nullable: true, description: 'Secret type slugs to leave out.' })
+  @IsOptional()
+  @ArrayMaxSize(LIST_MAX)
+  @MaxLength(SLUG_MAX, { each: true })
+  excludeSecretTypes?: string[] | null;
+
+  @Field(() => [String], { nullable: true, description: 'Provider slugs to keep (cannot be combined with excludeProviders).' })
+  @IsOptional()
+  @ArrayMaxSize(LIST_MAX)
+  @MaxLength(SLUG_MAX, { each: true })
+  providers?: string[] | null;
+
+  @Field(() => [String], { nullable: true, description: 'Provider slugs to leave out.' })
+  @IsOptional()
+  @ArrayMaxSize(LIST_MAX)
+  @MaxLength(SLUG_MAX, { each: true })
+  excludeProviders?: string[] | null;
+
+  @Field(() => [SecretScanningAlertResolutionFilterEnum], { nullable: true, description: 'Only alerts resolved with one of these.' })
+  @IsOptional()
+  @ArrayMaxSize(10)
+  resolutions?: SecretScanningAlertResolutionFilterEnum[] | null;
+
+  @Field(() => [SecretScanningAlertValidityEnum], { nullable: true })
+  @IsOptional()
+  @ArrayMaxSize(10)
+  validities?: SecretScanningAlertValidityEnum[] | null;
+
+  @Field(() => String, { nullable: true, description: 'A login, `*` (assigned to anyone) or `none` (unassigned).' })
+  @IsOptional()
+  @MaxLength(SLUG_MAX)
+  assignee?: string | null;
+
+  @Field(() => Boolean, { nullable: true, description: 'true: only publicly leaked alerts (false: no filter, as in REST).' })
+  @IsOptional()
+  isPubliclyLeaked?: boolean | null;
+
+  @Field(() => Boolean, { nullable: true, description: 'true: only alerts whose secret is in several repositories (false: no filter, as in REST).' })
+  @IsOptional()
+  isMultiRepo?: boolean | null;
+
+  @Field(() => Boolean, { nullable: true, description: 'true: only alerts created by a push protection bypass; false: only the others.' })
+  @IsOptional()
+  isBypassed?: boolean | null;
+}
+
+@InputType('SecretScanningAlertOrder', { description: 'Ordering of secret scanning alerts; the default is newest first.' })
+export class SecretScanningAlertOrder {
+  @Field(() => SecretScanningAlertOrderFieldEnum, { defaultValue: SecretScanningAlertOrderFieldEnum.CREATED })
+  field: SecretScanningAlertOrderFieldEnum;
+
+  @Field(() => SecretScanningAlertOrderDirectionEnum, { defaultValue: SecretScanningAlertOrderDirectionEnum.DESC })
+  direction: SecretScanningAlertOrderDirectionEnum;
+}
+
+// ------------------------------------------------------------------ mutation inputs and payloads
+
+const REPOSITORY_RE = /^[^/\s]+\/[^/\s]+$/;
+const REPOSITORY_MESSAGE = 'repository must be written owner/name';
+
+@InputType('UpdateSecretScanningAlertInput', {
+  description: 'Resolve or reopen, assign or unassign, and set the validity of an alert. A field sent as null is applied (e.g. assignee: null unassigns); an absent field is left alone.',
+})
+export class UpdateSecretScanningAlertInput {
+  @Field({ description: 'The repository, written owner/name.' })
+  @MaxLength(140)
+  @Matches(REPOSITORY_RE, { message: REPOSITORY_MESSAGE })
+  repository: string;
+
+  @Field(() => Int)
+  @Min(1)
+  @Max(2_147_483_647)
+  number: number;
+
+  @Field(() => SecretScanningAlertStateEnum, { nullable: true })
+  @IsOptional()
+  state?: SecretScanningAlertStateEnum | null;
+
+  @Field(() => SecretScanningAlertResolutionEnum, { nullable: true, description: 'Required when state is RESOLVED.' })
+  @IsOptional()
+  resolution?: SecretScanningAlertResolutionEnum | null;
+
+  @Field(() => String, { nullable: true, description: 'A comment when closing or reopening; cannot be changed once set.' })
+  @IsOptional()
+  @MaxLength(MAX_RESOLUTION_COMMENT)
+  resolutionComment?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'A login with write access to the repository; null unassigns.' })
+  @IsOptional()
+  @MaxLength(39)
+  assignee?: string | null;
+
+  @Field(() => SecretScanningAlertValidityUpdateEnum, { nullable: true, description: 'null clears the override.' })
+  @IsOptional()
+  validity?: SecretScanningAlertValidityUpdateEnum | null;
+}
+
+@ObjectType('UpdateSecretScanningAlertPayload')
+export class UpdateSecretScanningAlertPayload {
+  @Field(() => SecretScanningAlert) alert: unknown;
+}
+
+@InputType('CreatePushProtectionBypassInput')
+export class CreatePushProtectionBypassInput {
+  @Field({ description: 'The repository, written owner/name.' })
+  @MaxLength(140)
+  @Matches(REPOSITORY_RE, { message: REPOSITORY_MESSAGE })
+  repository: string;
+
+  @Field(() => SecretScanningBypassReasonEnum)
+  reason: SecretScanningBypassReasonEnum;
+
+  @Field({ description: 'The placeholder id returned when the push was blocked.' })
+  @MinLength(1)
+  @MaxLength(100)
+  placeholderId: string;
+}
+
+@ObjectType('CreatePushProtectionBypassPayload')
+export class CreatePushProtectionBypassPayload {
+  @Field(() => SecretScanningBypassReasonEnum) reason: SecretScanningBypassReasonEnum;
+  @Field({ description: 'Until when the secret may be pushed.' }) expireAt: Date;
+  @Field({ description: 'The secret type slug.' }) tokenType: string;
+}
+
+@InputType('SubmitPushFileInput')
+export class SubmitPushFileInput {
+  @Field()
+  @MinLength(1)
+  @MaxLength(PUSH_LIMITS.path)
+  path: string;
+
+  @Field({ description: 'Text content; all files of a push together may hold at most 5 MiB.' })
+  @MaxLength(PUSH_LIMITS.bytes)
+  content: string;
+}
+
+@InputType('SubmitPushCommitInput')
+export class SubmitPushCommitInput {
+  @Field()
+  @Matches(/^[0-9a-fA-F]{7,64}$/, { message: 'sha must be 7 to 64 hexadecimal characters' })
+  sha: string;
+
+  @Field(() => [SubmitPushFileInput])
+  @ArrayMaxSize(PUSH_LIMITS.files)
+  @ValidateNested({ each: true })
+  files: SubmitPushFileInput[];
+}
+
+@InputType('SubmitPushInput', { description: 'A push to scan (push protection blocks it when it carries a new secret).' })
+export class SubmitPushInput {
+  @Field({ description: 'The repository, written owner/name.' })
+  @MaxLength(140)
+  @Matches(REPOSITORY_RE, { message: REPOSITORY_MESSAGE })
+  repository: string;
+
+  @Field({ description: 'The pushed ref, e.g. refs/heads/main.' })
+  @MinLength(1)
+  @MaxLength(PUSH_LIMITS.ref)
+  ref: string;
+
+  @Field(() => [SubmitPushCommitInput])
+  @ArrayMinSize(1)
+  @ArrayMaxSize(PUSH_LIMITS.commits)
+  @ValidateNested({ each: true })
+  commits: SubmitPushCommitInput[];
+}
+
+@ObjectType('SecretScanningPushPlaceholder', { description: 'A secret the push was blocked on; bypass it with createPushProtectionBypass.' })
+export class SecretScanningPushPlaceholder {
+  @Field() placeholderId: string;
+  @Field() secretType: string;
+  @Field() path: string;
+  @Field() commitSha: string;
+  @Field(() => Int) startLine: number;
+  @Field(() => Int) endLine: number;
+  @Field(() => Int) startColumn: number;
+  @Field(() => Int) endColumn: number;
+  @Field() expireAt: Date;
+}
+
+@ObjectType('SecretScanningAlertReference', { description: 'An alert created, or given a new location, by scanned content.' })
+export class SecretScanningAlertReference {
+  @Field(() => Int) number: number;
+  @Field({ description: 'true when the alert is new.' }) created: boolean;
+  // `alert` is resolved by SecretScanningAlertReferenceResolver (null + error when the viewer may not read alerts).
+}
+
+@ObjectType('SubmitPushPayload')
+export class SubmitPushPayload {
+  @Field({ description: 'true when push protection refused the push.' }) blocked: boolean;
+  @Field(() => [SecretScanningPushPlaceholder]) placeholders: unknown[];
+  @Field(() => [SecretScanningAlertReference]) alerts: unknown[];
+}
+
+@InputType('SubmitContentInput', { description: 'Issue, discussion or pull request content to scan (never blocked by push protection).' })
+export class SubmitContentInput {
+  @Field({ description: 'The repository, written owner/name.' })
+  @MaxLength(140)
+  @Matches(REPOSITORY_RE, { message: REPOSITORY_MESSAGE })
+  repository: string;
+
+  @Field(() => SecretScanningContentLocationTypeEnum)
+  locationType: SecretScanningContentLocationTypeEnum;
+
+  @Field({ description: 'The absolute http(s) URL of the item (it becomes the location URL).' })
+  @MinLength(1)
+  @MaxLength(PUSH_LIMITS.url)
+  url: string;
+
+  @Field()
+  @MaxLength(PUSH_LIMITS.bytes)
+  content: string;
+}
+
+@ObjectType('SubmitContentPayload')
+export class SubmitContentPayload {
+  @Field(() => [SecretScanningAlertReference]) alerts: unknown[];
+}
+
+@InputType('StartSecretScanInput')
+export class StartSecretScanInput {
+  @Field({ description: 'The repository, written owner/name.' })
+  @MaxLength(140)
+  @Matches(REPOSITORY_RE, { message: REPOSITORY_MESSAGE })
+  repository: string;
+
+  @Field(() => SecretScanningRescanKindEnum)
+  kind: SecretScanningRescanKindEnum;
+}
+
+@ObjectType('StartSecretScanPayload')
+export class StartSecretScanPayload {
+  @Field(() => SecretScanningScan) scan: unknown;
+}
