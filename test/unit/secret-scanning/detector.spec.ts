@@ -271,6 +271,13 @@ describe('secret detector', () => {
     expect(await scan(twice)).toEqual([at('npm_access_token', npm, 1, 1), at('npm_access_token', npm, 2, 1)]);
   });
 
+  it('keeps every secret of a file with hundreds of them', async () => {
+    const tokens = Array.from({ length: 600 }, () => fake.githubPat());
+    const content = tokens.map((t, i) => `token_${String(i).padStart(3, '0')}: ${t}`).join('\n') + '\n';
+    const found = await scan(content, 'leaked.yml');
+    expect(found).toEqual(tokens.map((t, i) => at('github_personal_access_token', t, i + 1, 12)));
+  });
+
   it('does not count a BOM and keeps a CR out of the secret (CRLF files)', async () => {
     const ghp = fake.githubPat();
     const found = await scan(`\ufeffA=1\r\nTOKEN=${ghp}\r\nB=2\r\n`);
@@ -358,13 +365,16 @@ describe('secret detector', () => {
 
   describe('engine', () => {
     it('runs in a worker under jest and in this thread under plain node, with the same results', async () => {
-      // jest's module loader cannot require() ES modules on this Node: the worker is the way here.
-      expect(engineKind()).toBe('worker');
+      // jest's module loader can require() ES modules only from Node 24.9 on; before, the worker is the way.
+      const [major, minor] = process.versions.node.split('.').map(Number);
+      expect(engineKind()).toBe(major > 24 || (major === 24 && minor >= 9) ? 'in-process' : 'worker');
 
       // dist/ is built by the jest global setup
       const dist = path.join(__dirname, '..', '..', '..', 'dist', 'src', 'services', 'secret-scanning', 'detector', 'index.js');
       expect(existsSync(dist)).toBe(true);
-      const content = lines(`AWS_SECRET_ACCESS_KEY=${fake.awsSecretAccessKey()}`, `GITHUB_TOKEN=${fake.githubPat()}`, ecPem());
+      // more messages of one rule than secretlint is handed per file (the rest take the runner's own path)
+      const many = Array.from({ length: 250 }, () => `- ${fake.npm()}`);
+      const content = lines(`AWS_SECRET_ACCESS_KEY=${fake.awsSecretAccessKey()}`, `GITHUB_TOKEN=${fake.githubPat()}`, ecPem(), ...many);
       const script = `
         const d = require(${JSON.stringify(dist)});
         const e = require(${JSON.stringify(dist.replace(/index\.js$/, 'engine.js'))});
@@ -378,7 +388,12 @@ describe('secret detector', () => {
       const out = JSON.parse(child.stdout) as { kind: string; found: DetectedSecret[] };
       expect(out.kind).toBe('in-process');
       expect(out.found).toEqual(await scan(content, '.env'));
-      expect(out.found.map((f) => f.secretType)).toEqual(['aws_secret_access_key', 'github_personal_access_token', 'ec_private_key']);
+      expect(out.found.map((f) => f.secretType)).toEqual([
+        'aws_secret_access_key',
+        'github_personal_access_token',
+        'ec_private_key',
+        ...many.map(() => 'npm_access_token'),
+      ]);
     });
   });
 });

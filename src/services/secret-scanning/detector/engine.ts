@@ -6,8 +6,8 @@
  * (require(esm): their module graph has no top-level await), so plain `node dist/...` loads them in this
  * thread. Jest's module loader cannot require() ESM on Node < 24.9, nor import() it without
  * --experimental-vm-modules; there require() throws, and the engine runs in a worker thread instead,
- * whose loader is Node's own. Both paths load the same files and build the same configuration from
- * `engineRuleSettings()`, and return the same messages.
+ * whose loader is Node's own. Either way the same runner (RUNNER_SOURCE, plain JavaScript) drives
+ * secretlint, so both give the same messages.
  *
  * Configuration, and why:
  * - The preset's rules are registered one by one instead of through the preset creator, leaving out
@@ -17,22 +17,22 @@
  * - The AWS rule scans for access key IDs only with `enableIDScanRule`; its account-ID message is
  *   suppressed (an account ID is not a secret).
  * - secretlint's profiler (@secretlint/profiler) records a performance mark for every rule of every
- *   file and keeps them all, searching the list on each mark: scans get slower without bound and the
- *   marks are never freed. A server scanning pushes must not profile, so its `mark` is made a no-op.
+ *   file and keeps them all, searching the list on each mark: scans get slower without bound (2,000
+ *   small files took 36 s instead of 0.3 s) and the marks are never freed. Its `mark` is made a no-op.
+ * - secretlint removes duplicate messages by comparing each with all the later ones, which is
+ *   quadratic: a 1 MB file of 24,000 token-shaped strings took 150 s. So each rule hands secretlint at
+ *   most MESSAGES_PER_RULE messages per file and the runner keeps the rest itself (the detector
+ *   de-duplicates in linear time), which keeps every finding and bounds the quadratic part.
  * - No physical file path is given: the GCP rule reads `.p12` files from disk by path.
  */
 import * as path from 'node:path';
 import { Worker } from 'node:worker_threads';
 
-type CoreModule = typeof import('@secretlint/core', { with: { 'resolution-mode': 'import' } });
-type PresetModule = typeof import('@secretlint/secretlint-rule-preset-recommend', { with: { 'resolution-mode': 'import' } });
-type CoreMessage = Awaited<ReturnType<CoreModule['lintSource']>>['messages'][number];
-type RuleCreator = PresetModule['rules'][number];
-
 export const CORE_PACKAGE = '@secretlint/core';
 export const PRESET_PACKAGE = '@secretlint/secretlint-rule-preset-recommend';
 const PROFILER_PACKAGE = '@secretlint/profiler';
 export const FILTER_COMMENTS_RULE = '@secretlint/secretlint-rule-filter-comments';
+const MESSAGES_PER_RULE = 200;
 
 /** One secretlint message, reduced to what the detector uses. */
 export interface EngineMessage {
@@ -59,113 +59,135 @@ export interface EngineRule {
 
 export type EngineKind = 'in-process' | 'worker';
 
+interface Runner {
+  lint(input: EngineInput): Promise<EngineMessage[]>;
+  rules(): EngineRule[];
+}
+
+/** Per-rule settings (serialisable: the worker gets them in workerData). */
+interface RuleSetting {
+  id: string;
+  options?: Record<string, unknown>;
+  allowMessageIds?: string[];
+}
+
+const RUNNER_SETTINGS: { rules: RuleSetting[]; excluded: string[]; messagesPerRule: number } = {
+  rules: [{ id: '@secretlint/secretlint-rule-aws', options: { enableIDScanRule: true }, allowMessageIds: ['AWSAccountID'] }],
+  excluded: [FILTER_COMMENTS_RULE],
+  messagesPerRule: MESSAGES_PER_RULE,
+};
+
+/**
+ * `createRunner(core, preset, profiler, settings)`: plain JavaScript, evaluated as is in this thread
+ * or in the worker, so both run exactly the same code (see the header for what it does and why).
+ */
+const RUNNER_SOURCE = String.raw`(function createRunner(core, preset, profiler, settings) {
+  'use strict';
+  if (profiler && profiler.secretLintProfiler) profiler.secretLintProfiler.mark = function () {};
+  const byId = new Map(settings.rules.map((s) => [s.id, s]));
+  const rules = preset.rules.filter((rule) => !settings.excluded.includes(rule.meta.id));
+  const project = (ruleId, messageId, range, data) => ({
+    ruleId: ruleId,
+    messageId: messageId,
+    range: [range[0], range[1]],
+    data: Object.assign({}, data || {}),
+  });
+  // A rule whose first messages go to secretlint and the rest to 'overflow'.
+  const capped = (rule, overflow) =>
+    Object.assign({}, rule, {
+      create(context, options) {
+        let left = settings.messagesPerRule;
+        const limited = Object.assign({}, context, {
+          report(descriptor) {
+            if (left > 0) {
+              left--;
+              context.report(descriptor);
+              return;
+            }
+            const m = descriptor.message || {};
+            const allowed = (byId.get(rule.meta.id) || {}).allowMessageIds || [];
+            if (!allowed.includes(m.messageId)) overflow.push(project(rule.meta.id, m.messageId, descriptor.range, m.data));
+          },
+        });
+        return rule.create(limited, options);
+      },
+    });
+  return {
+    async lint(input) {
+      const overflow = [];
+      const config = {
+        rules: rules.map((rule) => {
+          const s = byId.get(rule.meta.id) || {};
+          return { id: rule.meta.id, rule: capped(rule, overflow), options: s.options, allowMessageIds: s.allowMessageIds };
+        }),
+      };
+      const result = await core.lintSource({
+        source: { content: input.content, filePath: input.filePath || '', ext: input.ext, contentType: 'text' },
+        options: { config: config, locale: 'en', maskSecrets: false, noPhysicFilePath: true },
+      });
+      return result.messages.map((m) => project(m.ruleId, m.messageId, m.range, m.data)).concat(overflow);
+    },
+    rules() {
+      return rules.map((rule) => ({ ruleId: rule.meta.id, messageIds: Object.keys(rule.messages || {}) }));
+    },
+  };
+})`;
+
+type CreateRunner = (core: unknown, preset: unknown, profiler: unknown, settings: typeof RUNNER_SETTINGS) => Runner;
+
 interface Backend {
   readonly kind: EngineKind;
   lint(input: EngineInput): Promise<EngineMessage[]>;
   rules(): Promise<EngineRule[]>;
 }
 
-/** Per-rule settings; serialisable, so the worker builds the very same configuration. */
-export interface EngineRuleSetting {
-  id: string;
-  options?: Record<string, unknown>;
-  allowMessageIds?: string[];
-}
-
-export function engineRuleSettings(): EngineRuleSetting[] {
-  return [{ id: '@secretlint/secretlint-rule-aws', options: { enableIDScanRule: true }, allowMessageIds: ['AWSAccountID'] }];
-}
-
-function toEngineMessage(m: CoreMessage): EngineMessage {
-  return { ruleId: m.ruleId, messageId: m.messageId, range: [m.range[0], m.range[1]], data: { ...(m.data ?? {}) } };
+function modulePaths(): { core: string; preset: string; profiler: string } {
+  const core = require.resolve(CORE_PACKAGE);
+  return {
+    core,
+    preset: require.resolve(PRESET_PACKAGE),
+    // the copy @secretlint/core itself imports
+    profiler: require.resolve(PROFILER_PACKAGE, { paths: [path.dirname(core)] }),
+  };
 }
 
 // ------------------------------------------------------------------ in this thread
 
 function loadInProcess(): Backend {
-  // require() of an ES module: works in Node >= 20.19 and throws under jest (see the header).
-  const core = require(CORE_PACKAGE) as CoreModule;
-  const preset = require(PRESET_PACKAGE) as PresetModule;
-  const profilerPath = require.resolve(PROFILER_PACKAGE, { paths: [path.dirname(require.resolve(CORE_PACKAGE))] });
-  const profiler = require(profilerPath) as { secretLintProfiler?: { mark: (...args: unknown[]) => void } };
-  if (profiler.secretLintProfiler) profiler.secretLintProfiler.mark = () => undefined;
-
-  const settings = new Map(engineRuleSettings().map((s) => [s.id, s]));
-  const rules = preset.rules.filter((rule: RuleCreator) => rule.meta.id !== FILTER_COMMENTS_RULE);
-  const config = {
-    rules: rules.map((rule: RuleCreator) => {
-      const s = settings.get(rule.meta.id);
-      return { id: rule.meta.id, rule, options: s?.options, allowMessageIds: s?.allowMessageIds };
-    }),
-  };
-  return {
-    kind: 'in-process',
-    async lint(input) {
-      const result = await core.lintSource({
-        source: { content: input.content, filePath: input.filePath ?? '', ext: input.ext, contentType: 'text' },
-        options: { config, maskSecrets: false, noPhysicFilePath: true, locale: 'en' },
-      });
-      return result.messages.map(toEngineMessage);
-    },
-    async rules() {
-      return rules.map((rule: RuleCreator) => ({ ruleId: rule.meta.id, messageIds: Object.keys(rule.messages ?? {}) }));
-    },
-  };
+  const paths = modulePaths();
+  // require() of ES modules: works in Node >= 20.19, throws under jest (see the header).
+  const core: unknown = require(paths.core);
+  const preset: unknown = require(paths.preset);
+  const profiler: unknown = require(paths.profiler);
+  const createRunner = new Function(`return ${RUNNER_SOURCE};`)() as CreateRunner;
+  const runner = createRunner(core, preset, profiler, RUNNER_SETTINGS);
+  return { kind: 'in-process', lint: (input) => runner.lint(input), rules: async () => runner.rules() };
 }
 
 // ------------------------------------------------------------------ in a worker thread
 
-/**
- * The worker's program (CommonJS, evaluated by Node itself). It mirrors loadInProcess: same files, same
- * rules, same settings (passed in workerData), same message projection.
- */
-const WORKER_SOURCE = String.raw`
-'use strict';
+const WORKER_SOURCE = String.raw`'use strict';
 const { parentPort, workerData } = require('node:worker_threads');
 const { pathToFileURL } = require('node:url');
-const loaded = Promise.all([workerData.core, workerData.preset, workerData.profiler].map((p) => import(pathToFileURL(p).href))).then(
-  ([core, preset, profiler]) => {
-    if (profiler.secretLintProfiler) profiler.secretLintProfiler.mark = () => undefined;
-    const settings = new Map(workerData.settings.map((s) => [s.id, s]));
-    const rules = preset.rules.filter((rule) => rule.meta.id !== workerData.filterCommentsRule);
-    const config = {
-      rules: rules.map((rule) => {
-        const s = settings.get(rule.meta.id);
-        return { id: rule.meta.id, rule, options: s && s.options, allowMessageIds: s && s.allowMessageIds };
-      }),
-    };
-    return { core, rules, config };
-  },
+const createRunner = ${RUNNER_SOURCE};
+const paths = workerData.paths;
+const runner = Promise.all([paths.core, paths.preset, paths.profiler].map((p) => import(pathToFileURL(p).href))).then(
+  ([core, preset, profiler]) => createRunner(core, preset, profiler, workerData.settings),
 );
-// A failed load is reported to each request below; do not let it crash the worker first.
-loaded.catch(() => undefined);
+// A failed load is reported to each request below; it must not end the worker first.
+runner.catch(() => undefined);
 parentPort.on('message', async (req) => {
   try {
-    const { core, rules, config } = await loaded;
-    if (req.op === 'rules') {
-      const out = rules.map((rule) => ({ ruleId: rule.meta.id, messageIds: Object.keys(rule.messages || {}) }));
-      parentPort.postMessage({ id: req.id, ok: true, value: out });
-      return;
-    }
-    const input = req.input;
-    const result = await core.lintSource({
-      source: { content: input.content, filePath: input.filePath ?? '', ext: input.ext, contentType: 'text' },
-      options: { config, maskSecrets: false, noPhysicFilePath: true, locale: 'en' },
-    });
-    const out = result.messages.map((m) => ({
-      ruleId: m.ruleId,
-      messageId: m.messageId,
-      range: [m.range[0], m.range[1]],
-      data: Object.assign({}, m.data || {}),
-    }));
-    parentPort.postMessage({ id: req.id, ok: true, value: out });
+    const r = await runner;
+    const value = req.op === 'rules' ? r.rules() : await r.lint(req.input);
+    parentPort.postMessage({ id: req.id, ok: true, value });
   } catch (err) {
     parentPort.postMessage({ id: req.id, ok: false, error: String((err && err.stack) || err) });
   }
 });
 `;
 
-/** A worker that is kept while busy and ended after a short idle time (it never keeps the process alive). */
+/** A worker that is kept while busy and ended after a short idle time; it never keeps the process alive. */
 class WorkerBackend implements Backend {
   readonly kind = 'worker';
   private worker: Worker | undefined;
@@ -233,17 +255,6 @@ class WorkerBackend implements Backend {
   }
 }
 
-function createWorkerBackend(): Backend {
-  const core = require.resolve(CORE_PACKAGE);
-  return new WorkerBackend({
-    core,
-    preset: require.resolve(PRESET_PACKAGE),
-    profiler: require.resolve(PROFILER_PACKAGE, { paths: [path.dirname(core)] }),
-    settings: engineRuleSettings(),
-    filterCommentsRule: FILTER_COMMENTS_RULE,
-  });
-}
-
 // ------------------------------------------------------------------ choosing
 
 let backend: Backend | undefined;
@@ -254,7 +265,7 @@ function getBackend(): Backend {
       backend = loadInProcess();
     } catch {
       // This runtime's require() cannot load ES modules (jest): run secretlint in a worker thread.
-      backend = createWorkerBackend();
+      backend = new WorkerBackend({ paths: modulePaths(), settings: RUNNER_SETTINGS });
     }
   }
   return backend;

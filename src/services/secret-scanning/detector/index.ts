@@ -76,7 +76,7 @@ function dedupe(findings: Finding[]): Finding[] {
 /** Finds the secrets in one file's content, sorted by position. */
 export async function detectSecrets(content: string, opts: DetectOptions = {}): Promise<DetectedSecret[]> {
   const text = content.charCodeAt(0) === 0xfeff ? content.slice(1) : content;
-  if (text.trim() === '') return [];
+  if (!/\S/.test(text)) return [];
   const messages = await lintContent({ content: text, ...engineFile(opts.path) });
   const findings: Finding[] = [];
   for (const m of messages) {

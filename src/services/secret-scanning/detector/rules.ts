@@ -79,8 +79,9 @@ export const OWN_RULES: readonly OwnRule[] = [
   {
     id: 'private-key',
     types: PRIVATE_KEY_TYPES,
-    // Bounded body and a literal end marker keep this linear; the check below rejects placeholders.
-    pattern: /-----BEGIN ((?:RSA|DSA|EC|OPENSSH|PGP) )?PRIVATE KEY( BLOCK)?-----[\s\S]{20,16384}?-----END \1PRIVATE KEY\2-----/g,
+    // The body cannot run past the next "-----" (BEGIN or END), which keeps this linear; the check
+    // below rejects placeholders.
+    pattern: /-----BEGIN ((?:RSA|DSA|EC|OPENSSH|PGP) )?PRIVATE KEY( BLOCK)?-----(?:[^-]|-(?!----)){20,16384}-----END \1PRIVATE KEY\2-----/g,
     classify: (block) => (looksLikeKeyMaterial(block) ? privateKeyType(block) : undefined),
   },
   {
