@@ -14,7 +14,7 @@ import {
   SecretScanningScanEntity,
 } from '../../entities';
 import type { RequestContext } from '../../src/context';
-import { ForbiddenError, NotFoundError } from '../../src/errors/app-error';
+import { NotFoundError } from '../../src/errors/app-error';
 import { parseFullName } from '../../src/services/identity/identity.service';
 import type { AlertFilter, AlertOrder, AlertUpdate } from '../../src/services/secret-scanning/alerts.service';
 import type { PlaceholderResult } from '../../src/services/secret-scanning/push.service';
@@ -188,15 +188,6 @@ function cursorPaging(args: ConnectionArgs) {
   return { mode: 'cursor' as const, first: args.first, after: args.after, last: args.last, before: args.before };
 }
 
-/** An alert visible to the viewer under the service's rules (repository access, secret scanning on), or null. */
-async function visibleAlert(ctx: RequestContext, owner: string, name: string, number: number): Promise<SecretScanningAlertEntity | null> {
-  try {
-    return (await ctx.services.secretScanning.getAlert(ctx, owner, name, number)).alert;
-  } catch (e) {
-    if (e instanceof NotFoundError || e instanceof ForbiddenError) return null;
-    throw e;
-  }
-}
 
 registerNodeType({
   typeName: 'SecretScanningAlert',
@@ -205,12 +196,8 @@ registerNodeType({
     if (!/^\d{1,10}$/.test(id) || Number(id) < 1 || Number(id) > MAX_INT4) return null;
     const a = await ctx.loaders.secretScanningAlertById.load(Number(id));
     if (!a) return null;
-    const repo = await ctx.loaders.repositoryById.load(a.repositoryId);
-    if (!repo) return null;
-    const owner = await ctx.loaders.accountById.load(repo.ownerId);
-    if (!owner) return null;
-    // Hidden (404) and not allowed (403) alike give null, never data.
-    return visibleAlert(ctx, owner.login, repo.name, a.number);
+    // Hidden (404) and not allowed (403) alike give null, never data; checks go through the loaders.
+    return (await ctx.services.secretScanning.canReadAlert(ctx, a)) ? a : null;
   },
 });
 

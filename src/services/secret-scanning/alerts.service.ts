@@ -123,6 +123,11 @@ export class SecretScanningAlertsService {
   async repositoryFor(ctx: RequestContext, owner: string, name: string, action: RepositoryAction): Promise<{ repo: RepositoryEntity; facts: RepositoryResource }> {
     const repo = await ctx.services.identity.findRepositoryUnchecked(ctx.db, owner, name);
     if (!repo) throw new NotFoundError();
+    return { repo, facts: await this.checkRepository(ctx, repo, action) };
+  }
+
+  /** The access rules of endpoints 2-7 for a repository already loaded (uses the request's loaders). */
+  async checkRepository(ctx: RequestContext, repo: RepositoryEntity, action: RepositoryAction): Promise<RepositoryResource> {
     const facts = await ctx.services.access.repositoryFacts(ctx, repo);
     const allowed = can(ctx.viewer, action, facts);
     if (!allowed && !can(ctx.viewer, 'repository.read', facts)) throw new NotFoundError();
@@ -133,7 +138,20 @@ export class SecretScanningAlertsService {
       }
       throw new ForbiddenError('You must be an admin of this repository, or an admin or security manager of its organization, to use secret scanning alerts.');
     }
-    return { repo, facts };
+    return facts;
+  }
+
+  /** Whether the viewer may read this alert (node(id:) lookups; batched through loaders). */
+  async canReadAlert(ctx: RequestContext, alert: SecretScanningAlertEntity): Promise<boolean> {
+    const repo = await ctx.loaders.repositoryById.load(alert.repositoryId);
+    if (!repo) return false;
+    try {
+      await this.checkRepository(ctx, repo, 'secret_scanning.alerts.read');
+      return true;
+    } catch (e) {
+      if (e instanceof NotFoundError || e instanceof ForbiddenError) return false;
+      throw e;
+    }
   }
 
   /** Organization of endpoint 1: unknown or not a member -> 404; member without the role -> 403. */
