@@ -5,10 +5,12 @@
  *     BENCH_DATABASE_URL), migrated with openDatabase() and seeded in bulk (bench/lib/seed.ts);
  *  2. the real gateway (createApp, LOG_LEVEL=silent, ephemeral port) and an org admin's token;
  *  3. the baseline: node:http + the driver + hand-written SQL, same process, same database;
- *  4. per workload: verify both answer the same data, then warm up and measure each target, one after
- *     the other (alternating for BENCH_ROUNDS > 1), with autocannon in a child process; every response
- *     must be a 2xx with the verified body;
- *  5. a table (req/s, p50/p99, SQL per request, gateway/baseline ratio of this run) and
+ *  4. per workload: verify all targets answer the same data (gateway, its optional twin such as a REST
+ *     endpoint, baseline), then warm up and measure each target, one after the other (alternating for
+ *     BENCH_ROUNDS > 1), with autocannon in a child process; every response must be a 2xx with the
+ *     verified body;
+ *  5. a table (req/s, p50/p99, SQL per request, response size, gateway/baseline, twin/baseline and
+ *     gateway/twin ratios of this run) and
  *     bench/results/<timestamp>.json with the raw numbers, the machine and the configuration.
  * Exits non-zero on any failure; always closes the servers and removes the database.
  */
@@ -26,6 +28,12 @@ import { createServices } from '../src/services';
 import { BaselineDb, BaselineServer, openBaselineDb, routeOf, startBaselineServer } from './lib/baseline';
 import { assertCleanRun, LoadSummary, runLoad } from './lib/load';
 import { DEFAULT_SEED, seedIdentity, SeedOptions, SeedResult } from './lib/seed';
+import {
+  DEFAULT_SECRET_SCANNING_SEED,
+  seedSecretScanning,
+  SecretScanningSeedOptions,
+  SecretScanningSeedResult,
+} from './lib/seed-secret-scanning';
 import { BenchEnv, BenchFailure, Dialect, HttpRequestSpec, Workload } from './lib/types';
 import { fetchOnce } from './lib/verify';
 import { WORKLOADS } from './workloads';
@@ -41,6 +49,7 @@ interface BenchConfig {
   databaseUrl?: string;
   workloads: string[] | null;
   seed: SeedOptions;
+  secretScanning: SecretScanningSeedOptions;
   resultsDir: string;
 }
 
@@ -69,6 +78,7 @@ function readConfig(): BenchConfig {
       users: intEnv('BENCH_USERS', DEFAULT_SEED.users, 1),
       repositories: intEnv('BENCH_REPOSITORIES', DEFAULT_SEED.repositories, 1),
     },
+    secretScanning: { alerts: intEnv('BENCH_SECRET_SCANNING_ALERTS', DEFAULT_SECRET_SCANNING_SEED.alerts, 1) },
     resultsDir: path.join(ROOT, 'bench', 'results'),
   };
 }
@@ -117,10 +127,17 @@ function packageVersion(name: string): string | undefined {
   }
 }
 
+/** gateway: the workload's gateway request; twin: its optional second gateway request; baseline: the floor. */
+type TargetRole = 'gateway' | 'twin' | 'baseline';
+
 interface TargetResult {
-  target: 'gateway' | 'baseline';
+  target: TargetRole;
+  /** As shown in the table ('gateway', or the workload's labels such as 'graphql' / 'rest'). */
+  label: string;
   url: string;
   sqlPerRequest: number;
+  /** Size of the verified response body. */
+  bytesPerResponse: number;
   warmup: LoadSummary | null;
   /** The round with the median req/s (all of them are in `rounds`). */
   measured: LoadSummary;
@@ -138,6 +155,12 @@ interface WorkloadResult {
   /** gateway req/s ÷ baseline req/s, both measured in this run (median over rounds of the per-round ratio) */
   ratio: number;
   roundRatios: number[];
+  /** Only for workloads with a twin: its results, twin ÷ baseline and gateway ÷ twin (same run, medians over rounds). */
+  twin?: TargetResult;
+  twinRatio?: number;
+  twinRoundRatios?: number[];
+  gatewayTwinRatio?: number;
+  gatewayTwinRoundRatios?: number[];
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -146,26 +169,33 @@ function fmt(n: number, digits = 0): string {
   return n.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 }
 
+function slower(ratio: number): string {
+  return ratio <= 1 ? `${fmt(1 / ratio, 1)}x slower` : `${fmt(ratio, 1)}x faster`;
+}
+
 function printTable(results: WorkloadResult[]): void {
-  const header = ['workload', 'target', 'req/s', 'p50 ms', 'p99 ms', 'SQL/req', 'gateway/baseline'];
+  const header = ['workload', 'target', 'req/s', 'p50 ms', 'p99 ms', 'SQL/req', 'KB/resp', 'target/baseline', 'gateway/twin'];
   const rows: string[][] = [];
   for (const w of results) {
-    for (const t of [w.gateway, w.baseline]) {
+    for (const t of [w.gateway, ...(w.twin ? [w.twin] : []), w.baseline]) {
       const m = t.measured;
+      const ratio = t.target === 'gateway' ? w.ratio : t.target === 'twin' ? w.twinRatio! : undefined;
       rows.push([
         w.name,
-        t.target,
+        t.label,
         fmt(m.reqPerSec),
         fmt(m.latencyMs.p50, 2),
         fmt(m.latencyMs.p99, 2),
         String(t.sqlPerRequest),
-        t.target === 'gateway' ? `${fmt(w.ratio, 3)} (${fmt(1 / w.ratio, 1)}x slower)` : '',
+        fmt(t.bytesPerResponse / 1024, 1),
+        ratio === undefined ? '' : `${fmt(ratio, 3)} (${slower(ratio)})`,
+        t.target === 'gateway' && w.twin ? `${fmt(w.gatewayTwinRatio!, 2)} (${w.gateway.label}/${w.twin.label})` : '',
       ]);
     }
   }
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const right = new Set([2, 3, 4, 5]);
-  const line = (cells: string[]) => cells.map((c, i) => (right.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ');
+  const right = new Set([2, 3, 4, 5, 6]);
+  const line = (cells: string[]) => cells.map((c, i) => (right.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
   console.log('');
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
@@ -176,6 +206,14 @@ function printTable(results: WorkloadResult[]): void {
     last = r[0];
   }
   console.log('');
+  for (const w of results) {
+    if (!w.twin) continue;
+    const g = w.gateway.label;
+    const t = w.twin.label;
+    console.log(
+      `${w.name} (one run): ${g}/baseline ${fmt(w.ratio, 3)}, ${t}/baseline ${fmt(w.twinRatio!, 3)}, ${g}/${t} ${fmt(w.gatewayTwinRatio!, 2)}`,
+    );
+  }
 }
 
 function log(msg: string): void {
@@ -191,16 +229,18 @@ function median(xs: number[]): number {
 }
 
 interface Target {
-  target: 'gateway' | 'baseline';
+  target: TargetRole;
+  label: string;
   baseUrl: string;
   request: HttpRequestSpec;
   expectBody: string | undefined;
   sqlPerRequest: number;
+  bytesPerResponse: number;
 }
 
 async function warmUp(w: Workload, t: Target, cfg: BenchConfig): Promise<LoadSummary | null> {
   if (cfg.warmupSec === 0) return null;
-  const title = `${w.name} / ${t.target} (warm-up)`;
+  const title = `${w.name} / ${t.label} (warm-up)`;
   log(`${title}: ${cfg.warmupSec}s`);
   const run = await runLoad({ baseUrl: t.baseUrl, request: t.request, connections: cfg.connections, durationSec: cfg.warmupSec, expectBody: t.expectBody, title });
   assertCleanRun(title, run.summary);
@@ -208,19 +248,23 @@ async function warmUp(w: Workload, t: Target, cfg: BenchConfig): Promise<LoadSum
 }
 
 async function measureOnce(w: Workload, t: Target, cfg: BenchConfig, round: number) {
-  const title = `${w.name} / ${t.target}${cfg.rounds > 1 ? ` (round ${round + 1}/${cfg.rounds})` : ''}`;
+  const title = `${w.name} / ${t.label}${cfg.rounds > 1 ? ` (round ${round + 1}/${cfg.rounds})` : ''}`;
   log(`${title}: measuring ${cfg.durationSec}s with ${cfg.connections} connections`);
   const run = await runLoad({ baseUrl: t.baseUrl, request: t.request, connections: cfg.connections, durationSec: cfg.durationSec, expectBody: t.expectBody, title });
   assertCleanRun(title, run.summary);
   return run;
 }
 
-/** Warm both targets up, then measure gateway and baseline alternately, `rounds` times, never concurrently. */
-async function measureWorkload(w: Workload, targets: [Target, Target], cfg: BenchConfig, interrupted: () => boolean) {
-  const warm = [await warmUp(w, targets[0], cfg), await warmUp(w, targets[1], cfg)];
-  const runs: Array<Array<Awaited<ReturnType<typeof measureOnce>>>> = [[], []];
+/**
+ * Warm every target up, then measure them in turn (gateway, twin, baseline), `rounds` times, never
+ * concurrently. Returns each target's results and the per-round req/s ratio of any two targets.
+ */
+async function measureWorkload(w: Workload, targets: Target[], cfg: BenchConfig, interrupted: () => boolean) {
+  const warm: Array<LoadSummary | null> = [];
+  for (const t of targets) warm.push(await warmUp(w, t, cfg));
+  const runs: Array<Array<Awaited<ReturnType<typeof measureOnce>>>> = targets.map(() => []);
   for (let round = 0; round < cfg.rounds; round++) {
-    for (const i of [0, 1]) {
+    for (let i = 0; i < targets.length; i++) {
       if (interrupted()) throw new BenchFailure('interrupted');
       runs[i].push(await measureOnce(w, targets[i], cfg, round));
     }
@@ -232,16 +276,19 @@ async function measureWorkload(w: Workload, targets: [Target, Target], cfg: Benc
     const measured = rounds.reduce((best, r) => (Math.abs(r.reqPerSec - med) < Math.abs(best.reqPerSec - med) ? r : best));
     return {
       target: t.target,
+      label: t.label,
       url: new URL(t.request.path, t.baseUrl).toString(),
       sqlPerRequest: t.sqlPerRequest,
+      bytesPerResponse: t.bytesPerResponse,
       warmup: warm[i],
       measured,
       rounds,
       raw: runs[i].map((r) => r.raw),
     };
   });
-  const roundRatios = runs[0].map((g, k) => g.summary.reqPerSec / runs[1][k].summary.reqPerSec);
-  return { gateway: results[0], baseline: results[1], roundRatios, ratio: median(roundRatios) };
+  /** req/s of target a ÷ req/s of target b, per round (both measured in the same round). */
+  const roundRatios = (a: number, b: number) => runs[a].map((r, k) => r.summary.reqPerSec / runs[b][k].summary.reqPerSec);
+  return { results, roundRatios };
 }
 
 async function main(): Promise<number> {
@@ -287,6 +334,16 @@ async function main(): Promise<number> {
       `seeded ${seeded.users} users, ${seeded.memberships} memberships, ${seeded.repositories} repositories ` +
         `(${seeded.privateRepositories} private), ${seeded.collaborators} collaborators in ${seeded.ms} ms`,
     );
+    let secretScanning: SecretScanningSeedResult | undefined;
+    if (selected.some((w) => w.needs?.includes('secretScanning'))) {
+      secretScanning = await seedSecretScanning(dataSource, seeded, cfg.secretScanning);
+      const s = secretScanning;
+      log(
+        `seeded ${s.alerts} secret scanning alerts (${s.open} open, ${s.resolved} resolved, ${s.assigned} assigned, ${s.multiRepo} multi-repo) ` +
+          `with ${s.locations} locations over ${s.repositoriesWithAlerts} of ${s.enabledRepositories} repositories with secret scanning, ` +
+          `+${s.writeCollaboratorsAdded} write collaborators, in ${s.chunks} transactions, ${s.ms} ms`,
+      );
+    }
     if (dialect === 'sqlite') await dataSource.query('PRAGMA wal_checkpoint(TRUNCATE)');
     await dataSource.query('ANALYZE'); // planner statistics, as a long-lived database would have
 
@@ -300,7 +357,7 @@ async function main(): Promise<number> {
     const gatewayUrl = await app.listen();
 
     // ---- 3. the baseline ----
-    const env: BenchEnv = { dialect, seed: seeded, adminToken: seeded.adminToken };
+    const env: BenchEnv = { dialect, seed: seeded, adminToken: seeded.adminToken, secretScanning };
     baselineDb = openBaselineDb(temp.database);
     baseline = await startBaselineServer(
       baselineDb,
@@ -309,40 +366,77 @@ async function main(): Promise<number> {
     log(`gateway ${gatewayUrl}, baseline ${baseline.url}`);
 
     // ---- 4. verify everything first, then measure one target at a time ----
-    const verified = new Map<string, { summary: string; gatewayBody: string; baselineBody: string; gatewaySql: number; baselineSql: number }>();
-    for (const w of selected) {
+    interface Verified {
+      summary: string;
+      gatewayBody: string;
+      baselineBody: string;
+      twinBody?: string;
+      gatewaySql: number;
+      baselineSql: number;
+      twinSql?: number;
+    }
+    const verified = new Map<string, Verified>();
+    const gatewayFetch = async (spec: HttpRequestSpec) => {
       counter.count = 0;
       counter.armed = true;
-      const g = await fetchOnce(gatewayUrl, w.gateway(env));
-      counter.armed = false;
-      const gatewaySql = counter.count;
+      try {
+        return { response: await fetchOnce(gatewayUrl, spec), sql: counter.count };
+      } finally {
+        counter.armed = false;
+      }
+    };
+    for (const w of selected) {
+      const { response: g, sql: gatewaySql } = await gatewayFetch(w.gateway(env));
+      const twin = w.twin ? await gatewayFetch(w.twin.request(env)) : undefined;
       const before = baselineDb.statements;
       const b = await fetchOnce(baseline.url, w.baseline.request(env));
       const baselineSql = baselineDb.statements - before;
       let summary: string;
       try {
-        summary = w.verify(g, b, env);
+        summary = w.verify(g, b, env, twin?.response);
       } catch (e) {
         throw new BenchFailure(`verification of ${w.name} failed: ${e instanceof Error ? e.message : String(e)}`);
       }
       log(`verified ${w.name}: ${summary}`);
-      verified.set(w.name, { summary, gatewayBody: g.text, baselineBody: b.text, gatewaySql, baselineSql });
+      verified.set(w.name, { summary, gatewayBody: g.text, baselineBody: b.text, twinBody: twin?.response.text, gatewaySql, baselineSql, twinSql: twin?.sql });
     }
 
     const results: WorkloadResult[] = [];
     for (const w of selected) {
       const v = verified.get(w.name)!;
       const exact = (w.bodyCheck ?? 'exact') === 'exact';
-      const m = await measureWorkload(
-        w,
-        [
-          { target: 'gateway', baseUrl: gatewayUrl, request: w.gateway(env), expectBody: exact ? v.gatewayBody : undefined, sqlPerRequest: v.gatewaySql },
-          { target: 'baseline', baseUrl: baseline.url, request: w.baseline.request(env), expectBody: exact ? v.baselineBody : undefined, sqlPerRequest: v.baselineSql },
-        ],
-        cfg,
-        () => interrupted,
-      );
-      results.push({ name: w.name, description: w.description, verification: v.summary, ...m });
+      const target = (role: TargetRole, label: string, baseUrl: string, request: HttpRequestSpec, body: string, sql: number): Target => ({
+        target: role,
+        label,
+        baseUrl,
+        request,
+        expectBody: exact ? body : undefined,
+        sqlPerRequest: sql,
+        bytesPerResponse: Buffer.byteLength(body),
+      });
+      const targets: Target[] = [target('gateway', w.gatewayLabel ?? 'gateway', gatewayUrl, w.gateway(env), v.gatewayBody, v.gatewaySql)];
+      if (w.twin) targets.push(target('twin', w.twin.label, gatewayUrl, w.twin.request(env), v.twinBody!, v.twinSql!));
+      targets.push(target('baseline', 'baseline', baseline.url, w.baseline.request(env), v.baselineBody, v.baselineSql));
+      const m = await measureWorkload(w, targets, cfg, () => interrupted);
+      const b = targets.length - 1;
+      const roundRatios = m.roundRatios(0, b);
+      const result: WorkloadResult = {
+        name: w.name,
+        description: w.description,
+        verification: v.summary,
+        gateway: m.results[0],
+        baseline: m.results[b],
+        ratio: median(roundRatios),
+        roundRatios,
+      };
+      if (w.twin) {
+        result.twin = m.results[1];
+        result.twinRoundRatios = m.roundRatios(1, b);
+        result.twinRatio = median(result.twinRoundRatios);
+        result.gatewayTwinRoundRatios = m.roundRatios(0, 1);
+        result.gatewayTwinRatio = median(result.gatewayTwinRoundRatios);
+      }
+      results.push(result);
     }
 
     // ---- 5. report ----
@@ -376,7 +470,7 @@ async function main(): Promise<number> {
         warmupSec: cfg.warmupSec,
         connections: cfg.connections,
         rounds: cfg.rounds,
-        loadGenerator: 'autocannon in a child process, one target at a time (gateway and baseline alternate when rounds > 1)',
+        loadGenerator: 'autocannon in a child process, one target at a time (gateway, twin if any, baseline, in turn for every round)',
         seed: {
           ...cfg.seed,
           organization: seeded.orgLogin,
@@ -386,6 +480,11 @@ async function main(): Promise<number> {
           privateRepositories: seeded.privateRepositories,
           collaborators: seeded.collaborators,
           seedMs: seeded.ms,
+          ...(secretScanning
+            ? {
+                secretScanning: (({ newest: _newest, ...stats }) => stats)(secretScanning),
+              }
+            : {}),
         },
       },
       workloads: results,

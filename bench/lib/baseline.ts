@@ -22,6 +22,16 @@ export interface BaselineDb {
   close(): Promise<void>;
 }
 
+/**
+ * A timestamp column as either driver returns it: a Date from pg (timestamp read as UTC, the bench runs
+ * with TZ=UTC), or SQLite's datetime text ('YYYY-MM-DD HH:MM:SS.SSS', UTC without a zone).
+ */
+export function sqlDate(v: unknown): Date {
+  if (v instanceof Date) return v;
+  const s = String(v);
+  return new Date(/[zZ]|[+-]\d\d:?\d\d$/.test(s) ? s : `${s.replace(' ', 'T')}Z`);
+}
+
 function toPgPlaceholders(sql: string): string {
   let n = 0;
   return sql.replace(/\?/g, () => `$${++n}`);

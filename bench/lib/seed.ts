@@ -54,7 +54,7 @@ const ORG_LOGIN = 'bench-org';
 const CHUNK = 250;
 
 /** mulberry32: small, fast, deterministic. */
-function prng(seed: number): () => number {
+export function prng(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
     a = (a + 0x6d2b79f5) >>> 0;
@@ -72,7 +72,8 @@ const SECOND = ['service', 'frontend', 'backend', 'worker', 'sdk', 'cli', 'terra
 const SUFFIX = ['', '', '', '', '-v2', '-legacy', '-next', '.github', '_old', '-rs', '-go', '-py', '-js'];
 const FIRST_NAMES = ['Ada', 'Grace', 'Linus', 'Margaret', 'Ken', 'Barbara', 'Dennis', 'Frances', 'Guido', 'Radia'];
 
-async function insertChunks(db: EntityManager, entity: new () => ObjectLiteral, rows: ObjectLiteral[]): Promise<void> {
+/** Multi-row INSERTs of CHUNK rows through TypeORM's insert builder (column names and value conversion from the entity). */
+export async function insertChunks(db: EntityManager, entity: new () => ObjectLiteral, rows: ObjectLiteral[]): Promise<void> {
   for (let i = 0; i < rows.length; i += CHUNK) {
     await db.createQueryBuilder().insert().into(entity).values(rows.slice(i, i + CHUNK)).updateEntity(false).execute();
   }

@@ -6,6 +6,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { BaselineDb } from './baseline';
 import type { SeedResult } from './seed';
+import type { SecretScanningSeedResult } from './seed-secret-scanning';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -23,7 +24,12 @@ export interface BenchEnv {
   seed: SeedResult;
   /** Classic token (repo, read:org) of an admin of the seeded organization. */
   adminToken: string;
+  /** Secret scanning alerts of the organization; seeded only when a selected workload `needs` them. */
+  secretScanning?: SecretScanningSeedResult;
 }
+
+/** Data sets a workload can ask for on top of the identity seed (the key of BenchEnv they fill). */
+export type SeedNeed = 'secretScanning';
 
 /** A request as the baseline server hands it to a handler. */
 export interface BaselineRequest {
@@ -54,7 +60,20 @@ export interface Workload {
   /** Short, unique, kebab-case (used by BENCH_WORKLOADS and in the results file). */
   name: string;
   description: string;
+  /** Extra data the workload reads (seeded once, before the servers start, when a selected workload needs it). */
+  needs?: SeedNeed[];
+  /** Name of the `gateway` target in the table and the results (default 'gateway'), e.g. 'graphql'. */
+  gatewayLabel?: string;
   gateway(env: BenchEnv): HttpRequestSpec;
+  /**
+   * A second gateway request that serves the same data another way (e.g. the REST twin of a GraphQL
+   * query). When present it is verified with the others, measured in the same run, and the table shows
+   * twin/baseline and gateway/twin next to gateway/baseline. Its body must be deterministic too.
+   */
+  twin?: {
+    label: string;
+    request(env: BenchEnv): HttpRequestSpec;
+  };
   baseline: {
     /** The request sent to the raw server; its method + pathname route to `handler`. */
     request(env: BenchEnv): HttpRequestSpec;
@@ -63,8 +82,9 @@ export interface Workload {
   /**
    * Throw (BenchFailure) unless both targets answered the same data, and the data is what the seed
    * implies. Returns a one-line summary for the report, e.g. "100 rows of 2000, same order".
+   * `twin` is the twin's response when the workload has one.
    */
-  verify(gateway: FetchedResponse, baseline: FetchedResponse, env: BenchEnv): string;
+  verify(gateway: FetchedResponse, baseline: FetchedResponse, env: BenchEnv, twin?: FetchedResponse): string;
   /**
    * 'exact' (default): every response during the measured runs must be byte-identical to the verified one
    * (autocannon counts the others as mismatches, which fail the run). Use 'none' for non-deterministic bodies.

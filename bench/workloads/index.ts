@@ -4,5 +4,6 @@
  */
 import type { Workload } from '../lib/types';
 import { IDENTITY_WORKLOADS } from './identity';
+import { SECRET_SCANNING_WORKLOADS } from './secret-scanning';
 
-export const WORKLOADS: Workload[] = [...IDENTITY_WORKLOADS];
+export const WORKLOADS: Workload[] = [...IDENTITY_WORKLOADS, ...SECRET_SCANNING_WORKLOADS];

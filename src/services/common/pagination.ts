@@ -125,6 +125,6 @@ export async function keysetPage<T extends ObjectLiteral>(
     hasNextPage: backward ? Boolean(args.before) : more,
     hasPreviousPage: backward ? more : Boolean(args.after),
     cursorOf: (item: T) => encodeCursor(sortValueOf(item, sort.property), item[idCol.propertyName]),
-    totalCount: () => (counted ??= countQb.getCount()),
+    totalCount: () => (counted ??= countQb.select('COUNT(1)', 'cnt').getRawOne<{ cnt: string | number }>().then((r) => Number(r?.cnt ?? 0))),
   };
 }

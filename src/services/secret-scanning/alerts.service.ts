@@ -91,6 +91,12 @@ export interface Finding {
   bypass?: { byId: number; at: Date; reason: 'false_positive' | 'used_in_tests' | 'will_fix_later' };
 }
 
+/** COUNT(1) of what a query builder selects (no ordering, no paging). */
+export async function countRows(qb: SelectQueryBuilder<any>): Promise<number> {
+  const row = await qb.clone().select('COUNT(1)', 'cnt').orderBy().offset(undefined).limit(undefined).getRawOne<{ cnt: string | number }>();
+  return Number(row?.cnt ?? 0);
+}
+
 export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex');
 }
@@ -228,7 +234,9 @@ export class SecretScanningAlertsService {
     if (!matches) qb.andWhere('1 = 0');
     const countQb = qb.clone();
     let counted: Promise<number> | undefined;
-    const totalCount = () => (counted ??= countQb.getCount());
+    // COUNT(1) over the filtered rows: TypeORM's getCount() says COUNT(DISTINCT id), which makes SQLite
+    // build a temporary B-tree (17 ms vs 1 ms on 20k alerts, see bench/README.md).
+    const totalCount = () => (counted ??= countRows(countQb));
     const cursorOf = (x: SecretScanningAlertEntity) => encodeCursor((x[prop] as Date).toISOString(), x.id);
 
     if (paging.mode === 'page') {
@@ -312,12 +320,13 @@ export class SecretScanningAlertsService {
   async listOrganizationAlerts(ctx: RequestContext, login: string, filter: AlertFilter, order: AlertOrder, paging: AlertPaging): Promise<{ org: AccountEntity; page: AlertPage }> {
     const o = this.validateFilter(filter, order);
     const org = await this.organizationFor(ctx, login);
+    // Alerts of the organization's repositories that have secret scanning on; the IN (subquery) form
+    // lets SQLite and PostgreSQL use the (repository_id, ...) indexes.
     const qb = ctx.db
       .getRepository(SecretScanningAlertEntity)
       .createQueryBuilder('a')
-      .innerJoin(RepositoryEntity, 'r', 'r.id = a.repository_id')
       .where('a.owner_id = :oid', { oid: org.id })
-      .andWhere('r.secret_scanning = :on', { on: true });
+      .andWhere('a.repository_id IN (SELECT r.id FROM repositories r WHERE r.owner_id = :oid AND r.secret_scanning = :on)', { on: true });
     const v = ctx.viewer;
     if (v.kind === 'user' && v.credential.type === 'fine_grained') {
       const ids = [...v.credential.repositoryIds];
