@@ -24,6 +24,7 @@ import { createLogger } from './observability/logger';
 import { Metrics } from './observability/metrics';
 import { ErrorReply, appErrorReply, familyOf, internalErrorReply, malformedBodyReply, notFoundReply } from './rest/families';
 import { githubFamilyHooks } from './rest/github/family';
+import { registerSecretScanningOpenApi } from './rest/github/secret-scanning.routes';
 import { REST_ROUTES } from './rest/routes';
 import { registerRoutes } from './rest/register';
 import { createServices } from './services';
@@ -219,6 +220,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
 
   // ---- REST families ----
   registerRoutes(fastify, deps, REST_ROUTES, { github: githubFamilyHooks });
+  // GET /openapi/secret-scanning.json, generated from the same route table rows.
+  registerSecretScanningOpenApi(fastify, config, REST_ROUTES);
 
   let closing: Promise<void> | undefined;
   const app: App = {

@@ -20,8 +20,9 @@ declare module 'fastify' {
   }
 }
 
+/** PUBLIC_URL + the request path (keeps a path prefix such as https://host/api/v3). */
 export function absoluteRequestUrl(publicUrl: string, rawUrl: string): URL {
-  return new URL(rawUrl, publicUrl.endsWith('/') ? publicUrl : `${publicUrl}/`);
+  return new URL(publicUrl.replace(/\/+$/, '') + rawUrl);
 }
 
 function toRestRequest(req: FastifyRequest, publicUrl: string): RestRequest {
@@ -48,6 +49,8 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps, routes: Rest
       handler: async (req, reply) => {
         req.restFamily = r.family;
         hooks[r.family]?.preHandler?.(req);
+        // Octokit sends an empty body when a PATCH has no body fields: treat it as "no fields" (the service's 422).
+        if (req.body === '') req.body = undefined;
         if (r.method !== 'GET' && r.method !== 'DELETE' && req.body !== undefined && req.body !== null && r.requestBody) {
           if (typeof req.body !== 'object' || Array.isArray(req.body)) {
             throw new ValidationError('Body should be a JSON object', { status: 400 });
