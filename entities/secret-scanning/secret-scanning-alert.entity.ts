@@ -26,6 +26,7 @@ export type AlertValidity = (typeof ALERT_VALIDITIES)[number];
 @Index('IDX_ss_alerts_owner_state_created', ['ownerId', 'state', 'createdAt', 'id'])
 @Index('IDX_ss_alerts_repo_state_created', ['repositoryId', 'state', 'createdAt', 'id'])
 @Index('IDX_ss_alerts_owner_secret', ['ownerId', 'secretHash'])
+@Index('IDX_ss_alerts_owner_repo', ['ownerId', 'repositoryId'])
 export class SecretScanningAlertEntity {
   @PrimaryGeneratedColumn()
   id: number;

@@ -320,13 +320,14 @@ export class SecretScanningAlertsService {
   async listOrganizationAlerts(ctx: RequestContext, login: string, filter: AlertFilter, order: AlertOrder, paging: AlertPaging): Promise<{ org: AccountEntity; page: AlertPage }> {
     const o = this.validateFilter(filter, order);
     const org = await this.organizationFor(ctx, login);
-    // Alerts of the organization's repositories that have secret scanning on; the IN (subquery) form
-    // lets SQLite and PostgreSQL use the (repository_id, ...) indexes.
+    // Alerts of the organization's repositories, minus those with secret scanning off. The NOT IN
+    // (uncorrelated subquery) form keeps the (owner_id, created_at|updated_at) indexes usable for the
+    // ordered page, and (owner_id, repository_id) covering for the count.
     const qb = ctx.db
       .getRepository(SecretScanningAlertEntity)
       .createQueryBuilder('a')
       .where('a.owner_id = :oid', { oid: org.id })
-      .andWhere('a.repository_id IN (SELECT r.id FROM repositories r WHERE r.owner_id = :oid AND r.secret_scanning = :on)', { on: true });
+      .andWhere('a.repository_id NOT IN (SELECT r.id FROM repositories r WHERE r.owner_id = :oid AND r.secret_scanning = :off)', { off: false });
     const v = ctx.viewer;
     if (v.kind === 'user' && v.credential.type === 'fine_grained') {
       const ids = [...v.credential.repositoryIds];
