@@ -44,6 +44,11 @@ async function main(): Promise<void> {
     lines.push('', '  Demo tokens (send as "Authorization: Bearer <token>"):');
     for (const t of demo.tokens) lines.push(`    ${t.user.padEnd(6)} ${t.token}   ${t.description}`);
     for (const k of demo.accessKeys) lines.push(`  Demo workflow access key (${k.user}): ${k.accessKeyId} / ${k.secretAccessKey}`);
+    if (demo.secretScanning) {
+      lines.push(`  Demo secret scanning: ${demo.secretScanning.alerts} alerts from real pushes (acme/website, alice/dotfiles);`);
+      lines.push(`    a push to acme/api was blocked by push protection (placeholder ${demo.secretScanning.blockedPlaceholderId}, carol may bypass it)`);
+      lines.push(`    curl -s ${shown}/orgs/acme/secret-scanning/alerts -H 'authorization: token ${demo.tokens[0].token}'`);
+    }
     lines.push('', `  Try: curl -s ${shown}/graphql -H 'content-type: application/json' -H 'authorization: Bearer ${demo.tokens[0].token}' -d '{"query":"{ viewer { login } }"}'`);
   }
   lines.push('');

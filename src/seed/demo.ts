@@ -7,13 +7,21 @@ import * as fs from 'node:fs';
 import type { DataSource } from 'typeorm';
 import type { DatabaseConfig } from '../config';
 import type { Services } from '../services';
+import { DemoSecretScanning, seedSecretScanningDemo } from './demo-secret-scanning';
 
 export interface DemoCredentials {
   tokens: Array<{ user: string; kind: string; description: string; token: string }>;
   accessKeys: Array<{ user: string; accessKeyId: string; secretAccessKey: string }>;
+  secretScanning?: DemoSecretScanning;
 }
 
 export async function seedDemo(dataSource: DataSource, services: Services, secretKey?: string): Promise<DemoCredentials> {
+  const credentials = await seedIdentityDemo(dataSource, services, secretKey);
+  credentials.secretScanning = await seedSecretScanningDemo(dataSource, services);
+  return credentials;
+}
+
+async function seedIdentityDemo(dataSource: DataSource, services: Services, secretKey?: string): Promise<DemoCredentials> {
   return dataSource.transaction(async (db) => {
     const id = services.identity;
     await id.createUser(db, { login: 'alice', name: 'Alice Admin', email: 'alice@example.com', calendarRole: 'editor' });
