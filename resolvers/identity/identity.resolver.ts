@@ -112,7 +112,7 @@ export class RepositoryResolver {
     description: 'Look up a repository by owner and name (case-insensitive). Null with NOT_FOUND when missing or not visible.',
   })
   repository(@Arg('owner') owner: string, @Arg('name') name: string, @Ctx() ctx: RequestContext): Promise<RepositoryEntity> {
-    return ctx.services.identity.getRepository(ctx, owner, name);
+    return ctx.services.identity.getRepositoryForGraph(ctx, owner, name);
   }
 
   @Mutation(() => UpdateRepositorySecuritySettingsPayload, {

@@ -258,7 +258,10 @@ export class SecretScanningAlertResolver {
   async firstLocationDetected(@Root() a: SecretScanningAlertEntity, @Ctx() ctx: RequestContext): Promise<SecretScanningCommitLocation | null> {
     if (a.firstLocationId == null) return null;
     const [l, w] = await Promise.all([ctx.loaders.locationById.load(a.firstLocationId), repoWhere(ctx, a.repositoryId)]);
-    return l ? commitDetails(ctx, w, l) : null;
+    if (!l) return null;
+    // A wiki commit has no git blob or commit API URL: the commit form carries the wiki's compare URL (as REST's first_location_detected does).
+    if (l.type === 'wiki_commit') return Object.assign(commitDetails(ctx, w, l), { blobUrl: null, commitUrl: wikiCommitDetails(ctx, w, l).commitUrl });
+    return commitDetails(ctx, w, l);
   }
 
   @FieldResolver(() => Boolean, { description: 'true when the secret was found in more than one place.' })

@@ -54,12 +54,22 @@ function complexityPlugin(schema: GraphQLSchema): ApolloServerPlugin<GraphqlCont
       return {
         async didResolveOperation({ request, document }) {
           const query = request.operationName ? separateOperations(document)[request.operationName] ?? document : document;
-          const cost = getComplexity({
-            schema,
-            query,
-            variables: request.variables ?? {},
-            estimators: [fieldExtensionsEstimator(), listAwareEstimator],
-          });
+          let cost: number;
+          try {
+            cost = getComplexity({
+              schema,
+              query,
+              variables: request.variables ?? {},
+              estimators: [fieldExtensionsEstimator(), listAwareEstimator],
+            });
+          } catch (e) {
+            // graphql-query-complexity coerces the variables itself and throws graphql-js' coercion error
+            // (no extensions.code): that is the client's bad input, not a server fault.
+            if (e instanceof GraphQLError) {
+              throw new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
+            }
+            throw e;
+          }
           if (cost > LIMITS.maxCost) {
             throw new GraphQLError(
               `Query cost ${cost} exceeds the maximum of ${LIMITS.maxCost}. Ask for fewer items per page (first/last) or fewer nested lists.`,

@@ -41,11 +41,32 @@
  *    So security_events without repo reads alerts (200) but a writer with it gets 404, not 403.
  *  - Endpoint 6 (createBypass): cannot read the repository -> 404; cannot push (role write+; classic `repo`,
  *    fine-grained contents: write) -> 403; not the author of the placeholder -> 403; else 200.
+ *
+ * GraphQL twins: every row is also run through the GraphQL twin of each endpoint, with the same viewer and
+ * token, and must give the same answer (REST status -> GraphQL outcome, see `graphqlOutcome`):
+ *   1 organization(login).secretScanningAlerts          2 repository(owner, name).secretScanningAlerts
+ *   3 repository.secretScanningAlert(number: 1)         4 updateSecretScanningAlert(input: {..., assignee: null})
+ *   5 repository.secretScanningAlert(1).locations       6 createPushProtectionBypass (the same placeholder)
+ *   7 repository.secretScanningScanHistory
+ *   200 -> the twin's value is non-null, no error; 404 -> null + NOT_FOUND; 403 -> null + FORBIDDEN;
+ *   400/422 -> BAD_USER_INPUT; 401 -> HTTP 401 + UNAUTHENTICATED (bad credentials).
+ *   A classic security_events token (no `repo`) reads alerts in REST; in GraphQL the same token must get past
+ *   Query.repository (which by itself requires repository.read) to reach endpoints 2, 3, 5 and 7.
  */
-import type { AccountEntity } from '../../entities';
+import { AccessTokenEntity, AccountEntity } from '../../entities';
+import { generateToken } from '../../src/auth/tokens';
+import {
+  CreatePushProtectionBypassDocument,
+  OrganizationSecretScanningAlertsDocument,
+  RepositorySecretScanningAlertsDocument,
+  SecretScanningAlertDocument,
+  SecretScanningAlertLocationsDocument,
+  SecretScanningScanHistoryDocument,
+  UpdateSecretScanningAlertDocument,
+} from '../__generated__/graphql';
 import { IdentityFixtures } from '../fixtures/identity';
 import { octokit, Octokit, SecretScanningFixtures } from '../fixtures/secret-scanning';
-import { startTestApp, TestApp } from '../helpers/app';
+import { gqlDoc, startTestApp, TestApp } from '../helpers/app';
 
 type Role = 'org_admin' | 'security_manager' | 'repo_admin' | 'writer' | 'reader' | 'outsider';
 type TokenKind =
@@ -122,6 +143,8 @@ const MATRIX: Record<Role, Record<TokenKind, string>> = {
   },
 }; // prettier-ignore
 const ANONYMOUS = '404 404 404 404 404 404 404';
+/** A token that does not authenticate (unknown, malformed or revoked): GitHub's 401 "Bad credentials" everywhere. */
+const BAD_CREDENTIALS = '401 401 401 401 401 401 401';
 
 const TOKEN_KINDS = Object.keys(MATRIX.org_admin) as TokenKind[];
 const ROLES = Object.keys(MATRIX) as Role[];
@@ -133,6 +156,7 @@ describe('secret scanning REST authorization matrix', () => {
   const users = {} as Record<Role, AccountEntity>;
   const tokens = {} as Record<Role, Record<TokenKind, string>>;
   const placeholders = {} as Record<Role, string>;
+  const badTokens = {} as Record<'unknown' | 'malformed' | 'revoked', string>;
 
   beforeAll(async () => {
     t = await startTestApp();
@@ -173,6 +197,14 @@ describe('secret scanning REST authorization matrix', () => {
     }
     for (const r of PUSHERS) placeholders[r] = (await ss.placeholder(t.app.deps, users[r], 'authz/app')).placeholderId;
     for (const r of ROLES) placeholders[r] ??= placeholders.writer;
+
+    // Credentials that do not authenticate: well-formed but unknown, not a token at all, revoked.
+    badTokens.unknown = generateToken('classic');
+    badTokens.malformed = 'not-a-token';
+    const revokedUser = await f.user('authz-revoked');
+    await f.member(org, revokedUser, 'admin');
+    badTokens.revoked = await f.classicToken(revokedUser, ['repo']);
+    await t.db.dataSource.getRepository(AccessTokenEntity).update({ userId: revokedUser.id }, { revokedAt: new Date() });
   }, 120_000);
   afterAll(() => t.close());
 
@@ -193,14 +225,69 @@ describe('secret scanning REST authorization matrix', () => {
     ]);
   }
 
+  type GqlResult = Awaited<ReturnType<typeof gqlDoc<unknown, unknown>>>;
+
+  /**
+   * The REST status a GraphQL answer stands for: the twin's value (`pick`) non-null without errors -> 200;
+   * HTTP 401 with UNAUTHENTICATED -> 401; otherwise the value must be null and the first error's code says
+   * which status (NOT_FOUND 404, FORBIDDEN 403, BAD_USER_INPUT 422). Anything else is spelled out, so a
+   * mismatch names what GraphQL did.
+   */
+  function graphqlOutcome(r: GqlResult, pick: (data: any) => unknown): string {
+    const errors = r.body.errors ?? [];
+    const code = errors[0]?.extensions?.code;
+    if (r.status === 401) return code === 'UNAUTHENTICATED' && !r.body.data ? '401' : `http401:${String(code)}`;
+    const value = r.body.data ? pick(r.body.data) : null;
+    if (value !== null && value !== undefined) return errors.length === 0 && r.status === 200 ? '200' : `data+${String(code)}`;
+    const status = ({ NOT_FOUND: '404', FORBIDDEN: '403', BAD_USER_INPUT: '422' } as Record<string, string>)[String(code)];
+    return status ?? `null:${String(code ?? 'no-error')}:http${r.status}`;
+  }
+
+  /** The GraphQL twins of endpoints 1-7, for the same viewer (token) and placeholder. */
+  async function graphqlStatuses(token: string | undefined, placeholderId: string): Promise<string[]> {
+    const app = { owner: 'authz', name: 'app' };
+    const twins: Array<[Promise<GqlResult>, (d: any) => unknown]> = [
+      [gqlDoc(t.url, OrganizationSecretScanningAlertsDocument, { login: 'authz' }, token), (d) => d.organization?.secretScanningAlerts],
+      [gqlDoc(t.url, RepositorySecretScanningAlertsDocument, app, token), (d) => d.repository?.secretScanningAlerts],
+      [gqlDoc(t.url, SecretScanningAlertDocument, { ...app, number: 1 }, token), (d) => d.repository?.secretScanningAlert],
+      [
+        gqlDoc(t.url, UpdateSecretScanningAlertDocument, { input: { repository: 'authz/app', number: 1, assignee: null } }, token),
+        (d) => d.updateSecretScanningAlert?.alert,
+      ],
+      [gqlDoc(t.url, SecretScanningAlertLocationsDocument, { ...app, number: 1 }, token), (d) => d.repository?.secretScanningAlert?.locations],
+      [
+        gqlDoc(t.url, CreatePushProtectionBypassDocument, { input: { repository: 'authz/app', reason: 'WILL_FIX_LATER', placeholderId } }, token),
+        (d) => d.createPushProtectionBypass,
+      ],
+      [gqlDoc(t.url, SecretScanningScanHistoryDocument, app, token), (d) => d.repository?.secretScanningScanHistory],
+    ];
+    return Promise.all(twins.map(([p, pick]) => p.then((r) => graphqlOutcome(r as GqlResult, pick))));
+  }
+
+  /** REST 400 and 422 are one class (BAD_USER_INPUT) in GraphQL. */
+  const asGraphqlClass = (expected: string) => expected.replace(/\b400\b/g, '422');
+
   const CASES = ROLES.flatMap((role) => TOKEN_KINDS.map((kind) => [role, kind, MATRIX[role][kind]] as const));
 
   it.each(CASES)('%s with a %s token: %s', async (role, kind, expected) => {
     expect((await statuses(octokit(t.url, tokens[role][kind]), placeholders[role])).join(' ')).toBe(expected);
   });
 
+  it.each(CASES)('GraphQL twin: %s with a %s token: %s', async (role, kind, expected) => {
+    expect((await graphqlStatuses(tokens[role][kind], placeholders[role])).join(' ')).toBe(asGraphqlClass(expected));
+  });
+
   it(`anonymous: ${ANONYMOUS}`, async () => {
     expect((await statuses(octokit(t.url), placeholders.writer)).join(' ')).toBe(ANONYMOUS);
+  });
+
+  it(`GraphQL twin: anonymous: ${ANONYMOUS}`, async () => {
+    expect((await graphqlStatuses(undefined, placeholders.writer)).join(' ')).toBe(asGraphqlClass(ANONYMOUS));
+  });
+
+  it.each(['unknown', 'malformed', 'revoked'] as const)(`a %s token: ${BAD_CREDENTIALS}, and HTTP 401 UNAUTHENTICATED in GraphQL`, async (which) => {
+    expect((await statuses(octokit(t.url, badTokens[which]), placeholders.writer)).join(' ')).toBe(BAD_CREDENTIALS);
+    expect((await graphqlStatuses(badTokens[which], placeholders.writer)).join(' ')).toBe(BAD_CREDENTIALS);
   });
 
   it('a fine-grained token lists only the organization alerts of its own repositories', async () => {

@@ -604,7 +604,7 @@ describe('secret scanning REST (GitHub-compatible)', () => {
       expect((data[1].details as any).blob_url).toMatch(new RegExp(`^${api}/git/blobs/[0-9a-f]{40}$`));
       expect((data[1].details as any).path).not.toBe(first.path);
       expect(Object.keys(data[2].details!)).toEqual(['path', 'start_line', 'end_line', 'start_column', 'end_column', 'blob_sha', 'page_url', 'commit_sha', 'commit_url']);
-      expect(data[2].details).toMatchObject({ path: 'Home.md', page_url: `${t.url}/acme/api/wiki/Home`, commit_url: expect.stringMatching(new RegExp(`^${t.url}/acme/api/wiki/_compare/[0-9a-f]{40}$`)) });
+      expect(data[2].details).toMatchObject({ path: 'Home.md', page_url: `${t.url}/acme/api/wiki/Home/${(data[2].details as any).commit_sha}`, commit_url: expect.stringMatching(new RegExp(`^${t.url}/acme/api/wiki/_compare/[0-9a-f]{40}$`)) });
       for (const l of data.slice(3)) {
         expect(Object.keys(l.details!)).toEqual([`${l.type}_url`]);
         expect((l.details as any)[`${l.type}_url`]).toMatch(/^https:\/\/gw\.example\.test\/repos\/\d+\//);

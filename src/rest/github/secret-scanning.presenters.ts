@@ -109,7 +109,7 @@ export function presentLocationDetails(l: SecretScanningLocationEntity, ref: Rep
         start_column: l.startColumn,
         end_column: l.endColumn,
         blob_sha: l.blobSha,
-        page_url: l.url ?? `${web}/wiki/${page}`,
+        page_url: l.url ?? `${web}/wiki/${page}/${l.commitSha}`,
         commit_sha: l.commitSha,
         commit_url: `${web}/wiki/_compare/${l.commitSha}`,
       };

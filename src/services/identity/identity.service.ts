@@ -126,6 +126,22 @@ export class IdentityService {
     return repo;
   }
 
+  /**
+   * The repository as the graph's entry point (Query.repository): visible when the viewer may read it, or
+   * may read its secret scanning alerts (a classic `security_events` token without `repo`), as the REST
+   * secret scanning endpoints decide (alerts service checkRepository: 404 only when neither is allowed).
+   */
+  async getRepositoryForGraph(ctx: RequestContext, owner: string, name: string): Promise<RepositoryEntity> {
+    const repo = await this.findRepositoryUnchecked(ctx.db, owner, name);
+    if (
+      !repo ||
+      !((await this.access.canOnRepository(ctx, 'repository.read', repo)) || (await this.access.canOnRepository(ctx, 'secret_scanning.alerts.read', repo)))
+    ) {
+      throw new NotFoundError(`Could not resolve to a Repository with the name '${owner}/${name}'.`);
+    }
+    return repo;
+  }
+
   async findRepositoryUnchecked(db: EntityManager, owner: string, name: string): Promise<RepositoryEntity | null> {
     if (!owner || !name) return null;
     const ownerAccount = await db.getRepository(AccountEntity).findOne({ where: { loginLower: owner.toLowerCase() } });
