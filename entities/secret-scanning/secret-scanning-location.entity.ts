@@ -17,6 +17,8 @@ export const LOCATION_TYPES = [
   'pull_request_review_comment',
 ] as const;
 export type LocationType = (typeof LOCATION_TYPES)[number];
+/** The location types whose details are a URL (issues, discussions, pull requests): all but the commit forms. */
+export const URL_LOCATION_TYPES = LOCATION_TYPES.filter((t) => t !== 'commit' && t !== 'wiki_commit');
 
 /**
  * A place a secret was found. Commit-like locations (commit, wiki_commit) carry path, blob, commit and

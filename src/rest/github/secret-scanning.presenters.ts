@@ -25,6 +25,7 @@ import type {
 } from '../../../entities';
 import type { RequestContext } from '../../context';
 import type { BypassResult } from '../../services/secret-scanning/push.service';
+import { URL_LOCATION_TYPES } from '../../../entities';
 import { isoSeconds, presentRepository, presentUser } from './presenters';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -445,19 +446,6 @@ export const LOCATION_DETAIL_SCHEMAS: Record<string, Schema> = {
     required: ['path', 'start_line', 'end_line', 'start_column', 'end_column', 'blob_sha', 'page_url', 'commit_sha', 'commit_url'],
   },
 };
-const URL_LOCATION_TYPES = [
-  'issue_title',
-  'issue_body',
-  'issue_comment',
-  'discussion_title',
-  'discussion_body',
-  'discussion_comment',
-  'pull_request_title',
-  'pull_request_body',
-  'pull_request_comment',
-  'pull_request_review',
-  'pull_request_review_comment',
-];
 for (const t of URL_LOCATION_TYPES) {
   LOCATION_DETAIL_SCHEMAS[`secret-scanning-location-${t.replace(/_/g, '-')}`] = {
     description: `A secret in a ${t.replace(/_/g, ' ')}.`,

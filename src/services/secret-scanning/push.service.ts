@@ -18,7 +18,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { EntityManager, In, IsNull } from 'typeorm';
 import {
-  LOCATION_TYPES,
+  URL_LOCATION_TYPES,
   LocationType,
   PushProtectionPlaceholderEntity,
   RepositoryEntity,
@@ -95,7 +95,7 @@ export const BYPASS_REASONS = ['false_positive', 'used_in_tests', 'will_fix_late
 export type BypassReason = (typeof BYPASS_REASONS)[number];
 
 /** Location types content other than commits can be submitted as (everything but commit and wiki_commit). */
-export const CONTENT_LOCATION_TYPES = LOCATION_TYPES.filter((t) => t !== 'commit' && t !== 'wiki_commit');
+export const CONTENT_LOCATION_TYPES = URL_LOCATION_TYPES;
 
 /** Scan kinds startScan accepts (incremental scans are recorded by pushes and submissions only). */
 export const STARTABLE_SCAN_KINDS = ['backfill', 'pattern_update', 'custom_pattern_backfill', 'generic_secrets_backfill'] as const;
