@@ -160,7 +160,12 @@ export class RepositoryResolver {
     return ctx.services.identity.viewerPermission(ctx, r);
   }
 
-  @FieldResolver(() => RepositorySecuritySettings)
+  @FieldResolver(() => RepositorySecuritySettings, { description: 'The same as securitySettings (the name the secret scanning issue uses).' })
+  settings(@Root() r: RepositoryEntity): RepositorySecuritySettings {
+    return this.securitySettings(r);
+  }
+
+  @FieldResolver(() => RepositorySecuritySettings, { description: 'Secret scanning, push protection, advanced security and delegated dismissal.' })
   securitySettings(@Root() r: RepositoryEntity): RepositorySecuritySettings {
     return {
       secretScanning: r.secretScanning,

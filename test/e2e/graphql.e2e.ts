@@ -109,6 +109,8 @@ describe('the one graph', () => {
       advancedSecurity: true,
       delegatedAlertDismissal: false,
     });
+    const alias = await gql(t.url, '{ repository(owner: "graphorg", name: "repo-01") { settings { pushProtection advancedSecurity } } }', undefined, adminToken);
+    expect(alias.body.data).toEqual({ repository: { settings: { pushProtection: true, advancedSecurity: true } } });
     const bad = await gqlDoc(t.url, UpdateRepositorySecuritySettingsDocument, { input: { repository: 'no-slash' } }, adminToken);
     expect(bad.body.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
     const hidden = await gqlDoc(t.url, UpdateRepositorySecuritySettingsDocument, { input: { repository: 'graphorg/repo-00', secretScanning: false } }, outsiderToken);
