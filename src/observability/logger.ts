@@ -20,6 +20,9 @@ export const REDACT_PATHS = [
   'token',
   'secret',
   'secretAccessKey',
+  // TypeORM's QueryFailedError carries the statement's bound values (may include secrets or token hashes).
+  'err.parameters',
+  'err.driverError.parameters',
 ];
 
 export function createLogger(level: LogLevel, destination?: pino.DestinationStream): Logger {

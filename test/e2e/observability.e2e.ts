@@ -3,6 +3,7 @@
  * no Authorization header or token ever logged; Prometheus counters and histograms per route and operation.
  */
 import { IdentityFixtures } from '../fixtures/identity';
+import { createLogger } from '../../src/observability/logger';
 import { gql, startTestApp, TestApp } from '../helpers/app';
 
 describe('logs and metrics', () => {
@@ -85,5 +86,16 @@ describe('readiness with Redis', () => {
     } finally {
       await down.close();
     }
+  });
+});
+
+describe('database errors in logs', () => {
+  it('never logs the bound parameters of a failed SQL statement', async () => {
+    const lines: string[] = [];
+    const log = createLogger('info', { write: (l: string) => void lines.push(l) });
+    const err = Object.assign(new Error('UNIQUE constraint failed'), { query: 'INSERT ...', parameters: ['super-secret-value'] });
+    log.error({ err }, 'unexpected error');
+    expect(lines.join('')).not.toContain('super-secret-value');
+    expect(lines.join('')).toContain('UNIQUE constraint failed');
   });
 });
