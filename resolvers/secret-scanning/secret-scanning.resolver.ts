@@ -21,6 +21,7 @@ import type { PlaceholderResult } from '../../src/services/secret-scanning/push.
 import { Connection, ConnectionArgs, ConnectionShape, toConnection } from '../common/connection';
 import { toGlobalId } from '../common/global-id';
 import { registerNodeType } from '../common/node';
+import { alertUrls, commitLocationUrls } from '../../src/services/secret-scanning/urls';
 import { Organization, Repository, User } from '../identity/identity.type';
 import {
   CreatePushProtectionBypassInput,
@@ -85,48 +86,21 @@ async function ownerLogin(ctx: RequestContext, repo: RepositoryEntity): Promise<
   return owner.login;
 }
 
-/** API URL of an alert, built exactly like the REST layer: `${publicUrl}/repos/o/r/secret-scanning/alerts/n`. */
-function alertApiUrl(ctx: RequestContext, w: RepoWhere, number: number): string {
-  return `${ctx.config.publicUrl}/repos/${w.owner.login}/${w.repo.name}/secret-scanning/alerts/${number}`;
+const nameOf = (w: RepoWhere) => ({ owner: w.owner.login, name: w.repo.name });
+
+function rangeOf(l: SecretScanningLocationEntity) {
+  return { path: l.path, startLine: l.startLine, endLine: l.endLine, startColumn: l.startColumn, endColumn: l.endColumn, blobSha: l.blobSha, commitSha: l.commitSha };
 }
 
-function repoApiUrl(ctx: RequestContext, w: RepoWhere): string {
-  return `${ctx.config.publicUrl}/repos/${w.owner.login}/${w.repo.name}`;
-}
-
-function repoHtmlUrl(ctx: RequestContext, w: RepoWhere): string {
-  return `${ctx.config.publicUrl}/${w.owner.login}/${w.repo.name}`;
-}
-
+/** The commit form. A wiki commit has no git blob or commit API URL: it carries the wiki's compare URL. */
 function commitDetails(ctx: RequestContext, w: RepoWhere, l: SecretScanningLocationEntity): SecretScanningCommitLocation {
-  const api = repoApiUrl(ctx, w);
-  return Object.assign(new SecretScanningCommitLocation(), {
-    path: l.path,
-    startLine: l.startLine,
-    endLine: l.endLine,
-    startColumn: l.startColumn,
-    endColumn: l.endColumn,
-    blobSha: l.blobSha,
-    blobUrl: l.blobSha ? `${api}/git/blobs/${l.blobSha}` : null,
-    commitSha: l.commitSha,
-    commitUrl: l.commitSha ? `${api}/git/commits/${l.commitSha}` : null,
-  });
+  const u = commitLocationUrls(ctx.config.publicUrl, nameOf(w), l);
+  return Object.assign(new SecretScanningCommitLocation(), { ...rangeOf(l), blobUrl: u.blobUrl, commitUrl: u.commitUrl });
 }
 
 function wikiCommitDetails(ctx: RequestContext, w: RepoWhere, l: SecretScanningLocationEntity): SecretScanningWikiCommitLocation {
-  const wiki = `${repoHtmlUrl(ctx, w)}/wiki`;
-  const page = (l.path ?? '').replace(/\.[^./]*$/, '');
-  return Object.assign(new SecretScanningWikiCommitLocation(), {
-    path: l.path,
-    startLine: l.startLine,
-    endLine: l.endLine,
-    startColumn: l.startColumn,
-    endColumn: l.endColumn,
-    blobSha: l.blobSha,
-    pageUrl: l.url ?? (l.commitSha && page ? `${wiki}/${page}/${l.commitSha}` : null),
-    commitSha: l.commitSha,
-    commitUrl: l.commitSha ? `${wiki}/_compare/${l.commitSha}` : null,
-  });
+  const u = commitLocationUrls(ctx.config.publicUrl, nameOf(w), l);
+  return Object.assign(new SecretScanningWikiCommitLocation(), { ...rangeOf(l), pageUrl: u.pageUrl, commitUrl: u.commitUrl });
 }
 
 /** The union member for a location: commit forms carry the range and URLs, the others their item URL. */
@@ -218,17 +192,17 @@ export class SecretScanningAlertResolver {
 
   @FieldResolver(() => String, { description: 'API URL of the alert.' })
   async url(@Root() a: SecretScanningAlertEntity, @Ctx() ctx: RequestContext): Promise<string> {
-    return alertApiUrl(ctx, await repoWhere(ctx, a.repositoryId), a.number);
+    return alertUrls(ctx.config.publicUrl, nameOf(await repoWhere(ctx, a.repositoryId)), a.number).url;
   }
 
   @FieldResolver(() => String, { description: 'Web URL of the alert.' })
   async htmlUrl(@Root() a: SecretScanningAlertEntity, @Ctx() ctx: RequestContext): Promise<string> {
-    return `${repoHtmlUrl(ctx, await repoWhere(ctx, a.repositoryId))}/security/secret-scanning/${a.number}`;
+    return alertUrls(ctx.config.publicUrl, nameOf(await repoWhere(ctx, a.repositoryId)), a.number).htmlUrl;
   }
 
   @FieldResolver(() => String, { description: "API URL of the alert's locations." })
   async locationsUrl(@Root() a: SecretScanningAlertEntity, @Ctx() ctx: RequestContext): Promise<string> {
-    return `${alertApiUrl(ctx, await repoWhere(ctx, a.repositoryId), a.number)}/locations`;
+    return alertUrls(ctx.config.publicUrl, nameOf(await repoWhere(ctx, a.repositoryId)), a.number).locationsUrl;
   }
 
   @FieldResolver(() => User, { nullable: true })
@@ -258,10 +232,7 @@ export class SecretScanningAlertResolver {
   async firstLocationDetected(@Root() a: SecretScanningAlertEntity, @Ctx() ctx: RequestContext): Promise<SecretScanningCommitLocation | null> {
     if (a.firstLocationId == null) return null;
     const [l, w] = await Promise.all([ctx.loaders.locationById.load(a.firstLocationId), repoWhere(ctx, a.repositoryId)]);
-    if (!l) return null;
-    // A wiki commit has no git blob or commit API URL: the commit form carries the wiki's compare URL (as REST's first_location_detected does).
-    if (l.type === 'wiki_commit') return Object.assign(commitDetails(ctx, w, l), { blobUrl: null, commitUrl: wikiCommitDetails(ctx, w, l).commitUrl });
-    return commitDetails(ctx, w, l);
+    return l ? commitDetails(ctx, w, l) : null;
   }
 
   @FieldResolver(() => Boolean, { description: 'true when the secret was found in more than one place.' })

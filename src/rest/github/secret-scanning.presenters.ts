@@ -26,6 +26,7 @@ import type {
 import type { RequestContext } from '../../context';
 import type { BypassResult } from '../../services/secret-scanning/push.service';
 import { URL_LOCATION_TYPES } from '../../../entities';
+import { alertUrls, commitLocationUrls, RepoName } from '../../services/secret-scanning/urls';
 import { isoSeconds, presentRepository, presentUser } from './presenters';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -79,41 +80,20 @@ export async function loadAlertRefs(ctx: RequestContext, alerts: SecretScanningA
 // ---------------------------------------------------------------------------------------------------------
 // Locations.
 
-function repoPaths(base: string, ref: RepoRef): { api: string; web: string } {
-  const full = `${ref.owner.login}/${ref.repo.name}`;
-  return { api: `${base}/repos/${full}`, web: `${base}/${full}` };
-}
+const repoName = (ref: RepoRef): RepoName => ({ owner: ref.owner.login, name: ref.repo.name });
 
 /** The `details` object of a location (also the bare `first_location_detected` object of an alert). */
 export function presentLocationDetails(l: SecretScanningLocationEntity, ref: RepoRef, base: string): Record<string, unknown> {
-  const { api, web } = repoPaths(base, ref);
+  const range = { path: l.path, start_line: l.startLine, end_line: l.endLine, start_column: l.startColumn, end_column: l.endColumn, blob_sha: l.blobSha };
   switch (l.type) {
-    case 'commit':
-      return {
-        path: l.path,
-        start_line: l.startLine,
-        end_line: l.endLine,
-        start_column: l.startColumn,
-        end_column: l.endColumn,
-        blob_sha: l.blobSha,
-        blob_url: `${api}/git/blobs/${l.blobSha}`,
-        commit_sha: l.commitSha,
-        commit_url: `${api}/git/commits/${l.commitSha}`,
-      };
+    case 'commit': {
+      const u = commitLocationUrls(base, repoName(ref), l);
+      return { ...range, blob_url: u.blobUrl, commit_sha: l.commitSha, commit_url: u.commitUrl };
+    }
     case 'wiki_commit': {
       // GitHub: page_url is the wiki page, commit_url the wiki's web compare view of the commit.
-      const page = (l.path ?? '').replace(/\.[^./]+$/, '');
-      return {
-        path: l.path,
-        start_line: l.startLine,
-        end_line: l.endLine,
-        start_column: l.startColumn,
-        end_column: l.endColumn,
-        blob_sha: l.blobSha,
-        page_url: l.url ?? `${web}/wiki/${page}/${l.commitSha}`,
-        commit_sha: l.commitSha,
-        commit_url: `${web}/wiki/_compare/${l.commitSha}`,
-      };
+      const u = commitLocationUrls(base, repoName(ref), l);
+      return { ...range, page_url: u.pageUrl, commit_sha: l.commitSha, commit_url: u.commitUrl };
     }
     default:
       // issue_title -> issue_title_url, pull_request_review_comment -> pull_request_review_comment_url, ...
@@ -214,10 +194,9 @@ const FIELDS_BY_VARIANT: Record<AlertVariant, readonly string[]> = {
   single: SINGLE_ALERT_FIELDS,
 };
 
-export function alertUrls(base: string, ref: RepoRef, n: number): { url: string; html_url: string; locations_url: string } {
-  const { api, web } = repoPaths(base, ref);
-  const url = `${api}/secret-scanning/alerts/${n}`;
-  return { url, html_url: `${web}/security/secret-scanning/${n}`, locations_url: `${url}/locations` };
+export function presentAlertUrls(base: string, ref: RepoRef, n: number): { url: string; html_url: string; locations_url: string } {
+  const u = alertUrls(base, repoName(ref), n);
+  return { url: u.url, html_url: u.htmlUrl, locations_url: u.locationsUrl };
 }
 
 export function presentAlert(
@@ -237,7 +216,7 @@ export function presentAlert(
     number: a.number,
     created_at: isoSeconds(a.createdAt),
     updated_at: isoSeconds(a.updatedAt),
-    ...alertUrls(base, ref, a.number),
+    ...presentAlertUrls(base, ref, a.number),
     state: a.state,
     resolution: a.resolution,
     resolved_at: isoSeconds(a.resolvedAt),
