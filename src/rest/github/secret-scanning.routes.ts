@@ -533,7 +533,7 @@ export const githubSecretScanningRoutes: RestRoute<any, any>[] = [
   }),
 
   // 5
-  route<AlertInput & PageQuery, { q: PageQuery; repo: RepositoryEntity; page: Page<SecretScanningLocationEntity> & { lastPage?: () => Promise<number> } }>({
+  route<AlertInput & PageQuery, { q: PageQuery; repo: RepositoryEntity; page: Page<SecretScanningLocationEntity> }>({
     family: 'github',
     method: 'GET',
     path: '/repos/{owner}/{repo}/secret-scanning/alerts/{alert_number}/locations',

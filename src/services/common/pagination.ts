@@ -29,6 +29,23 @@ export interface Page<T> {
   cursorOf(item: T): string;
   /** Computed on demand: lists only pay for COUNT(*) when totalCount is asked for. */
   totalCount(): Promise<number>;
+  /** Page mode only: the number of the last page (GitHub's rel="last"). */
+  lastPage?: () => Promise<number>;
+}
+
+/** page/per_page paging (GitHub REST); validation errors name this resource. */
+export interface OffsetArgs {
+  page: number;
+  perPage: number;
+}
+
+/**
+ * COUNT(1) of what a query builder selects (no ordering, no paging). TypeORM's getCount() says
+ * COUNT(DISTINCT id), which makes SQLite build a temporary B-tree (17 ms vs 1 ms on 20k alerts).
+ */
+export async function countRows(qb: SelectQueryBuilder<any>): Promise<number> {
+  const row = await qb.clone().select('COUNT(1)', 'cnt').orderBy().offset(undefined).limit(undefined).getRawOne<{ cnt: string | number }>();
+  return Number(row?.cnt ?? 0);
 }
 
 type CursorValue = string | number | boolean | null;
@@ -91,15 +108,16 @@ export async function keysetPage<T extends ObjectLiteral>(
   const col = `${alias}.${sortCol.databaseName}`;
   const idc = `${alias}.${idCol.databaseName}`;
   const countQb = qb.clone();
+  const typeName = typeof sortCol.type === 'function' ? sortCol.type.name : String(sortCol.type);
+  const isDate = /date|time/i.test(typeName);
 
   const bound = (cursor: string, argName: string, side: 'after' | 'before', n: number) => {
     const [rawValue, id] = decodeCursor(cursor, argName);
-    const value =
-      sortCol.type === Date || sortCol.type === 'datetime' || sortCol.type === 'timestamp'
-        ? rawValue === null
-          ? null
-          : new Date(String(rawValue))
-        : rawValue;
+    let value: unknown = rawValue;
+    if (isDate && rawValue !== null) {
+      value = new Date(String(rawValue));
+      if (Number.isNaN((value as Date).getTime())) throw new ValidationError(`\`${argName}\` is not a valid cursor`, { status: 400 });
+    }
     const v = driver.preparePersistentValue(value, sortCol);
     // "after" in a DESC list means smaller values.
     const greater = (side === 'after') === (sort.direction === 'ASC');
@@ -125,6 +143,46 @@ export async function keysetPage<T extends ObjectLiteral>(
     hasNextPage: backward ? Boolean(args.before) : more,
     hasPreviousPage: backward ? more : Boolean(args.after),
     cursorOf: (item: T) => encodeCursor(sortValueOf(item, sort.property), item[idCol.propertyName]),
-    totalCount: () => (counted ??= countQb.select('COUNT(1)', 'cnt').getRawOne<{ cnt: string | number }>().then((r) => Number(r?.cnt ?? 0))),
+    totalCount: () => (counted ??= countRows(countQb)),
+  };
+}
+
+/**
+ * page/per_page paging over the same order (sort column, then id). `totalCount` may be given when it is
+ * already known (e.g. a stored counter); otherwise it is counted on demand.
+ */
+export async function offsetPage<T extends ObjectLiteral>(
+  qb: SelectQueryBuilder<T>,
+  args: OffsetArgs,
+  sort: SortSpec,
+  opts: { resource: string; totalCount?: () => Promise<number> },
+): Promise<Page<T>> {
+  const bad = (field: string, message: string) =>
+    new ValidationError(message, { fieldErrors: [{ resource: opts.resource, field, code: 'invalid', message }] });
+  if (!Number.isInteger(args.page) || args.page < 1) throw bad('page', 'page must be a positive integer');
+  if (!Number.isInteger(args.perPage) || args.perPage < 1 || args.perPage > MAX_PAGE_SIZE) {
+    throw bad('per_page', `per_page must be between 1 and ${MAX_PAGE_SIZE}`);
+  }
+  const meta = qb.expressionMap.mainAlias!.metadata;
+  const sortCol = meta.findColumnWithPropertyName(sort.property);
+  const idCol = meta.primaryColumns[0];
+  if (!sortCol || !idCol) throw new Error(`offsetPage: unknown sort property ${sort.property}`);
+  const countQb = qb.clone();
+  let counted: Promise<number> | undefined;
+  const totalCount = opts.totalCount ?? (() => (counted ??= countRows(countQb)));
+  qb.orderBy(`${qb.alias}.${sortCol.databaseName}`, sort.direction)
+    .addOrderBy(`${qb.alias}.${idCol.databaseName}`, sort.direction)
+    .offset((args.page - 1) * args.perPage)
+    .limit(args.perPage + 1);
+  let rows = await qb.getMany();
+  const more = rows.length > args.perPage;
+  if (more) rows = rows.slice(0, args.perPage);
+  return {
+    items: rows,
+    hasNextPage: more,
+    hasPreviousPage: args.page > 1,
+    cursorOf: (item: T) => encodeCursor(sortValueOf(item, sort.property), item[idCol.propertyName]),
+    totalCount,
+    lastPage: async () => Math.max(1, Math.ceil((await totalCount()) / args.perPage)),
   };
 }
