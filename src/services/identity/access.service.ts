@@ -25,7 +25,14 @@ export class AccessService {
   async repositoryFacts(ctx: RequestContext, repo: RepositoryEntity): Promise<RepositoryResource> {
     const base: RepositoryResource = { type: 'repository', id: repo.id, private: repo.private, permission: null, orgRole: null };
     if (ctx.viewer.kind !== 'user') return base;
-    const userId = ctx.viewer.user.id;
+    return { ...base, ...(await this.permissionOf(ctx, repo, ctx.viewer.user.id)) };
+  }
+
+  /**
+   * Any user's effective permission on a repository (ownership, organization role with its base
+   * permission, direct collaboration), and their role in the owning organization.
+   */
+  async permissionOf(ctx: RequestContext, repo: RepositoryEntity, userId: number): Promise<{ permission: RepositoryPermission | null; orgRole: OrgRole | null }> {
     const owner = await ctx.loaders.accountById.load(repo.ownerId);
     let permission: RepositoryPermission | null = null;
     let orgRole: OrgRole | null = null;
@@ -37,7 +44,7 @@ export class AccessService {
       else if (orgRole) permission = 'read'; // organization base permission for members
     }
     permission = max(permission, await ctx.loaders.collaboratorPermission.load(`${repo.id}:${userId}`));
-    return { ...base, permission, orgRole };
+    return { permission, orgRole };
   }
 
   async organizationFacts(ctx: RequestContext, org: AccountEntity): Promise<OrganizationResource> {

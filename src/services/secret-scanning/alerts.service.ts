@@ -375,13 +375,10 @@ export class SecretScanningAlertsService {
     return { repo, alert: await alerts.findOneOrFail({ where: { id: alert.id } }) };
   }
 
-  /** Write access for the assignee rule: owner, org admin, or a write/admin collaborator. */
+  /** Write access for the assignee rule (the same effective permission `can()` uses for the viewer). */
   private async hasWriteAccess(ctx: RequestContext, repo: RepositoryEntity, user: AccountEntity): Promise<boolean> {
-    if (repo.ownerId === user.id) return true;
-    const owner = await ctx.loaders.accountById.load(repo.ownerId);
-    if (owner?.type === 'Organization' && (await ctx.loaders.orgRole.load(`${owner.id}:${user.id}`)) === 'admin') return true;
-    const p = await ctx.loaders.collaboratorPermission.load(`${repo.id}:${user.id}`);
-    return p === 'write' || p === 'admin';
+    const { permission } = await ctx.services.access.permissionOf(ctx, repo, user.id);
+    return permission === 'write' || permission === 'admin';
   }
 
   // ------------------------------------------------------------------ locations
