@@ -43,7 +43,27 @@ export interface AlertFilter {
   isPubliclyLeaked?: boolean | null;
   isMultiRepo?: boolean | null;
   isBypassed?: boolean | null;
+  /** Only alerts having all these metadata fields (GitHub's included_metadata). */
+  includedMetadata?: string[] | null;
+  /** Only alerts whose owner_email metadata has this lowercase hex SHA-256. */
+  ownerEmailHash?: string | null;
 }
+
+/** The metadata fields GitHub can attach to an alert (included_metadata filter values). */
+export const INCLUDED_METADATA_VALUES = [
+  'owner-email',
+  'owner-id',
+  'owner-name',
+  'secret-id',
+  'secret-name',
+  'secret-issued-date',
+  'secret-expiration-date',
+  'organization-name',
+  'organization-id',
+  'last-used-date',
+  'has-organization-access',
+] as const;
+
 
 export interface AlertOrder {
   sort?: string | null; // created | updated
@@ -179,6 +199,14 @@ export class SecretScanningAlertsService {
     }
     checkList('resolution', filter.resolutions, ALERT_RESOLUTION_FILTERS);
     checkList('validity', filter.validities, ALERT_VALIDITIES);
+    for (const m of filter.includedMetadata ?? []) {
+      if (!(INCLUDED_METADATA_VALUES as readonly string[]).includes(m)) {
+        throw invalid('included_metadata', `'${m.slice(0, 40)}' is not a valid included_metadata value; use ${INCLUDED_METADATA_VALUES.join(', ')}`);
+      }
+    }
+    if (filter.ownerEmailHash != null && !/^[0-9a-f]{64}$/.test(filter.ownerEmailHash)) {
+      throw invalid('owner_email_hash', 'owner_email_hash must be the lowercase hex SHA-256 of an email address');
+    }
     const sort = order.sort ?? 'created';
     const direction = order.direction ?? 'desc';
     if (sort !== 'created' && sort !== 'updated') throw invalid('sort', `'${sort}' is not a valid sort; use created or updated`);
@@ -188,6 +216,8 @@ export class SecretScanningAlertsService {
 
   private async applyFilter(ctx: RequestContext, qb: SelectQueryBuilder<SecretScanningAlertEntity>, filter: AlertFilter): Promise<boolean> {
     const a = qb.alias;
+    // This gateway stores no alert metadata: a metadata filter matches no alert.
+    if (filter.includedMetadata?.length || filter.ownerEmailHash) return false;
     if (filter.state) qb.andWhere(`${a}.state = :state`, { state: filter.state });
     if (filter.secretTypes?.length) qb.andWhere(`${a}.secret_type IN (:...secretTypes)`, { secretTypes: filter.secretTypes });
     if (filter.excludeSecretTypes?.length) qb.andWhere(`${a}.secret_type NOT IN (:...exSecretTypes)`, { exSecretTypes: filter.excludeSecretTypes });
