@@ -2,7 +2,7 @@
  * Users, organizations, memberships, repositories, collaborators, tokens and access keys.
  * Used by the admin CLI, the demo seed and the GraphQL identity fields; the rules live here once.
  */
-import { Brackets, EntityManager, In } from 'typeorm';
+import { Brackets, EntityManager, In, WhereExpressionBuilder } from 'typeorm';
 import {
   AccessTokenEntity,
   AccountEntity,
@@ -152,37 +152,22 @@ export class IdentityService {
   /** Repositories of an owner that the viewer may see, by name. */
   async listRepositories(ctx: RequestContext, owner: AccountEntity, args: PageArgs): Promise<Page<RepositoryEntity>> {
     const qb = ctx.db.getRepository(RepositoryEntity).createQueryBuilder('r').where('r.owner_id = :owner', { owner: owner.id });
-    const viewer = ctx.viewer;
-    if (viewer.kind !== 'user') {
-      qb.andWhere('r.private = :f', { f: false });
-    } else {
-      const seesAllPrivate =
-        viewer.credential.type !== 'fine_grained' &&
-        (viewer.credential.type !== 'classic' || viewer.credential.scopes.has('repo')) &&
-        (owner.id === viewer.user.id ||
-          (owner.type === 'Organization' && (await this.access.orgRole(ctx, owner.id)) !== null));
-      if (viewer.credential.type === 'fine_grained') {
-        const ids = [...viewer.credential.repositoryIds];
-        qb.andWhere(
-          new Brackets((w) => {
-            w.where('r.private = :f', { f: false });
-            if (ids.length) w.orWhere('r.id IN (:...fgIds)', { fgIds: ids.slice(0, 10_000) });
-          }),
-        );
-      } else if (!seesAllPrivate) {
-        const classicPrivateOk = viewer.credential.type !== 'classic' || viewer.credential.scopes.has('repo');
-        qb.andWhere(
-          new Brackets((w) => {
-            w.where('r.private = :f', { f: false });
-            if (classicPrivateOk) {
-              w.orWhere(
-                'EXISTS (SELECT 1 FROM repository_collaborators c WHERE c.repository_id = r.id AND c.user_id = :vid)',
-                { vid: viewer.user.id },
-              );
-            }
-          }),
-        );
-      }
+    const v = ctx.viewer;
+    const publicOr = (extra?: (w: WhereExpressionBuilder) => void) =>
+      qb.andWhere(
+        new Brackets((w) => {
+          w.where('r.private = :f', { f: false });
+          extra?.(w);
+        }),
+      );
+    if (v.kind !== 'user' || (v.credential.type === 'classic' && !v.credential.scopes.has('repo'))) {
+      publicOr(); // anonymous, or a classic token without `repo`: public repositories only
+    } else if (v.credential.type === 'fine_grained') {
+      const ids = [...v.credential.repositoryIds].slice(0, 10_000);
+      publicOr((w) => ids.length && w.orWhere('r.id IN (:...fgIds)', { fgIds: ids }));
+    } else if (!(owner.id === v.user.id || (owner.type === 'Organization' && (await this.access.orgRole(ctx, owner.id)) !== null))) {
+      // Neither the owner nor a member (who has the organization's base read permission): add direct grants.
+      publicOr((w) => w.orWhere('EXISTS (SELECT 1 FROM repository_collaborators c WHERE c.repository_id = r.id AND c.user_id = :vid)', { vid: v.user.id }));
     }
     return keysetPage(qb, args, { property: 'nameLower', direction: 'ASC' });
   }
