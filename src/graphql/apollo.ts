@@ -10,7 +10,7 @@ import { ApolloServer, ApolloServerPlugin, BaseContext } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
-import { GraphQLError, GraphQLSchema, separateOperations } from 'graphql';
+import { GraphQLError, GraphQLSchema, Kind, separateOperations } from 'graphql';
 import { ComplexityEstimatorArgs, fieldExtensionsEstimator, getComplexity } from 'graphql-query-complexity';
 import type { Logger } from 'pino';
 import type { RequestContext } from '../context';
@@ -53,7 +53,9 @@ function complexityPlugin(schema: GraphQLSchema): ApolloServerPlugin<GraphqlCont
     async requestDidStart() {
       return {
         async didResolveOperation({ request, document }) {
-          const query = request.operationName ? separateOperations(document)[request.operationName] ?? document : document;
+          // Only a document with several operations needs splitting (the common single-operation case skips the walk).
+          const operations = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION).length;
+          const query = operations > 1 && request.operationName ? separateOperations(document)[request.operationName] ?? document : document;
           let cost: number;
           try {
             cost = getComplexity({

@@ -133,10 +133,8 @@ export class IdentityService {
    */
   async getRepositoryForGraph(ctx: RequestContext, owner: string, name: string): Promise<RepositoryEntity> {
     const repo = await this.findRepositoryUnchecked(ctx.db, owner, name);
-    if (
-      !repo ||
-      !((await this.access.canOnRepository(ctx, 'repository.read', repo)) || (await this.access.canOnRepository(ctx, 'secret_scanning.alerts.read', repo)))
-    ) {
+    const facts = repo && (await this.access.repositoryFacts(ctx, repo));
+    if (!repo || !facts || !(can(ctx.viewer, 'repository.read', facts) || can(ctx.viewer, 'secret_scanning.alerts.read', facts))) {
       throw new NotFoundError(`Could not resolve to a Repository with the name '${owner}/${name}'.`);
     }
     return repo;
