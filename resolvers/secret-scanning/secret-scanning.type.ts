@@ -17,46 +17,46 @@ import {
 import { createUnionType, Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { MAX_RESOLUTION_COMMENT } from '../../src/services/secret-scanning/alerts.service';
 import { PUSH_LIMITS } from '../../src/services/secret-scanning/push.service';
+import {
+  ALERT_RESOLUTION_FILTERS,
+  ALERT_RESOLUTIONS,
+  ALERT_STATES,
+  ALERT_VALIDITIES,
+  AlertResolution,
+  AlertState,
+  AlertValidity,
+  LOCATION_TYPES,
+  LocationType,
+  SCAN_KINDS,
+  ScanKind,
+  URL_LOCATION_TYPES,
+} from '../../entities';
+import { enumFrom } from '../common/enum';
 import { Node } from '../common/node';
 
 // ------------------------------------------------------------------ enums
 
-export enum SecretScanningAlertStateEnum {
-  OPEN = 'open',
-  RESOLVED = 'resolved',
-}
+export const SecretScanningAlertStateEnum = enumFrom(ALERT_STATES);
+export type SecretScanningAlertStateEnum = AlertState;
 registerEnumType(SecretScanningAlertStateEnum, { name: 'SecretScanningAlertState', description: 'The state of a secret scanning alert.' });
 
-export enum SecretScanningAlertResolutionEnum {
-  FALSE_POSITIVE = 'false_positive',
-  WONT_FIX = 'wont_fix',
-  REVOKED = 'revoked',
-  USED_IN_TESTS = 'used_in_tests',
-}
+export const SecretScanningAlertResolutionEnum = enumFrom(ALERT_RESOLUTIONS);
+export type SecretScanningAlertResolutionEnum = AlertResolution;
 registerEnumType(SecretScanningAlertResolutionEnum, {
   name: 'SecretScanningAlertResolution',
   description: 'Why a secret scanning alert was resolved.',
 });
 
 /** The list filter also accepts GitHub's two webhook-only resolutions (no alert here carries them). */
-export enum SecretScanningAlertResolutionFilterEnum {
-  FALSE_POSITIVE = 'false_positive',
-  WONT_FIX = 'wont_fix',
-  REVOKED = 'revoked',
-  USED_IN_TESTS = 'used_in_tests',
-  PATTERN_EDITED = 'pattern_edited',
-  PATTERN_DELETED = 'pattern_deleted',
-}
+export const SecretScanningAlertResolutionFilterEnum = enumFrom(ALERT_RESOLUTION_FILTERS);
+export type SecretScanningAlertResolutionFilterEnum = (typeof ALERT_RESOLUTION_FILTERS)[number];
 registerEnumType(SecretScanningAlertResolutionFilterEnum, {
   name: 'SecretScanningAlertResolutionFilterValue',
   description: 'A resolution to filter alerts by (the REST `resolution` filter values).',
 });
 
-export enum SecretScanningAlertValidityEnum {
-  ACTIVE = 'active',
-  INACTIVE = 'inactive',
-  UNKNOWN = 'unknown',
-}
+export const SecretScanningAlertValidityEnum = enumFrom(ALERT_VALIDITIES);
+export type SecretScanningAlertValidityEnum = AlertValidity;
 registerEnumType(SecretScanningAlertValidityEnum, { name: 'SecretScanningAlertValidity', description: 'Whether the detected secret is still valid.' });
 
 /** What an update may set (UNKNOWN is the read-side default; send null to clear the override). */
@@ -88,40 +88,16 @@ registerEnumType(SecretScanningAlertOrderDirectionEnum, {
   description: 'Possible directions in which to order a list of secret scanning alerts.',
 });
 
-export enum SecretScanningLocationTypeEnum {
-  COMMIT = 'commit',
-  WIKI_COMMIT = 'wiki_commit',
-  ISSUE_TITLE = 'issue_title',
-  ISSUE_BODY = 'issue_body',
-  ISSUE_COMMENT = 'issue_comment',
-  DISCUSSION_TITLE = 'discussion_title',
-  DISCUSSION_BODY = 'discussion_body',
-  DISCUSSION_COMMENT = 'discussion_comment',
-  PULL_REQUEST_TITLE = 'pull_request_title',
-  PULL_REQUEST_BODY = 'pull_request_body',
-  PULL_REQUEST_COMMENT = 'pull_request_comment',
-  PULL_REQUEST_REVIEW = 'pull_request_review',
-  PULL_REQUEST_REVIEW_COMMENT = 'pull_request_review_comment',
-}
+export const SecretScanningLocationTypeEnum = enumFrom(LOCATION_TYPES);
+export type SecretScanningLocationTypeEnum = LocationType;
 registerEnumType(SecretScanningLocationTypeEnum, { name: 'SecretScanningLocationType', description: 'Where a secret was found.' });
 
 /**
  * Location types of content submitted outside a push: the issue, discussion and pull request types
  * (the push service's CONTENT_LOCATION_TYPES; the commit forms need a path and a commit, so they come from pushes).
  */
-export enum SecretScanningContentLocationTypeEnum {
-  ISSUE_TITLE = 'issue_title',
-  ISSUE_BODY = 'issue_body',
-  ISSUE_COMMENT = 'issue_comment',
-  DISCUSSION_TITLE = 'discussion_title',
-  DISCUSSION_BODY = 'discussion_body',
-  DISCUSSION_COMMENT = 'discussion_comment',
-  PULL_REQUEST_TITLE = 'pull_request_title',
-  PULL_REQUEST_BODY = 'pull_request_body',
-  PULL_REQUEST_COMMENT = 'pull_request_comment',
-  PULL_REQUEST_REVIEW = 'pull_request_review',
-  PULL_REQUEST_REVIEW_COMMENT = 'pull_request_review_comment',
-}
+export const SecretScanningContentLocationTypeEnum = enumFrom(URL_LOCATION_TYPES);
+export type SecretScanningContentLocationTypeEnum = (typeof URL_LOCATION_TYPES)[number];
 registerEnumType(SecretScanningContentLocationTypeEnum, {
   name: 'SecretScanningContentLocationType',
   description: 'The kind of issue, discussion or pull request content submitted for scanning.',
@@ -134,22 +110,13 @@ export enum SecretScanningBypassReasonEnum {
 }
 registerEnumType(SecretScanningBypassReasonEnum, { name: 'SecretScanningBypassReason', description: 'Why push protection was bypassed.' });
 
-export enum SecretScanningScanKindEnum {
-  INCREMENTAL = 'incremental',
-  BACKFILL = 'backfill',
-  PATTERN_UPDATE = 'pattern_update',
-  CUSTOM_PATTERN_BACKFILL = 'custom_pattern_backfill',
-  GENERIC_SECRETS_BACKFILL = 'generic_secrets_backfill',
-}
+export const SecretScanningScanKindEnum = enumFrom(SCAN_KINDS);
+export type SecretScanningScanKindEnum = ScanKind;
 registerEnumType(SecretScanningScanKindEnum, { name: 'SecretScanningScanKind', description: 'The kind of a secret scan.' });
 
 /** The kinds of scan a client may start (incremental scans run on every push). */
-export enum SecretScanningRescanKindEnum {
-  BACKFILL = 'backfill',
-  PATTERN_UPDATE = 'pattern_update',
-  CUSTOM_PATTERN_BACKFILL = 'custom_pattern_backfill',
-  GENERIC_SECRETS_BACKFILL = 'generic_secrets_backfill',
-}
+export const SecretScanningRescanKindEnum = enumFrom(SCAN_KINDS.filter((k): k is Exclude<ScanKind, 'incremental'> => k !== 'incremental'));
+export type SecretScanningRescanKindEnum = Exclude<ScanKind, 'incremental'>;
 registerEnumType(SecretScanningRescanKindEnum, { name: 'SecretScanningRescanKind', description: 'A kind of scan that can be started on demand.' });
 
 export enum SecretScanningScanStatusEnum {
