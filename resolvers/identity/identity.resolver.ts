@@ -45,7 +45,7 @@ registerNodeType({
   load: async (ctx, id) => {
     const r = await ctx.loaders.repositoryById.load(Number(id));
     if (!r) return null;
-    return (await ctx.services.access.canOnRepository(ctx, 'repository.read', r)) ? r : null;
+    return (await ctx.services.access.canSeeRepository(ctx, r)) ? r : null;
   },
 });
 
@@ -112,7 +112,7 @@ export class RepositoryResolver {
     description: 'Look up a repository by owner and name (case-insensitive). Null with NOT_FOUND when missing or not visible.',
   })
   repository(@Arg('owner') owner: string, @Arg('name') name: string, @Ctx() ctx: RequestContext): Promise<RepositoryEntity> {
-    return ctx.services.identity.getRepositoryForGraph(ctx, owner, name);
+    return ctx.services.identity.getRepository(ctx, owner, name);
   }
 
   @Mutation(() => UpdateRepositorySecuritySettingsPayload, {
@@ -160,18 +160,20 @@ export class RepositoryResolver {
     return ctx.services.identity.viewerPermission(ctx, r);
   }
 
-  @FieldResolver(() => RepositorySecuritySettings, { description: 'The same as securitySettings (the name the secret scanning issue uses).' })
-  settings(@Root() r: RepositoryEntity): RepositorySecuritySettings {
-    return this.securitySettings(r);
+  @FieldResolver(() => RepositorySecuritySettings, {
+    nullable: true,
+    description: 'The same as securitySettings (the name the secret scanning issue uses); null unless the viewer administers the repository.',
+  })
+  settings(@Root() r: RepositoryEntity, @Ctx() ctx: RequestContext): Promise<RepositorySecuritySettings | null> {
+    return ctx.services.identity.securitySettingsFor(ctx, r);
   }
 
-  @FieldResolver(() => RepositorySecuritySettings, { description: 'Secret scanning, push protection, advanced security and delegated dismissal.' })
-  securitySettings(@Root() r: RepositoryEntity): RepositorySecuritySettings {
-    return {
-      secretScanning: r.secretScanning,
-      pushProtection: r.pushProtection,
-      advancedSecurity: r.advancedSecurity,
-      delegatedAlertDismissal: r.delegatedAlertDismissal,
-    };
+  @FieldResolver(() => RepositorySecuritySettings, {
+    nullable: true,
+    description:
+      'Secret scanning, push protection, advanced security and delegated dismissal; null unless the viewer administers the repository (as REST shows security_and_analysis to admins only).',
+  })
+  securitySettings(@Root() r: RepositoryEntity, @Ctx() ctx: RequestContext): Promise<RepositorySecuritySettings | null> {
+    return ctx.services.identity.securitySettingsFor(ctx, r);
   }
 }

@@ -408,7 +408,7 @@ export class SecretScanningMutationResolver {
   async submitPush(
     @Arg('input', () => SubmitPushInput) input: SubmitPushInput,
     @Ctx() ctx: RequestContext,
-  ): Promise<{ blocked: boolean; placeholders: PlaceholderResult[]; alerts: AlertReference[] }> {
+  ): Promise<{ blocked: boolean; placeholders: PlaceholderResult[]; alerts: AlertReference[] | null }> {
     const r = await ctx.services.secretScanningPush.submitPush(ctx, {
       repository: input.repository,
       ref: input.ref,
@@ -417,19 +417,19 @@ export class SecretScanningMutationResolver {
     return {
       blocked: r.blocked,
       placeholders: r.placeholders,
-      alerts: r.alerts.map((a) => ({ number: a.number, created: a.created, repository: r.repository })),
+      alerts: r.alerts?.map((a) => ({ number: a.number, created: a.created, repository: r.repository })) ?? null,
     };
   }
 
   @Mutation(() => SubmitContentPayload, { description: 'Scan issue, discussion or pull request content of a repository.' })
-  async submitContent(@Arg('input', () => SubmitContentInput) input: SubmitContentInput, @Ctx() ctx: RequestContext): Promise<{ alerts: AlertReference[] }> {
+  async submitContent(@Arg('input', () => SubmitContentInput) input: SubmitContentInput, @Ctx() ctx: RequestContext): Promise<{ alerts: AlertReference[] | null }> {
     const r = await ctx.services.secretScanningPush.submitContent(ctx, {
       repository: input.repository,
       locationType: input.locationType,
       url: input.url,
       content: input.content,
     });
-    return { alerts: r.alerts.map((a) => ({ number: a.number, created: a.created, repository: r.repository })) };
+    return { alerts: r.alerts?.map((a) => ({ number: a.number, created: a.created, repository: r.repository })) ?? null };
   }
 
   @Mutation(() => StartSecretScanPayload, { description: 'Start a backfill, pattern update, custom pattern or generic secrets scan of a repository.' })

@@ -488,7 +488,12 @@ export class SecretScanningAlertReference {
 export class SubmitPushPayload {
   @Field({ description: 'true when push protection refused the push.' }) blocked: boolean;
   @Field(() => [SecretScanningPushPlaceholder]) placeholders: unknown[];
-  @Field(() => [SecretScanningAlertReference]) alerts: unknown[];
+  @Field(() => [SecretScanningAlertReference], {
+    nullable: true,
+    description:
+      'Alerts created or given a new location by the push; null when the pusher may not read the repository\'s secret scanning alerts (they learn only `blocked` and the placeholders).',
+  })
+  alerts: unknown[] | null;
 }
 
 @InputType('SubmitContentInput', { description: 'Issue, discussion or pull request content to scan (never blocked by push protection).' })
@@ -513,7 +518,11 @@ export class SubmitContentInput {
 
 @ObjectType('SubmitContentPayload')
 export class SubmitContentPayload {
-  @Field(() => [SecretScanningAlertReference]) alerts: unknown[];
+  @Field(() => [SecretScanningAlertReference], {
+    nullable: true,
+    description: "Alerts created or given a new location by the content; null when the submitter may not read the repository's secret scanning alerts.",
+  })
+  alerts: unknown[] | null;
 }
 
 @InputType('StartSecretScanInput')

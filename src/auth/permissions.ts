@@ -152,6 +152,9 @@ function credentialAllowsRepository(viewer: Viewer, action: RepositoryAction, re
     case 'classic':
       return hasAnyScope(c.scopes, repo.private ? CLASSIC_REPO_SCOPES[action].private : CLASSIC_REPO_SCOPES[action].public);
     case 'fine_grained':
+      // Like GitHub's, a fine-grained token reads the metadata of every public repository (what anonymous
+      // viewers read too); everything else needs the repository selected and the permission.
+      if (action === 'repository.read' && !repo.private) return true;
       return c.repositoryIds.has(repo.id) && grantsFineGrained(c.permissions, FINE_GRAINED_REPO_PERMISSION[action]);
   }
 }
@@ -258,4 +261,45 @@ export function can(viewer: Viewer, action: Action, resource: Resource): boolean
     case 'workflow':
       return action.startsWith('workflow.') && workflowAllows(viewer, action as WorkflowAction);
   }
+}
+
+/**
+ * Why `can()` denies an action, so a Forbidden answer names what is actually missing:
+ *  - `role`: the viewer's role does not allow it (whatever the credential), or the viewer is anonymous;
+ *  - `scope`: the role allows it but the classic token has none of `anyOf`;
+ *  - `permission`: the role allows it but the fine-grained token lacks `permission` (`access` or more);
+ *  - `repository`: the role allows it but the fine-grained token does not select the repository;
+ *  - `credential`: the role allows it but this kind of credential never may (workflow access keys).
+ * null when `can()` allows. Computed from the same tables as `can()`; repository and organization actions only.
+ */
+export type Denial =
+  | { by: 'role' }
+  | { by: 'scope'; anyOf: string[] }
+  | { by: 'permission'; permission: string; access: 'read' | 'write' }
+  | { by: 'repository' }
+  | { by: 'credential' };
+
+export function denial(viewer: Viewer, action: RepositoryAction | OrganizationAction, resource: RepositoryResource | OrganizationResource): Denial | null {
+  if (can(viewer, action, resource)) return null;
+  if (viewer.kind !== 'user') return { by: 'role' };
+  const c = viewer.credential;
+  if (resource.type === 'repository') {
+    const a = action as RepositoryAction;
+    if (!(a in CLASSIC_REPO_SCOPES) || !roleAllowsRepository(a, resource)) return { by: 'role' };
+    if (c.type === 'classic') return { by: 'scope', anyOf: resource.private ? CLASSIC_REPO_SCOPES[a].private : CLASSIC_REPO_SCOPES[a].public };
+    if (c.type === 'fine_grained') {
+      if (!c.repositoryIds.has(resource.id)) return { by: 'repository' };
+      const need = FINE_GRAINED_REPO_PERMISSION[a];
+      return need ? { by: 'permission', permission: need[0], access: need[1] } : { by: 'repository' };
+    }
+    return { by: 'credential' };
+  }
+  const a = action as OrganizationAction;
+  if (!(a in CLASSIC_ORG_SCOPES) || !roleAllowsOrganization(a, resource)) return { by: 'role' };
+  if (c.type === 'classic') return { by: 'scope', anyOf: CLASSIC_ORG_SCOPES[a] };
+  if (c.type === 'fine_grained') {
+    const need = FINE_GRAINED_ORG_PERMISSION[a];
+    return need ? { by: 'permission', permission: need[0], access: need[1] } : { by: 'credential' };
+  }
+  return { by: 'credential' };
 }

@@ -86,7 +86,7 @@ export async function seedSecretScanningDemo(dataSource: DataSource, services: S
   });
   await ss.updateAlert(alice, 'acme', 'website', 1, { assignee: 'alice', validity: 'active', present: present(['assignee', 'validity']) });
   return {
-    alerts: website.alerts.length + dotfiles.alerts.length + issue.alerts.length,
+    alerts: (website.alerts?.length ?? 0) + (dotfiles.alerts?.length ?? 0) + (issue.alerts?.length ?? 0),
     blockedPlaceholderId: blocked.placeholders[0]?.placeholderId,
   };
 }

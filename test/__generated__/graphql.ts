@@ -252,7 +252,7 @@ export type RepositoryByNameQueryVariables = Exact<{
 export type RepositoryByNameQuery = { repository: { id: string, databaseId: number, name: string, nameWithOwner: string, description: string | null, isPrivate: boolean, viewerPermission: RepositoryPermission | null, createdAt: string, owner:
       | { __typename: 'Organization', id: string, login: string }
       | { __typename: 'User', id: string, login: string }
-    , securitySettings: { secretScanning: boolean, pushProtection: boolean, advancedSecurity: boolean, delegatedAlertDismissal: boolean } } | null };
+    , securitySettings: { secretScanning: boolean, pushProtection: boolean, advancedSecurity: boolean, delegatedAlertDismissal: boolean } | null } | null };
 
 export type NodeByIdQueryVariables = Exact<{
   id: string | number;
@@ -283,7 +283,7 @@ export type UpdateRepositorySecuritySettingsMutationVariables = Exact<{
 }>;
 
 
-export type UpdateRepositorySecuritySettingsMutation = { updateRepositorySecuritySettings: { repository: { id: string, nameWithOwner: string, securitySettings: { secretScanning: boolean, pushProtection: boolean, advancedSecurity: boolean, delegatedAlertDismissal: boolean } } } };
+export type UpdateRepositorySecuritySettingsMutation = { updateRepositorySecuritySettings: { repository: { id: string, nameWithOwner: string, securitySettings: { secretScanning: boolean, pushProtection: boolean, advancedSecurity: boolean, delegatedAlertDismissal: boolean } | null } } };
 
 export type SecretScanningAlertListFieldsFragment = { id: string, number: number, createdAt: string, updatedAt: string, state: SecretScanningAlertState, resolution: SecretScanningAlertResolution | null, validity: SecretScanningAlertValidity, secretType: string, providerSlug: string | null, publiclyLeaked: boolean, multiRepo: boolean, pushProtectionBypassed: boolean, assignedTo: { login: string } | null, repository: { nameWithOwner: string } };
 
@@ -406,14 +406,14 @@ export type SubmitPushMutationVariables = Exact<{
 }>;
 
 
-export type SubmitPushMutation = { submitPush: { blocked: boolean, placeholders: Array<{ placeholderId: string, secretType: string, path: string, commitSha: string, startLine: number, endLine: number, startColumn: number, endColumn: number, expireAt: string }>, alerts: Array<{ number: number, created: boolean, alert: { id: string, number: number, state: SecretScanningAlertState, secretType: string } | null }> } };
+export type SubmitPushMutation = { submitPush: { blocked: boolean, placeholders: Array<{ placeholderId: string, secretType: string, path: string, commitSha: string, startLine: number, endLine: number, startColumn: number, endColumn: number, expireAt: string }>, alerts: Array<{ number: number, created: boolean, alert: { id: string, number: number, state: SecretScanningAlertState, secretType: string } | null }> | null } };
 
 export type SubmitContentMutationVariables = Exact<{
   input: SubmitContentInput;
 }>;
 
 
-export type SubmitContentMutation = { submitContent: { alerts: Array<{ number: number, created: boolean, alert: { id: string, number: number, secretType: string } | null }> } };
+export type SubmitContentMutation = { submitContent: { alerts: Array<{ number: number, created: boolean, alert: { id: string, number: number, secretType: string } | null }> | null } };
 
 export type StartSecretScanMutationVariables = Exact<{
   input: StartSecretScanInput;

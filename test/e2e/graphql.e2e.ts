@@ -139,10 +139,10 @@ describe('the one graph', () => {
     expect(rest.created_at).toBe(g.createdAt.replace(/\.\d{3}Z$/, 'Z'));
     expect(rest.url).toBe(`${t.url}/repos/graphorg/repo-01`);
     expect(rest.security_and_analysis).toEqual({
-      advanced_security: { status: g.securitySettings.advancedSecurity ? 'enabled' : 'disabled' },
-      secret_scanning: { status: g.securitySettings.secretScanning ? 'enabled' : 'disabled' },
-      secret_scanning_push_protection: { status: g.securitySettings.pushProtection ? 'enabled' : 'disabled' },
-      secret_scanning_delegated_alert_dismissal: { status: g.securitySettings.delegatedAlertDismissal ? 'enabled' : 'disabled' },
+      advanced_security: { status: g.securitySettings!.advancedSecurity ? 'enabled' : 'disabled' },
+      secret_scanning: { status: g.securitySettings!.secretScanning ? 'enabled' : 'disabled' },
+      secret_scanning_push_protection: { status: g.securitySettings!.pushProtection ? 'enabled' : 'disabled' },
+      secret_scanning_delegated_alert_dismissal: { status: g.securitySettings!.delegatedAlertDismissal ? 'enabled' : 'disabled' },
     });
   });
 });

@@ -49,7 +49,7 @@ describe('two instances on one database', () => {
     const token = await f.classicToken(admin, ['repo']);
 
     const before = await gqlDoc(b.url, RepositoryByNameDocument, { owner: 'twoorg', name: 'shared' }, token);
-    expect(before.body.data!.repository!.securitySettings.secretScanning).toBe(false);
+    expect(before.body.data!.repository!.securitySettings!.secretScanning).toBe(false);
 
     const write = await gqlDoc(a.url, UpdateRepositorySecuritySettingsDocument, { input: { repository: 'twoorg/shared', secretScanning: true, pushProtection: true } }, token);
     expect(write.body.errors).toBeUndefined();

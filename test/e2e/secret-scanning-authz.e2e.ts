@@ -39,7 +39,9 @@
  *    (repository.read: a private repository needs a role and, for classic tokens, the `repo` scope; for
  *    fine-grained tokens the repository selected) -> 404; otherwise 403.
  *    So security_events without repo reads alerts (200) but a writer with it gets 404, not 403.
- *  - Endpoint 6 (createBypass): cannot read the repository -> 404; cannot push (role write+; classic `repo`,
+ *  - Endpoint 6 (createBypass): cannot see the repository -> 404 (AccessService.repositoryVisible, the one rule:
+ *    repository.read, or secret scanning on and secret_scanning.alerts.read; so a security_events token that reads
+ *    the alerts sees the repository and gets 403, not 404); cannot push (role write+; classic `repo`,
  *    fine-grained contents: write) -> 403; not the author of the placeholder -> 403; else 200.
  *
  * GraphQL twins: every row is also run through the GraphQL twin of each endpoint, with the same viewer and
@@ -50,8 +52,8 @@
  *   7 repository.secretScanningScanHistory
  *   200 -> the twin's value is non-null, no error; 404 -> null + NOT_FOUND; 403 -> null + FORBIDDEN;
  *   400/422 -> BAD_USER_INPUT; 401 -> HTTP 401 + UNAUTHENTICATED (bad credentials).
- *   A classic security_events token (no `repo`) reads alerts in REST; in GraphQL the same token must get past
- *   Query.repository (which by itself requires repository.read) to reach endpoints 2, 3, 5 and 7.
+ *   A classic security_events token (no `repo`) reads alerts in REST; in GraphQL the same token gets past
+ *   Query.repository (the same visibility rule as REST) to reach endpoints 2, 3, 5 and 7.
  */
 import { AccessTokenEntity, AccountEntity } from '../../entities';
 import { generateToken } from '../../src/auth/tokens';
@@ -83,7 +85,7 @@ type TokenKind =
 const MATRIX: Record<Role, Record<TokenKind, string>> = {
   org_admin: {
     'classic:repo':                            '200 200 200 200 200 200 200',
-    'classic:security_events':                 '200 200 200 200 200 404 200',
+    'classic:security_events':                 '200 200 200 200 200 403 200',
     'classic:public_repo':                     '403 404 404 404 404 404 404',
     'classic:none':                            '403 404 404 404 404 404 404',
     'fine:read':                               '200 200 200 403 200 403 200',
@@ -93,7 +95,7 @@ const MATRIX: Record<Role, Record<TokenKind, string>> = {
   },
   security_manager: {
     'classic:repo':                            '200 200 200 200 200 403 200',
-    'classic:security_events':                 '200 200 200 200 200 404 200',
+    'classic:security_events':                 '200 200 200 200 200 403 200',
     'classic:public_repo':                     '403 404 404 404 404 404 404',
     'classic:none':                            '403 404 404 404 404 404 404',
     'fine:read':                               '200 200 200 403 200 403 200',
@@ -103,7 +105,7 @@ const MATRIX: Record<Role, Record<TokenKind, string>> = {
   },
   repo_admin: {
     'classic:repo':                            '404 200 200 200 200 200 200',
-    'classic:security_events':                 '404 200 200 200 200 404 200',
+    'classic:security_events':                 '404 200 200 200 200 403 200',
     'classic:public_repo':                     '404 404 404 404 404 404 404',
     'classic:none':                            '404 404 404 404 404 404 404',
     'fine:read':                               '404 200 200 403 200 403 200',

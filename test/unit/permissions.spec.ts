@@ -116,7 +116,8 @@ const CREDENTIALS: Array<[string, Credential, { private: RepositoryAction[]; pub
   ],
   ['fine-grained contents:read', fine({ contents: 'read' }), { private: ['repository.read'], public: ['repository.read'] }],
   ['fine-grained administration:write', fine({ administration: 'write' }), { private: ['repository.read', 'repository.admin'], public: ['repository.read', 'repository.admin'] }],
-  ['fine-grained for another repository', fine({ secret_scanning_alerts: 'write', contents: 'write' }, [99]), { private: [], public: [] }],
+  // (a fine-grained token reads every public repository's metadata, like GitHub's and like anonymous viewers)
+  ['fine-grained for another repository', fine({ secret_scanning_alerts: 'write', contents: 'write' }, [99]), { private: [], public: ['repository.read'] }],
   ['workflow access key', { type: 'access_key', accessKeyId: 'AKIAEXAMPLE' }, { private: [], public: [] }],
   ['internal (CLI)', { type: 'internal' }, { private: REPO_ACTIONS, public: REPO_ACTIONS }],
 ];

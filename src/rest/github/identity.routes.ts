@@ -3,8 +3,8 @@
  * IdentityService methods as the GraphQL `viewer` and `repository` fields.
  */
 import type { AccountEntity, RepositoryEntity } from '../../../entities';
-import { can } from '../../auth/permissions';
 import { UnauthenticatedError } from '../../errors/app-error';
+import type { RepositorySecuritySettings } from '../../services/identity/identity.service';
 import { route, RestRoute } from '../route-table';
 import { presentFullRepository, presentUser } from './presenters';
 
@@ -29,7 +29,7 @@ export const githubIdentityRoutes: RestRoute<any, any>[] = [
     },
     present: (user, ctx) => ({ body: { ...presentUser(user, ctx.config.publicUrl), name: user.name, email: user.email } }),
   }),
-  route<{ owner: string; repo: string }, { repo: RepositoryEntity; owner: AccountEntity; admin: boolean }>({
+  route<{ owner: string; repo: string }, { repo: RepositoryEntity; owner: AccountEntity; settings: RepositorySecuritySettings | null }>({
     family: 'github',
     method: 'GET',
     path: '/repos/{owner}/{repo}',
@@ -42,9 +42,8 @@ export const githubIdentityRoutes: RestRoute<any, any>[] = [
     handle: async (ctx, input) => {
       const repo = await ctx.services.identity.getRepository(ctx, input.owner, input.repo);
       const owner = (await ctx.loaders.accountById.load(repo.ownerId))!;
-      const admin = can(ctx.viewer, 'repository.admin', await ctx.services.access.repositoryFacts(ctx, repo));
-      return { repo, owner, admin };
+      return { repo, owner, settings: await ctx.services.identity.securitySettingsFor(ctx, repo) };
     },
-    present: (r, ctx) => ({ body: presentFullRepository(r.repo, r.owner, ctx.config.publicUrl, r.admin) }),
+    present: (r, ctx) => ({ body: presentFullRepository(r.repo, r.owner, ctx.config.publicUrl, r.settings) }),
   }),
 ];

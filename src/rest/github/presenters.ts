@@ -4,6 +4,7 @@
  */
 import type { AccountEntity, RepositoryEntity } from '../../../entities';
 import { toGlobalId } from '../../../resolvers/common/global-id';
+import type { RepositorySecuritySettings } from '../../services/identity/identity.service';
 
 export function isoSeconds(d: Date | null | undefined): string | null {
   if (!d) return null;
@@ -108,22 +109,24 @@ export function presentRepository(r: RepositoryEntity, owner: AccountEntity, bas
   };
 }
 
-/** The full repository object of GET /repos/{owner}/{repo}: minimal-repository plus settings. */
-export function presentFullRepository(r: RepositoryEntity, owner: AccountEntity, base: string, viewerIsAdmin: boolean) {
+/**
+ * The full repository object of GET /repos/{owner}/{repo}: minimal-repository plus, when the viewer may see
+ * them (IdentityService.securitySettingsFor: repository admins, as on GitHub), the security settings.
+ */
+export function presentFullRepository(r: RepositoryEntity, owner: AccountEntity, base: string, settings: RepositorySecuritySettings | null) {
   const enabled = (on: boolean) => ({ status: on ? 'enabled' : 'disabled' });
   return {
     ...presentRepository(r, owner, base),
     visibility: r.private ? 'private' : 'public',
     created_at: isoSeconds(r.createdAt),
     updated_at: isoSeconds(r.updatedAt),
-    // GitHub shows security_and_analysis to repository admins only.
-    ...(viewerIsAdmin
+    ...(settings
       ? {
           security_and_analysis: {
-            advanced_security: enabled(r.advancedSecurity),
-            secret_scanning: enabled(r.secretScanning),
-            secret_scanning_push_protection: enabled(r.pushProtection),
-            secret_scanning_delegated_alert_dismissal: enabled(r.delegatedAlertDismissal),
+            advanced_security: enabled(settings.advancedSecurity),
+            secret_scanning: enabled(settings.secretScanning),
+            secret_scanning_push_protection: enabled(settings.pushProtection),
+            secret_scanning_delegated_alert_dismissal: enabled(settings.delegatedAlertDismissal),
           },
         }
       : {}),

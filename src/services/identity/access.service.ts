@@ -2,9 +2,16 @@
  * Computes the facts `can()` decides on: the viewer's effective permission on a repository and role in
  * an organization. Uses the request's DataLoaders, so checking a page of repositories costs a few batched
  * queries, not one per row.
+ *
+ * It also holds THE visibility rule of a repository (`repositoryVisible`): every way to reach a repository
+ * (REST GET /repos/{owner}/{repo}, GraphQL `repository`, `node`, `nodes`, `organization.repositories` /
+ * `user.repositories`, and the 404 decisions of the secret scanning services) asks it, and the SQL filter of
+ * the repository lists is derived from it (`whereVisible`), not written a second time.
  */
+import { Brackets, SelectQueryBuilder } from 'typeorm';
 import type { AccountEntity, OrgRole, RepositoryEntity, RepositoryPermission } from '../../../entities';
-import { Action, can, OrganizationResource, RepositoryResource } from '../../auth/permissions';
+import { Action, can, denial, OrganizationAction, OrganizationResource, RepositoryAction, RepositoryResource } from '../../auth/permissions';
+import type { Viewer } from '../../auth/viewer';
 import type { RequestContext } from '../../context';
 import { ForbiddenError, NotFoundError } from '../../errors/app-error';
 
@@ -15,6 +22,28 @@ function max(a: RepositoryPermission | null, b: RepositoryPermission | null): Re
   if (!b) return a;
   return RANK[a] >= RANK[b] ? a : b;
 }
+
+/**
+ * The one visibility rule: a viewer sees a repository when they may read it, or when secret scanning is on
+ * and they may read its secret scanning alerts. The second half is what a classic `security_events` token
+ * (no `repo`) of a repository admin, organization owner or security manager adds: every alert it reads
+ * already carries the repository object (GitHub's alert payload does too), so showing the repository itself
+ * exposes nothing new; a private repository with secret scanning off has no alert to read and stays hidden.
+ */
+export function repositoryVisible(viewer: Viewer, facts: RepositoryResource, secretScanning: boolean): boolean {
+  return can(viewer, 'repository.read', facts) || (secretScanning && can(viewer, 'secret_scanning.alerts.read', facts));
+}
+
+/** Markdown-ish list: `a`, `a` or `b`, `a`, `b` or `c`. */
+function anyOf(names: string[]): string {
+  const q = names.map((n) => `\`${n}\``);
+  return q.length <= 1 ? q.join('') : `${q.slice(0, -1).join(', ')} or ${q[q.length - 1]}`;
+}
+
+/** Fine-grained token ids bound into the list query (SQLite takes at most 32,766 parameters). */
+const MAX_SELECTED_IDS = 10_000;
+/** A repository id no token selects (ids are positive). */
+const UNSELECTED_ID = -1;
 
 export class AccessService {
   async orgRole(ctx: RequestContext, organizationId: number): Promise<OrgRole | null> {
@@ -29,22 +58,24 @@ export class AccessService {
   }
 
   /**
+   * What a user gets on every repository of an owner from the owner alone: admin on their own repositories;
+   * in an organization, its role (owners: admin; other members: the base permission read).
+   */
+  private async ownerGrant(ctx: RequestContext, ownerId: number, userId: number): Promise<{ permission: RepositoryPermission | null; orgRole: OrgRole | null }> {
+    const owner = await ctx.loaders.accountById.load(ownerId);
+    if (owner?.type === 'User') return { permission: owner.id === userId ? 'admin' : null, orgRole: null };
+    if (owner?.type !== 'Organization') return { permission: null, orgRole: null };
+    const orgRole = await ctx.loaders.orgRole.load(`${owner.id}:${userId}`);
+    return { permission: orgRole === 'admin' ? 'admin' : orgRole ? 'read' : null, orgRole };
+  }
+
+  /**
    * Any user's effective permission on a repository (ownership, organization role with its base
    * permission, direct collaboration), and their role in the owning organization.
    */
   async permissionOf(ctx: RequestContext, repo: RepositoryEntity, userId: number): Promise<{ permission: RepositoryPermission | null; orgRole: OrgRole | null }> {
-    const owner = await ctx.loaders.accountById.load(repo.ownerId);
-    let permission: RepositoryPermission | null = null;
-    let orgRole: OrgRole | null = null;
-    if (owner?.type === 'User') {
-      if (owner.id === userId) permission = 'admin';
-    } else if (owner?.type === 'Organization') {
-      orgRole = await ctx.loaders.orgRole.load(`${owner.id}:${userId}`);
-      if (orgRole === 'admin') permission = 'admin';
-      else if (orgRole) permission = 'read'; // organization base permission for members
-    }
-    permission = max(permission, await ctx.loaders.collaboratorPermission.load(`${repo.id}:${userId}`));
-    return { permission, orgRole };
+    const { permission, orgRole } = await this.ownerGrant(ctx, repo.ownerId, userId);
+    return { permission: max(permission, await ctx.loaders.collaboratorPermission.load(`${repo.id}:${userId}`)), orgRole };
   }
 
   async organizationFacts(ctx: RequestContext, org: AccountEntity): Promise<OrganizationResource> {
@@ -55,20 +86,157 @@ export class AccessService {
     return can(ctx.viewer, action, await this.repositoryFacts(ctx, repo));
   }
 
+  // ------------------------------------------------------------------ visibility
+
+  async canSeeRepository(ctx: RequestContext, repo: RepositoryEntity): Promise<boolean> {
+    return repositoryVisible(ctx.viewer, await this.repositoryFacts(ctx, repo), repo.secretScanning);
+  }
+
+  /**
+   * The viewer's facts on a repository they may see; NotFound (`notFound`) when it is missing or hidden,
+   * never a hint that it exists.
+   */
+  async requireVisibleRepository(
+    ctx: RequestContext,
+    repo: RepositoryEntity | null | undefined,
+    notFound: () => Error = () => new NotFoundError(),
+  ): Promise<RepositoryResource> {
+    if (!repo) throw notFound();
+    const facts = await this.repositoryFacts(ctx, repo);
+    if (!repositoryVisible(ctx.viewer, facts, repo.secretScanning)) throw notFound();
+    return facts;
+  }
+
+  /**
+   * Restrict a query over repositories of `owner` (alias `alias`) to the ones `repositoryVisible` shows the
+   * viewer. The filter is derived from the rule itself: within one owner a repository's facts vary only by
+   * its visibility, its secret scanning setting, the viewer's direct collaborator permission and (for a
+   * fine-grained token) whether the token selects it, so the rule is evaluated on every combination and the
+   * combinations it accepts become SQL. A change to `can()` or to the rule changes the lists with it.
+   */
+  async whereVisible(ctx: RequestContext, qb: SelectQueryBuilder<RepositoryEntity>, alias: string, owner: AccountEntity): Promise<void> {
+    const v = ctx.viewer;
+    const grant = v.kind === 'user' ? await this.ownerGrant(ctx, owner.id, v.user.id) : { permission: null, orgRole: null };
+    const collaborations: Array<RepositoryPermission | null> = v.kind === 'user' ? [null, 'read', 'write', 'admin'] : [null];
+    const selectedIds = v.kind === 'user' && v.credential.type === 'fine_grained' ? [...v.credential.repositoryIds].slice(0, MAX_SELECTED_IDS) : null;
+    const selections: Array<boolean | undefined> = selectedIds === null ? [undefined] : selectedIds.length ? [true, false] : [false];
+
+    let cases: VisibleCase[] = [];
+    for (const isPrivate of [true, false]) {
+      for (const secretScanning of [true, false]) {
+        for (const selected of selections) {
+          const id = selected ? selectedIds![0] : UNSELECTED_ID;
+          const collaborator = collaborations.filter((c) =>
+            repositoryVisible(v, { type: 'repository', id, private: isPrivate, permission: max(grant.permission, c), orgRole: grant.orgRole }, secretScanning),
+          );
+          if (!collaborator.length) continue;
+          cases.push({ isPrivate, secretScanning, selected, collaborator: collaborator.length === collaborations.length ? undefined : collaborator });
+        }
+      }
+    }
+    cases = mergeCases(cases);
+
+    const col = (property: string) => `${alias}.${property}`;
+    qb.andWhere(
+      new Brackets((w) => {
+        if (!cases.length) w.where('1 = 0');
+        cases.forEach((c, i) => {
+          const parts: string[] = [];
+          const params: Record<string, unknown> = {};
+          if (c.isPrivate !== undefined) {
+            parts.push(`${col('private')} = :vis_p${i}`);
+            params[`vis_p${i}`] = c.isPrivate;
+          }
+          if (c.secretScanning !== undefined) {
+            parts.push(`${col('secretScanning')} = :vis_s${i}`);
+            params[`vis_s${i}`] = c.secretScanning;
+          }
+          if (c.selected !== undefined) parts.push(`${col('id')} ${c.selected ? 'IN' : 'NOT IN'} (:...vis_ids)`);
+          if (c.collaborator) {
+            parts.push(
+              `COALESCE((SELECT vc.permission FROM repository_collaborators vc WHERE vc.repository_id = ${col('id')} AND vc.user_id = :vis_uid), 'none') IN (:...vis_c${i})`,
+            );
+            params[`vis_c${i}`] = c.collaborator.map((p) => p ?? 'none');
+          }
+          const sql = parts.length ? `(${parts.join(' AND ')})` : '1 = 1';
+          w.orWhere(sql, params);
+        });
+      }),
+      {
+        ...(selectedIds?.length ? { vis_ids: selectedIds } : selectedIds ? { vis_ids: [UNSELECTED_ID] } : {}),
+        ...(v.kind === 'user' ? { vis_uid: v.user.id } : {}),
+      },
+    );
+  }
+
+  // ------------------------------------------------------------------ denials
+
+  /**
+   * The Forbidden for an action `can()` denies on a resource the viewer sees. When the viewer's role would
+   * allow it, the message names what the credential lacks (the classic scopes, the fine-grained permission);
+   * only when the role is what is missing does it say so (`roleDenied`).
+   */
+  forbidden(
+    ctx: RequestContext,
+    action: RepositoryAction | OrganizationAction,
+    resource: RepositoryResource | OrganizationResource,
+    roleDenied: () => ForbiddenError,
+  ): ForbiddenError {
+    const d = denial(ctx.viewer, action, resource);
+    switch (d?.by) {
+      case 'scope':
+        return new ForbiddenError(`Resource not accessible by personal access token: the token lacks the ${anyOf(d.anyOf)} scope.`);
+      case 'permission':
+        return new ForbiddenError(
+          `Resource not accessible by personal access token: the token lacks the \`${d.permission}\` permission (${d.access === 'read' ? 'read' : 'write'}).`,
+        );
+      case 'repository':
+        return new ForbiddenError('Resource not accessible by personal access token: the token does not select this repository.');
+      case 'credential':
+        return new ForbiddenError('Resource not accessible with this credential.');
+      default:
+        return roleDenied();
+    }
+  }
+
   /**
    * Enforce an action on a repository. A viewer who may not even see the repository gets NotFound
-   * (never a hint that it exists); one who sees it but may not act gets `denied` (default Forbidden).
+   * (never a hint that it exists); one who sees it but may not act gets Forbidden (`roleDenied` when the role
+   * is what is missing, else what the credential lacks).
    */
   async requireOnRepository(
     ctx: RequestContext,
-    action: Action,
+    action: RepositoryAction,
     repo: RepositoryEntity,
-    denied: () => Error = () => new ForbiddenError('Resource not accessible by personal access token'),
+    roleDenied: () => ForbiddenError = () => new ForbiddenError('Resource not accessible by personal access token'),
   ): Promise<RepositoryResource> {
-    const facts = await this.repositoryFacts(ctx, repo);
+    const facts = await this.requireVisibleRepository(ctx, repo);
     if (can(ctx.viewer, action, facts)) return facts;
-    // (a security_events token may act on alerts without a scope that reads repository contents)
-    if (!can(ctx.viewer, 'repository.read', facts)) throw new NotFoundError();
-    throw denied();
+    throw this.forbidden(ctx, action, facts, roleDenied);
   }
+}
+
+/** One accepted combination of `whereVisible` (undefined: any value). */
+interface VisibleCase {
+  isPrivate?: boolean;
+  secretScanning?: boolean;
+  selected?: boolean;
+  /** direct collaborator permissions (null: none) accepted; undefined: any */
+  collaborator?: Array<RepositoryPermission | null>;
+}
+
+/** Merge combinations that differ in one boolean only (`(a AND x) OR (a AND NOT x)` -> `a`), for shorter SQL. */
+function mergeCases(cases: VisibleCase[]): VisibleCase[] {
+  let out = cases;
+  for (const dim of ['secretScanning', 'selected', 'isPrivate'] as const) {
+    const groups = new Map<string, VisibleCase[]>();
+    for (const c of out) {
+      const key = JSON.stringify({ ...c, [dim]: 'any' });
+      groups.set(key, [...(groups.get(key) ?? []), c]);
+    }
+    out = [...groups.values()].flatMap((g) =>
+      g.length === 2 && g.some((c) => c[dim] === true) && g.some((c) => c[dim] === false) ? [{ ...g[0], [dim]: undefined }] : g,
+    );
+  }
+  return out;
 }

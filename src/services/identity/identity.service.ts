@@ -2,7 +2,7 @@
  * Users, organizations, memberships, repositories, collaborators, tokens and access keys.
  * Used by the admin CLI, the demo seed and the GraphQL identity fields; the rules live here once.
  */
-import { Brackets, EntityManager, In, WhereExpressionBuilder } from 'typeorm';
+import { EntityManager, In } from 'typeorm';
 import {
   AccessTokenEntity,
   AccountEntity,
@@ -52,6 +52,13 @@ export const FINE_GRAINED_PERMISSIONS = [
 export interface CreatedToken {
   token: string;
   record: AccessTokenEntity;
+}
+
+export interface RepositorySecuritySettings {
+  secretScanning: boolean;
+  pushProtection: boolean;
+  advancedSecurity: boolean;
+  delegatedAlertDismissal: boolean;
 }
 
 export interface SecuritySettingsInput {
@@ -117,27 +124,15 @@ export class IdentityService {
     return a;
   }
 
-  /** The repository if the viewer may see it; otherwise NotFound, whether or not it exists. */
+  /**
+   * The repository if the viewer may see it (AccessService's one visibility rule, the same for REST
+   * GET /repos/{owner}/{repo}, Query.repository, node(id:) and the repository lists); otherwise NotFound,
+   * whether or not it exists.
+   */
   async getRepository(ctx: RequestContext, owner: string, name: string): Promise<RepositoryEntity> {
     const repo = await this.findRepositoryUnchecked(ctx.db, owner, name);
-    if (!repo || !(await this.access.canOnRepository(ctx, 'repository.read', repo))) {
-      throw new NotFoundError(`Could not resolve to a Repository with the name '${owner}/${name}'.`);
-    }
-    return repo;
-  }
-
-  /**
-   * The repository as the graph's entry point (Query.repository): visible when the viewer may read it, or
-   * may read its secret scanning alerts (a classic `security_events` token without `repo`), as the REST
-   * secret scanning endpoints decide (alerts service checkRepository: 404 only when neither is allowed).
-   */
-  async getRepositoryForGraph(ctx: RequestContext, owner: string, name: string): Promise<RepositoryEntity> {
-    const repo = await this.findRepositoryUnchecked(ctx.db, owner, name);
-    const facts = repo && (await this.access.repositoryFacts(ctx, repo));
-    if (!repo || !facts || !(can(ctx.viewer, 'repository.read', facts) || can(ctx.viewer, 'secret_scanning.alerts.read', facts))) {
-      throw new NotFoundError(`Could not resolve to a Repository with the name '${owner}/${name}'.`);
-    }
-    return repo;
+    await this.access.requireVisibleRepository(ctx, repo, () => new NotFoundError(`Could not resolve to a Repository with the name '${owner}/${name}'.`));
+    return repo!;
   }
 
   async findRepositoryUnchecked(db: EntityManager, owner: string, name: string): Promise<RepositoryEntity | null> {
@@ -147,26 +142,10 @@ export class IdentityService {
     return db.getRepository(RepositoryEntity).findOne({ where: { ownerId: ownerAccount.id, nameLower: name.toLowerCase() } });
   }
 
-  /** Repositories of an owner that the viewer may see, by name. */
+  /** Repositories of an owner that the viewer may see (the rule of getRepository, as SQL), by name. */
   async listRepositories(ctx: RequestContext, owner: AccountEntity, args: PageArgs): Promise<Page<RepositoryEntity>> {
     const qb = ctx.db.getRepository(RepositoryEntity).createQueryBuilder('r').where('r.owner_id = :owner', { owner: owner.id });
-    const v = ctx.viewer;
-    const publicOr = (extra?: (w: WhereExpressionBuilder) => void) =>
-      qb.andWhere(
-        new Brackets((w) => {
-          w.where('r.private = :f', { f: false });
-          extra?.(w);
-        }),
-      );
-    if (v.kind !== 'user' || (v.credential.type === 'classic' && !v.credential.scopes.has('repo'))) {
-      publicOr(); // anonymous, or a classic token without `repo`: public repositories only
-    } else if (v.credential.type === 'fine_grained') {
-      const ids = [...v.credential.repositoryIds].slice(0, 10_000);
-      publicOr((w) => ids.length && w.orWhere('r.id IN (:...fgIds)', { fgIds: ids }));
-    } else if (!(owner.id === v.user.id || (owner.type === 'Organization' && (await this.access.orgRole(ctx, owner.id)) !== null))) {
-      // Neither the owner nor a member (who has the organization's base read permission): add direct grants.
-      publicOr((w) => w.orWhere('EXISTS (SELECT 1 FROM repository_collaborators c WHERE c.repository_id = r.id AND c.user_id = :vid)', { vid: v.user.id }));
-    }
+    await this.access.whereVisible(ctx, qb, 'r', owner);
     return keysetPage(qb, args, { property: 'nameLower', direction: 'ASC' });
   }
 
@@ -182,6 +161,20 @@ export class IdentityService {
     return (await this.access.repositoryFacts(ctx, repo)).permission;
   }
 
+  /**
+   * The security and analysis settings of a repository the viewer sees, for repository admins only (GitHub
+   * shows `security_and_analysis` to admins); null for everyone else. REST and GraphQL both answer this.
+   */
+  async securitySettingsFor(ctx: RequestContext, repo: RepositoryEntity): Promise<RepositorySecuritySettings | null> {
+    if (!(await this.access.canOnRepository(ctx, 'repository.admin', repo))) return null;
+    return {
+      secretScanning: repo.secretScanning,
+      pushProtection: repo.pushProtection,
+      advancedSecurity: repo.advancedSecurity,
+      delegatedAlertDismissal: repo.delegatedAlertDismissal,
+    };
+  }
+
   async updateRepositorySecuritySettings(
     ctx: RequestContext,
     owner: string,
@@ -191,7 +184,7 @@ export class IdentityService {
     const repo = await this.getRepository(ctx, owner, name);
     const facts = await this.access.repositoryFacts(ctx, repo);
     if (!can(ctx.viewer, 'repository.admin', facts)) {
-      throw new ForbiddenError('You must be an admin of this repository to change its security settings.');
+      throw this.access.forbidden(ctx, 'repository.admin', facts, () => new ForbiddenError('You must be an admin of this repository to change its security settings.'));
     }
     const next = { ...repo };
     if (input.secretScanning != null) next.secretScanning = input.secretScanning;

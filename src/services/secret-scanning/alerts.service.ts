@@ -145,15 +145,14 @@ export class SecretScanningAlertsService {
 
   /** The access rules of endpoints 2-7 for a repository already loaded (uses the request's loaders). */
   async checkRepository(ctx: RequestContext, repo: RepositoryEntity, action: RepositoryAction): Promise<RepositoryResource> {
-    const facts = await ctx.services.access.repositoryFacts(ctx, repo);
-    const allowed = can(ctx.viewer, action, facts);
-    if (!allowed && !can(ctx.viewer, 'repository.read', facts)) throw new NotFoundError();
+    const facts = await ctx.services.access.requireVisibleRepository(ctx, repo);
     if (!repo.secretScanning) throw new NotFoundError('Secret scanning is disabled on this repository.');
-    if (!allowed) {
-      if (ctx.viewer.kind === 'user' && ctx.viewer.credential.type === 'fine_grained') {
-        throw new ForbiddenError('Resource not accessible by personal access token');
-      }
-      throw new ForbiddenError('You must be an admin of this repository, or an admin or security manager of its organization, to use secret scanning alerts.');
+    if (!can(ctx.viewer, action, facts)) {
+      throw ctx.services.access.forbidden(ctx, action, facts, () =>
+        ctx.viewer.kind === 'user' && ctx.viewer.credential.type === 'fine_grained'
+          ? new ForbiddenError('Resource not accessible by personal access token')
+          : new ForbiddenError('You must be an admin of this repository, or an admin or security manager of its organization, to use secret scanning alerts.'),
+      );
     }
     return facts;
   }
@@ -178,7 +177,12 @@ export class SecretScanningAlertsService {
     const facts = await ctx.services.access.organizationFacts(ctx, org);
     if (can(ctx.viewer, 'organization.secret_scanning.alerts.read', facts)) return org;
     if (!facts.orgRole) throw new NotFoundError();
-    throw new ForbiddenError('You must be an organization owner or security manager to list secret scanning alerts of the organization.');
+    throw ctx.services.access.forbidden(
+      ctx,
+      'organization.secret_scanning.alerts.read',
+      facts,
+      () => new ForbiddenError('You must be an organization owner or security manager to list secret scanning alerts of the organization.'),
+    );
   }
 
   // ------------------------------------------------------------------ listing

@@ -61,8 +61,11 @@ export interface PlaceholderResult {
 export interface SubmitPushResult {
   blocked: boolean;
   placeholders: PlaceholderResult[];
-  /** alerts created or given a new location by this push */
-  alerts: Array<{ number: number; created: boolean }>;
+  /**
+   * Alerts created or given a new location by this push; null when the pusher may not read the
+   * repository's secret scanning alerts (they learn only `blocked` and the placeholders).
+   */
+  alerts: Array<{ number: number; created: boolean }> | null;
   repository: RepositoryEntity;
 }
 export interface SubmitContentInput {
@@ -216,16 +219,26 @@ export class SecretScanningPushService {
    * The repository a push (or content submission) goes to. Invisible or missing -> 404; anonymous -> 401;
    * visible without push rights (write permission plus `repo`/`public_repo` or contents:write) -> 403.
    */
-  private async pushTarget(ctx: RequestContext, owner: string, name: string): Promise<{ repo: RepositoryEntity; pusherId: number }> {
+  private async pushTarget(
+    ctx: RequestContext,
+    owner: string,
+    name: string,
+  ): Promise<{ repo: RepositoryEntity; pusherId: number; readsAlerts: boolean }> {
     const repo = await ctx.services.identity.findRepositoryUnchecked(ctx.db, owner, name);
-    if (!repo) throw new NotFoundError();
-    const facts = await ctx.services.access.repositoryFacts(ctx, repo);
+    const facts = await ctx.services.access.requireVisibleRepository(ctx, repo);
     const viewer = ctx.viewer;
-    if (viewer.kind === 'user' && can(viewer, 'repository.push', facts)) return { repo, pusherId: viewer.user.id };
-    if (!can(viewer, 'repository.read', facts)) throw new NotFoundError();
+    // Only a pusher who may read the alerts is told which alerts the push touched (else an oracle for
+    // "is this secret already an alert here").
+    if (viewer.kind === 'user' && can(viewer, 'repository.push', facts)) {
+      return { repo: repo!, pusherId: viewer.user.id, readsAlerts: can(viewer, 'secret_scanning.alerts.read', facts) };
+    }
     if (viewer.kind !== 'user') throw new UnauthenticatedError();
-    if (viewer.credential.type === 'fine_grained') throw new ForbiddenError('Resource not accessible by personal access token');
-    throw new ForbiddenError(`Permission to ${owner}/${repo.name} denied to ${viewer.user.login}.`);
+    const user = viewer.user.login;
+    throw ctx.services.access.forbidden(ctx, 'repository.push', facts, () =>
+      viewer.credential.type === 'fine_grained'
+        ? new ForbiddenError('Resource not accessible by personal access token')
+        : new ForbiddenError(`Permission to ${owner}/${repo!.name} denied to ${user}.`),
+    );
   }
 
   // ------------------------------------------------------------------ pushes
@@ -271,8 +284,9 @@ export class SecretScanningPushService {
    */
   async submitPush(ctx: RequestContext, input: SubmitPushInput): Promise<SubmitPushResult> {
     const { owner, name } = this.validatePush(input);
-    const { repo, pusherId } = await this.pushTarget(ctx, owner, name);
-    if (!repo.secretScanning) return { blocked: false, placeholders: [], alerts: [], repository: repo };
+    const { repo, pusherId, readsAlerts } = await this.pushTarget(ctx, owner, name);
+    const told = <T>(alerts: T[]): T[] | null => (readsAlerts ? alerts : null);
+    if (!repo.secretScanning) return { blocked: false, placeholders: [], alerts: told([]), repository: repo };
 
     // Scan first, outside any transaction (the detector may take a moment).
     const files: Array<{ commitSha: string; path: string; content: string; blobSha: string }> = [];
@@ -314,7 +328,7 @@ export class SecretScanningPushService {
         if (p.bypassedAt && p.bypassReason && p.bypassExpireAt && p.bypassExpireAt.getTime() > now.getTime()) bypasses.set(p.secretHash, p);
       }
       const uncovered = occurrences.filter((o) => !bypasses.has(o.secretHash));
-      if (uncovered.length) return this.block(ctx, repo, pusherId, uncovered, now);
+      if (uncovered.length) return { ...(await this.block(ctx, repo, pusherId, uncovered, now)), alerts: told([]) };
     }
 
     const alerts = await transactionWithRetry(ctx, async (tx) => {
@@ -356,7 +370,7 @@ export class SecretScanningPushService {
       });
       return touched.list;
     });
-    return { blocked: false, placeholders: [], alerts, repository: repo };
+    return { blocked: false, placeholders: [], alerts: told(alerts), repository: repo };
   }
 
   /** A blocked push: one placeholder per uncovered occurrence, nothing else. */
@@ -433,7 +447,7 @@ export class SecretScanningPushService {
   async submitContent(
     ctx: RequestContext,
     input: SubmitContentInput,
-  ): Promise<{ alerts: Array<{ number: number; created: boolean }>; repository: RepositoryEntity }> {
+  ): Promise<{ alerts: Array<{ number: number; created: boolean }> | null; repository: RepositoryEntity }> {
     if (!input || typeof input !== 'object') throw validation('the submission must be an object', 'content', 'invalid', 'Content');
     const { owner, name } = repositoryName(input.repository);
     if (typeof input.locationType !== 'string' || !(CONTENT_LOCATION_TYPES as readonly string[]).includes(input.locationType)) {
@@ -455,8 +469,8 @@ export class SecretScanningPushService {
     }
     if (isBinary(input.content)) throw validation('content must be text (it contains NUL characters)', 'content', 'invalid', 'Content');
 
-    const { repo, pusherId } = await this.pushTarget(ctx, owner, name);
-    if (!repo.secretScanning) return { alerts: [], repository: repo };
+    const { repo, pusherId, readsAlerts } = await this.pushTarget(ctx, owner, name);
+    if (!repo.secretScanning) return { alerts: readsAlerts ? [] : null, repository: repo };
 
     const detected = await detectSecrets(input.content);
     const now = new Date();
@@ -479,7 +493,7 @@ export class SecretScanningPushService {
       });
       return touched.list;
     });
-    return { alerts, repository: repo };
+    return { alerts: readsAlerts ? alerts : null, repository: repo };
   }
 
   // ------------------------------------------------------------------ bypasses
@@ -512,13 +526,12 @@ export class SecretScanningPushService {
     const reason = body.reason as BypassReason;
     const placeholderId = body.placeholderId as string;
 
-    const repo = await ctx.services.identity.findRepositoryUnchecked(ctx.db, owner, name);
-    if (!repo) throw new NotFoundError();
-    const facts = await ctx.services.access.repositoryFacts(ctx, repo);
-    if (!can(ctx.viewer, 'repository.read', facts)) throw new NotFoundError();
+    const found = await ctx.services.identity.findRepositoryUnchecked(ctx.db, owner, name);
+    const facts = await ctx.services.access.requireVisibleRepository(ctx, found);
+    const repo = found!;
     if (!repo.secretScanning || !repo.pushProtection) throw new NotFoundError('Push protection is disabled on this repository');
     if (ctx.viewer.kind !== 'user' || !can(ctx.viewer, 'secret_scanning.bypass.create', facts)) {
-      throw new ForbiddenError('User does not have enough permissions');
+      throw ctx.services.access.forbidden(ctx, 'secret_scanning.bypass.create', facts, () => new ForbiddenError('User does not have enough permissions'));
     }
     const viewerId = ctx.viewer.user.id;
 

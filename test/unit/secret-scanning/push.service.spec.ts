@@ -135,7 +135,7 @@ describe('SecretScanningPushService', () => {
     const envFile = fileOf(['# settings', ...secrets.map((s) => s.line), ...key.lines]);
     const readme = '# Project\nNo secrets here.\n';
     const sha = commitSha();
-    const res = await push().submitPush(await as(w.tokens.dev), onePush(w.full, [
+    const res = await push().submitPush(await as(w.tokens.admin), onePush(w.full, [
       { path: 'config/app.env', content: envFile },
       { path: 'README.md', content: readme },
     ], sha));
@@ -205,8 +205,8 @@ describe('SecretScanningPushService', () => {
     // every file is kept for rescans (the README too), with its git blob id
     const contents = await contentsOf(w.repo);
     expect(contents.map((c) => ({ path: c.path, type: c.locationType, commit: c.commitSha, blob: c.blobSha, pusher: c.pusherId, content: c.content }))).toEqual([
-      { path: 'config/app.env', type: 'commit', commit: sha, blob: blobSha, pusher: w.dev.id, content: envFile },
-      { path: 'README.md', type: 'commit', commit: sha, blob: gitBlobId(readme), pusher: w.dev.id, content: readme },
+      { path: 'config/app.env', type: 'commit', commit: sha, blob: blobSha, pusher: w.admin.id, content: envFile },
+      { path: 'README.md', type: 'commit', commit: sha, blob: gitBlobId(readme), pusher: w.admin.id, content: readme },
     ]);
     // one completed incremental git scan, without started_at
     const scans = await scansOf(w.repo);
@@ -226,14 +226,14 @@ describe('SecretScanningPushService', () => {
     const w = await world();
     const s = fakeSecrets.githubPat();
     const sha1 = commitSha();
-    const first = await push().submitPush(await as(w.tokens.dev), onePush(w.full, [{ path: 'a.env', content: secretFile(s) }], sha1));
+    const first = await push().submitPush(await as(w.tokens.admin), onePush(w.full, [{ path: 'a.env', content: secretFile(s) }], sha1));
     expect(first.alerts).toEqual([{ number: 1, created: true }]);
 
     const other = fileOf(['line one', 'line two', `  ${s.line}`]);
-    const second = await push().submitPush(await as(w.tokens.dev2), onePush(w.full, [{ path: 'src/other.ts', content: other }]));
+    const second = await push().submitPush(await as(w.tokens.admin), onePush(w.full, [{ path: 'src/other.ts', content: other }]));
     expect(second.alerts).toEqual([{ number: 1, created: false }]);
 
-    const again = await push().submitPush(await as(w.tokens.dev), onePush(w.full, [{ path: 'a.env', content: secretFile(s) }], sha1));
+    const again = await push().submitPush(await as(w.tokens.admin), onePush(w.full, [{ path: 'a.env', content: secretFile(s) }], sha1));
     expect(again.alerts).toEqual([]);
 
     const alerts = await alertsOf(w.repo);
@@ -257,7 +257,7 @@ describe('SecretScanningPushService', () => {
   it('the same secret twice in one push is one alert with two locations', async () => {
     const w = await world();
     const s = fakeSecrets.slackBot();
-    const res = await push().submitPush(await as(w.tokens.dev), {
+    const res = await push().submitPush(await as(w.tokens.admin), {
       repository: w.full,
       ref: 'refs/heads/feature',
       commits: [
@@ -313,7 +313,7 @@ describe('SecretScanningPushService', () => {
     const w = await world();
     const s = fakeSecrets.githubPat();
     const res = await push().submitPush(await as(w.tokens.dev), onePush(w.full, [{ path: 'logo.png', content: `\u0000PNG${s.line}` }]));
-    expect(res).toMatchObject({ blocked: false, alerts: [] });
+    expect(res).toMatchObject({ blocked: false, alerts: null });
     expect(await alertsOf(w.repo)).toEqual([]);
     expect(await contentsOf(w.repo)).toEqual([]);
     expect(await scansOf(w.repo)).toHaveLength(1);
@@ -322,7 +322,7 @@ describe('SecretScanningPushService', () => {
   it('secret scanning off: the push is accepted, nothing is scanned or stored', async () => {
     const w = await world({ secretScanning: false });
     const res = await push().submitPush(await as(w.tokens.dev), onePush(w.full, [{ path: '.env', content: secretFile(fakeSecrets.githubPat()) }]));
-    expect(res).toMatchObject({ blocked: false, placeholders: [], alerts: [] });
+    expect(res).toMatchObject({ blocked: false, placeholders: [], alerts: null });
     expect(await alertsOf(w.repo)).toEqual([]);
     expect(await contentsOf(w.repo)).toEqual([]);
     expect(await scansOf(w.repo)).toEqual([]);
@@ -344,7 +344,7 @@ describe('SecretScanningPushService', () => {
     const after = Date.now();
 
     expect(res.blocked).toBe(true);
-    expect(res.alerts).toEqual([]);
+    expect(res.alerts).toBeNull();
     expect(res.placeholders.map(({ placeholderId: _id, expireAt: _e, ...p }) => p)).toEqual([
       { secretType: a.secretType, path: 'conf/one.yml', commitSha: sha, startLine: 2, endLine: 2, startColumn: a.column, endColumn: a.column + a.secret.length - 1 },
       { secretType: b.secretType, path: 'conf/one.yml', commitSha: sha, startLine: 3, endLine: 3, startColumn: b.column, endColumn: b.column + b.secret.length - 1 },
@@ -372,7 +372,7 @@ describe('SecretScanningPushService', () => {
   it('push protection lets a push without secrets through', async () => {
     const w = await world({ pushProtection: true });
     const res = await push().submitPush(await as(w.tokens.dev), onePush(w.full, [{ path: 'README.md', content: 'hello\n' }]));
-    expect(res).toMatchObject({ blocked: false, placeholders: [], alerts: [] });
+    expect(res).toMatchObject({ blocked: false, placeholders: [], alerts: null });
     expect(await contentsOf(w.repo)).toHaveLength(1);
     expect(await scansOf(w.repo)).toHaveLength(1);
   });
@@ -400,7 +400,7 @@ describe('SecretScanningPushService', () => {
 
     const sha = commitSha();
     const res = await push().submitPush(await as(w.tokens.dev), onePush(w.full, [{ path: '.npmrc.example', content }], sha));
-    expect(res).toMatchObject({ blocked: false, placeholders: [], alerts: [{ number: 1, created: true }] });
+    expect(res).toMatchObject({ blocked: false, placeholders: [], alerts: null });
     const row = (await placeholdersOf(w.repo))[0];
     const alert = await alertBySecret(w.repo, s.secret);
     expect(alert).toMatchObject({
@@ -565,7 +565,7 @@ describe('SecretScanningPushService', () => {
       const w = await world({ pushProtection: true });
       const s = fakeSecrets.githubPat();
       const url = `https://api.github.com/repos/${w.full}/issues/comments/1081119451`;
-      const ctx = await as(w.tokens.dev);
+      const ctx = await as(w.tokens.admin);
       const res = await push().submitContent(ctx, { repository: w.full, locationType: 'issue_comment', url, content: `I used ${s.secret} here` });
       expect(res.alerts).toEqual([{ number: 1, created: true }]); // push protection does not apply
       const alert = await alertBySecret(w.repo, s.secret);
@@ -573,11 +573,11 @@ describe('SecretScanningPushService', () => {
       expect(await locationsOf(alert)).toEqual([
         expect.objectContaining({ type: 'issue_comment', url, path: null, commitSha: null, blobSha: null, startLine: null }),
       ]);
-      expect((await contentsOf(w.repo)).map((c) => [c.locationType, c.url, c.pusherId])).toEqual([['issue_comment', url, w.dev.id]]);
+      expect((await contentsOf(w.repo)).map((c) => [c.locationType, c.url, c.pusherId])).toEqual([['issue_comment', url, w.admin.id]]);
       expect((await scansOf(w.repo)).map((x) => [x.kind, x.type, x.status, x.startedAt, x.alertsFound])).toEqual([['incremental', 'issue', 'completed', null, 1]]);
 
       // the same item again: no new location; the same secret in a commit: a second location
-      const again = await push().submitContent(await as(w.tokens.dev), { repository: w.full, locationType: 'issue_comment', url, content: `still ${s.secret}` });
+      const again = await push().submitContent(await as(w.tokens.admin), { repository: w.full, locationType: 'issue_comment', url, content: `still ${s.secret}` });
       expect(again.alerts).toEqual([]);
       await db.dataSource.getRepository(RepositoryEntity).update({ id: w.repo.id }, { pushProtection: false });
       await push().submitPush(await as(w.tokens.dev), onePush(w.full, [{ path: 'ci.env', content: secretFile(s) }]));
@@ -629,7 +629,7 @@ describe('SecretScanningPushService', () => {
 
       const off = await world({ secretScanning: false });
       const res = await push().submitContent(await as(off.tokens.dev), { ...input, repository: off.full });
-      expect(res.alerts).toEqual([]);
+      expect(res.alerts).toBeNull(); // a writer is not told which alerts (none here: scanning is off)
       expect(await contentsOf(off.repo)).toEqual([]);
       expect(await scansOf(off.repo)).toEqual([]);
     });
@@ -748,7 +748,7 @@ describe('SecretScanningPushService', () => {
       const fgRead = await f.fineGrainedToken(w.dev, [w.full], { contents: 'read' });
       const e = await failure(push().submitPush(await as(fgRead), clean(w.full)));
       expect(e).toBeInstanceOf(ForbiddenError);
-      expect(e.message).toBe('Resource not accessible by personal access token');
+      expect(e.message).toBe('Resource not accessible by personal access token: the token lacks the `contents` permission (write).');
       // write permission on the token does not make a reader a writer
       const readerFg = await f.fineGrainedToken(w.reader, [w.full], { contents: 'write' });
       expect(await failure(push().submitPush(await as(readerFg), clean(w.full)))).toBeInstanceOf(ForbiddenError);
