@@ -82,10 +82,38 @@ function bearerMatches(header: string | undefined, expected: string): boolean {
   return Boolean(m) && same;
 }
 
+const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
+
 const CLIENT_ERROR_STATUS: Record<string, [number, string]> = {
   ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request timeout: the request was not received in time'],
   HPE_HEADER_OVERFLOW: [431, 'Request header fields too large'],
 };
+
+type RawSocket = import('node:net').Socket & {
+  /** Node's parser keeps the request whose headers it has read (a stalled body): its path picks the error style. */
+  parser?: { incoming?: { url?: string; headers?: FastifyRequest['headers'] } } | null;
+  _httpMessage?: { headersSent?: boolean } | null;
+};
+
+/** Fastify's clientErrorHandler: 400/408/431 in the error style of the path asked for, then close. */
+function writeClientError(err: NodeJS.ErrnoException, socket: RawSocket, log: Logger): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] = CLIENT_ERROR_STATUS[err.code ?? ''] ?? [400, 'Bad request: the request could not be parsed'];
+  const incoming = { url: socket.parser?.incoming?.url ?? '/', headers: socket.parser?.incoming?.headers ?? {} };
+  const r = httpError(incoming, status, message);
+  const aws = !isGraphqlPath(incoming.url) && familyOf(incoming) === 'aws';
+  const body = JSON.stringify(r.body);
+  const extra = Object.entries(r.headers ?? {}).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  log.warn({ code: err.code, status }, 'client error');
+  if (socket.writable && !socket._httpMessage?.headersSent) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Bad Request'}\r\n` +
+        `Content-Type: ${aws ? 'application/x-amz-json-1.0' : 'application/json; charset=utf-8'}\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}
 
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<App> {
   const log = options.logger ?? createLogger(config.logLevel);
@@ -116,25 +144,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
       // request live up to 30 s past its timeout).
       connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(Math.min(config.headersTimeoutMs, config.requestTimeoutMs || Infinity) / 4))),
     },
-    // Errors Node's HTTP parser raises before a request exists: a short answer in the API's style, no log stack.
-    clientErrorHandler(err: NodeJS.ErrnoException, socket) {
-      if (err.code === 'ECONNRESET' || socket.destroyed) return;
-      const [status, message] = CLIENT_ERROR_STATUS[err.code ?? ''] ?? [400, 'Bad request: the request could not be parsed'];
-      // Headers may already be parsed (a stalled body): answer in the style of the path asked for.
-      const incoming = (socket as unknown as { parser?: { incoming?: { url?: string; headers?: FastifyRequest['headers'] } } }).parser?.incoming;
-      const r = httpError({ url: incoming?.url ?? '/', headers: incoming?.headers ?? {} }, status, message);
-      const body = JSON.stringify(r.body);
-      const type = familyOf({ url: incoming?.url ?? '/', headers: incoming?.headers ?? {} }) === 'aws' && !isGraphqlPath(incoming?.url ?? '/') ? 'application/x-amz-json-1.0' : 'application/json; charset=utf-8';
-      const extra = Object.entries(r.headers ?? {}).map(([k, v]) => `${k}: ${v}\r\n`).join('');
-      log.warn({ code: err.code, status }, 'client error');
-      if (socket.writable && !(socket as unknown as { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent) {
-        socket.write(
-          `HTTP/1.1 ${status} ${status === 408 ? 'Request Timeout' : status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
-            `Content-Type: ${type}\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`,
-        );
-      }
-      socket.destroy();
-    },
+    // Errors Node's HTTP layer raises outside a route (parse errors, timeouts): a short answer, no stack.
+    clientErrorHandler: (err: NodeJS.ErrnoException, socket) => writeClientError(err, socket, log),
     // Routing errors (e.g. a malformed percent-encoding in the path): a 400 in the API's style, the path not echoed.
     frameworkErrors(error, req, reply) {
       req.log.warn({ code: error.code }, 'bad request target');

@@ -59,6 +59,7 @@ describe('request target and Host header', () => {
     ['Host: a b on an unknown REST path', 'GET /nowhere HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n', 'github'],
     ['Host with a bad port', 'GET /healthz HTTP/1.1\r\nHost: a.example:99999\r\nConnection: close\r\n\r\n', 'github'],
     ['Host: [::1 on the WordPress family', 'GET /calendar/v1/events HTTP/1.1\r\nHost: [::1\r\nConnection: close\r\n\r\n', 'wordpress'],
+    ['Host: [::1 on the AWS JSON family', 'POST /workflow HTTP/1.1\r\nHost: [::1\r\nX-Amz-Target: Workflow.ListJobs\r\nContent-Type: application/x-amz-json-1.0\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}', 'aws'],
     ['an absolute-form target with another scheme', 'GET ftp://evil.example/user HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n', 'github'],
     ['an absolute-form target with an unparsable authority', 'GET http://[::1/user HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n', 'github'],
     ['an asterisk-form target on GET', 'GET * HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n', 'github'],
@@ -70,6 +71,9 @@ describe('request target and Host header', () => {
     const body = json(r);
     if (style === 'graphql') {
       expect(body).toEqual({ errors: [{ message: expect.stringMatching(/^Bad request/), extensions: { code: 'BAD_REQUEST' } }] });
+    } else if (style === 'aws') {
+      expect(body).toEqual({ __type: 'ValidationException', message: expect.stringMatching(/^Bad request/) });
+      expect(r.headers['x-amzn-errortype']).toBe('ValidationException');
     } else if (style === 'wordpress') {
       expect(body).toMatchObject({ code: 'rest_bad_request', message: expect.any(String), data: { status: 400 } });
     } else {
