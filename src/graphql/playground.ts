@@ -103,10 +103,6 @@ function cspHash(text: string): string {
   return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 }
 
-export function playgroundHtml(opts: { endpoint: string; title?: string }): string {
-  return playgroundPage(opts).html;
-}
-
 /**
  * The page and the headers it must be sent with: a Content-Security-Policy that allows only this
  * server's assets plus the page's one inline script and style, pinned by their SHA-256 (no
