@@ -33,6 +33,16 @@ export interface AppConfig {
   secretKey?: string;
   /** Milliseconds a graceful shutdown waits for in-flight requests before closing sockets. */
   shutdownTimeoutMs: number;
+  /** Milliseconds a client has to send a whole request (headers and body); 408 after that. 0 = no limit. */
+  requestTimeoutMs: number;
+  /** Milliseconds a client has to send the request headers; 408 after that. Never above requestTimeoutMs. */
+  headersTimeoutMs: number;
+  /** Milliseconds an idle keep-alive connection stays open between requests. */
+  keepAliveTimeoutMs: number;
+  /** Open connections at most; more are closed as they arrive. 0 = no limit. */
+  maxConnections: number;
+  /** When set, GET /metrics needs "Authorization: Bearer <METRICS_TOKEN>". */
+  metricsToken?: string;
 }
 
 export class ConfigError extends Error {
@@ -137,6 +147,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   }
 
   const nodeEnv = env.NODE_ENV?.trim() || 'development';
+  const requestTimeoutMs = parsePositiveInt('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS, 60_000);
+  const headersTimeoutMs = parsePositiveInt('HEADERS_TIMEOUT_MS', env.HEADERS_TIMEOUT_MS, Math.min(15_000, requestTimeoutMs || 15_000));
+  if (headersTimeoutMs === 0) throw new ConfigError('HEADERS_TIMEOUT_MS must be a positive integer (got "0")');
+  if (requestTimeoutMs > 0 && headersTimeoutMs > requestTimeoutMs) {
+    throw new ConfigError(`HEADERS_TIMEOUT_MS (${headersTimeoutMs}) must not be above REQUEST_TIMEOUT_MS (${requestTimeoutMs})`);
+  }
+  const keepAliveTimeoutMs = parsePositiveInt('KEEP_ALIVE_TIMEOUT_MS', env.KEEP_ALIVE_TIMEOUT_MS, 72_000);
+  if (keepAliveTimeoutMs === 0) throw new ConfigError('KEEP_ALIVE_TIMEOUT_MS must be a positive integer (got "0")');
+  const metricsToken = env.METRICS_TOKEN?.trim() || undefined;
+  if (metricsToken !== undefined && (metricsToken.length < 16 || !/^[\x21-\x7e]+$/.test(metricsToken))) {
+    // Not echoed: it is a secret.
+    throw new ConfigError('METRICS_TOKEN must be at least 16 printable characters without spaces');
+  }
   return {
     port,
     host,
@@ -148,9 +171,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     publicUrlExplicit: Boolean(env.PUBLIC_URL && env.PUBLIC_URL.trim() !== ''),
     nodeEnv,
     introspection: parseBool('GRAPHQL_INTROSPECTION', env.GRAPHQL_INTROSPECTION, true),
-    seedDemo: parseBool('SEED_DEMO', env.SEED_DEMO, true),
+    // Production never gets demo accounts (with printed tokens) unless asked for explicitly.
+    seedDemo: parseBool('SEED_DEMO', env.SEED_DEMO, nodeEnv !== 'production'),
     secretKey: env.GATEWAY_SECRET_KEY?.trim() || undefined,
     shutdownTimeoutMs: parsePositiveInt('SHUTDOWN_TIMEOUT_MS', env.SHUTDOWN_TIMEOUT_MS, 10_000),
+    requestTimeoutMs,
+    headersTimeoutMs,
+    keepAliveTimeoutMs,
+    maxConnections: parsePositiveInt('MAX_CONNECTIONS', env.MAX_CONNECTIONS, 1024),
+    metricsToken,
   };
 }
 
@@ -164,5 +193,10 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     logLevel: config.logLevel,
     publicUrl: config.publicUrl,
     nodeEnv: config.nodeEnv,
+    requestTimeoutMs: config.requestTimeoutMs,
+    headersTimeoutMs: config.headersTimeoutMs,
+    keepAliveTimeoutMs: config.keepAliveTimeoutMs,
+    maxConnections: config.maxConnections,
+    metricsProtected: Boolean(config.metricsToken),
   };
 }

@@ -43,7 +43,14 @@ async function main(): Promise<void> {
   if (demo) {
     lines.push('', '  Demo tokens (send as "Authorization: Bearer <token>"):');
     for (const t of demo.tokens) lines.push(`    ${t.user.padEnd(6)} ${t.token}   ${t.description}`);
-    for (const k of demo.accessKeys) lines.push(`  Demo workflow access key (${k.user}): ${k.accessKeyId} / ${k.secretAccessKey}`);
+    for (const k of demo.accessKeys) {
+      // The secret is printed by the run that created the key only (it is not kept in the credentials file).
+      lines.push(
+        k.secretAccessKey
+          ? `  Demo workflow access key (${k.user}): ${k.accessKeyId} / ${k.secretAccessKey}   (secret shown once)`
+          : `  Demo workflow access key (${k.user}): ${k.accessKeyId}   (secret shown when created; new key: npm run admin -- create-access-key --user ${k.user})`,
+      );
+    }
     if (demo.secretScanning) {
       lines.push(`  Demo secret scanning: ${demo.secretScanning.alerts} alerts from real pushes (acme/website, alice/dotfiles);`);
       lines.push(`    a push to acme/api was blocked by push protection (placeholder ${demo.secretScanning.blockedPlaceholderId}, carol may bypass it)`);

@@ -8,21 +8,21 @@
  */
 import './db/utc';
 import 'reflect-metadata';
-import { fastifyApolloHandler } from '@as-integrations/fastify';
 import Fastify, { LogController, FastifyBaseLogger, FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Logger } from 'pino';
 import type { DataSource } from 'typeorm';
 import { openDatabase } from '../ormconfig';
 import { AppConfig, describeConfig } from './config';
 import { AppDeps, createContext } from './context';
 import { AppError, toAppError, UnauthenticatedError } from './errors/app-error';
-import { createApollo, GraphqlContext } from './graphql/apollo';
-import { PLAYGROUND_ASSET_PREFIX, playgroundAsset, playgroundHtml } from './graphql/playground';
+import { createApollo, fastifyGraphqlHandler, GraphqlContext } from './graphql/apollo';
+import { PLAYGROUND_ASSET_PREFIX, playgroundAsset, playgroundPage } from './graphql/playground';
 import { getSchema } from './graphql/schema';
 import { createLogger } from './observability/logger';
 import { Metrics } from './observability/metrics';
-import { ErrorReply, appErrorReply, familyOf, internalErrorReply, malformedBodyReply, notFoundReply } from './rest/families';
+import { ErrorReply, appErrorReply, familyOf, httpErrorReply, internalErrorReply, malformedBodyReply, notFoundReply } from './rest/families';
+import { normalizeTarget, requestLineProblem } from './http-guard';
 import { githubFamilyHooks } from './rest/github/family';
 import { registerSecretScanningOpenApi } from './rest/github/secret-scanning.routes';
 import { REST_ROUTES } from './rest/routes';
@@ -59,6 +59,62 @@ function sendError(reply: FastifyReply, r: ErrorReply): FastifyReply {
   return reply.code(r.status).type(type).send(r.body);
 }
 
+function isGraphqlPath(url: string): boolean {
+  const path = url.split('?')[0];
+  return path === '/graphql' || path === '/graphql/';
+}
+
+/** An error of the HTTP layer (request line, Host, timeout): GraphQL's error shape on /graphql, else the family's. */
+function httpError(req: { url: string; headers: FastifyRequest['headers'] }, status: number, message: string): ErrorReply {
+  if (isGraphqlPath(req.url)) {
+    const code = status === 408 ? 'REQUEST_TIMEOUT' : status === 431 ? 'REQUEST_HEADER_FIELDS_TOO_LARGE' : 'BAD_REQUEST';
+    return { status, body: { errors: [{ message, extensions: { code } }] } };
+  }
+  return httpErrorReply(familyOf(req), status, message);
+}
+
+/** `Authorization: Bearer <expected>`, compared in constant time (both sides hashed to equal lengths). */
+function bearerMatches(header: string | undefined, expected: string): boolean {
+  const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header ?? '');
+  const digest = (v: string) => createHash('sha256').update(v, 'utf8').digest();
+  // Always compare (against a dummy when the header is malformed), so timing says nothing either way.
+  const same = timingSafeEqual(digest(m ? m[1] : ''), digest(expected));
+  return Boolean(m) && same;
+}
+
+const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
+
+const CLIENT_ERROR_STATUS: Record<string, [number, string]> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request timeout: the request was not received in time'],
+  HPE_HEADER_OVERFLOW: [431, 'Request header fields too large'],
+};
+
+type RawSocket = import('node:net').Socket & {
+  /** Node's parser keeps the request whose headers it has read (a stalled body): its path picks the error style. */
+  parser?: { incoming?: { url?: string; headers?: FastifyRequest['headers'] } } | null;
+  _httpMessage?: { headersSent?: boolean } | null;
+};
+
+/** Fastify's clientErrorHandler: 400/408/431 in the error style of the path asked for, then close. */
+function writeClientError(err: NodeJS.ErrnoException, socket: RawSocket, log: Logger): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [status, message] = CLIENT_ERROR_STATUS[err.code ?? ''] ?? [400, 'Bad request: the request could not be parsed'];
+  const incoming = { url: socket.parser?.incoming?.url ?? '/', headers: socket.parser?.incoming?.headers ?? {} };
+  const r = httpError(incoming, status, message);
+  const aws = !isGraphqlPath(incoming.url) && familyOf(incoming) === 'aws';
+  const body = JSON.stringify(r.body);
+  const extra = Object.entries(r.headers ?? {}).map(([k, v]) => `${k}: ${v}\r\n`).join('');
+  log.warn({ code: err.code, status }, 'client error');
+  if (socket.writable && !socket._httpMessage?.headersSent) {
+    socket.write(
+      `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Bad Request'}\r\n` +
+        `Content-Type: ${aws ? 'application/x-amz-json-1.0' : 'application/json; charset=utf-8'}\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy();
+}
+
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<App> {
   const log = options.logger ?? createLogger(config.logLevel);
   const dataSource = options.dataSource ?? (await openDatabase(config));
@@ -76,9 +132,31 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     },
     bodyLimit: 10 * 1024 * 1024,
     forceCloseConnections: 'idle',
+    // Absolute-form targets are routed by their path; the authority (like Host) is never used.
+    rewriteUrl: normalizeTarget,
+    // Slow clients: headers and the whole request must arrive in time (408), idle keep-alive sockets close.
+    requestTimeout: config.requestTimeoutMs,
+    keepAliveTimeout: config.keepAliveTimeoutMs,
+    http: {
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      // Node checks the two timeouts above on this interval (default 30 s, which would let a stalled
+      // request live up to 30 s past its timeout).
+      connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(Math.min(config.headersTimeoutMs, config.requestTimeoutMs || Infinity) / 4))),
+    },
+    // Errors Node's HTTP layer raises outside a route (parse errors, timeouts): a short answer, no stack.
+    clientErrorHandler: (err: NodeJS.ErrnoException, socket) => writeClientError(err, socket, log),
+    // Routing errors (e.g. a malformed percent-encoding in the path): a 400 in the API's style, the path not echoed.
+    frameworkErrors(error, req, reply) {
+      req.log.warn({ code: error.code }, 'bad request target');
+      return sendError(reply, httpError(req, 400, 'Bad request: the request target is not a valid URL path'));
+    },
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: false, ignoreDuplicateSlashes: false },
   });
+
+  // Connections above the cap are closed as they arrive (Node's server.maxConnections).
+  if (config.maxConnections > 0) fastify.server.maxConnections = config.maxConnections;
 
   // AWS JSON protocol bodies.
   fastify.addContentTypeParser(
@@ -91,6 +169,12 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   let shuttingDown = false;
   fastify.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
+    // An unusable request target or Host header: 400 before any route runs (one warn line, no stack).
+    const problem = requestLineProblem(req.raw);
+    if (problem) {
+      req.log.warn({ problem }, 'bad request line or Host header');
+      return sendError(reply, httpError(req, 400, `Bad request: ${problem}`));
+    }
   });
   // While shutting down, answers close their keep-alive connection so the server can finish closing.
   fastify.addHook('onSend', async (_req, reply) => {
@@ -106,7 +190,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     req.log.info(
       {
         method: req.method,
-        path: req.url.split('?')[0],
+        path: req.url.split('?')[0].slice(0, 200),
         route,
         operation: graphql?.operationName,
         operationType: graphql?.operationType,
@@ -177,7 +261,12 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     }
     return reply.code(ok ? 200 : 503).send({ status: ok ? 'ok' : 'unavailable', checks });
   });
-  fastify.get('/metrics', async (_req, reply) => {
+  fastify.get('/metrics', async (req, reply) => {
+    // METRICS_TOKEN set: only a scraper with that bearer token reads the metrics.
+    if (config.metricsToken && !bearerMatches(req.headers.authorization, config.metricsToken)) {
+      const r = appErrorReply('github', new UnauthenticatedError('Requires authentication: send "Authorization: Bearer <METRICS_TOKEN>"'));
+      return sendError(reply, { ...r, headers: { ...r.headers, 'www-authenticate': 'Bearer realm="metrics"' } });
+    }
     reply.type(metrics.registry.contentType);
     return metrics.registry.metrics();
   });
@@ -186,7 +275,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const schema = await getSchema();
   const apollo = createApollo({ schema, metrics, log, introspection: config.introspection });
   await apollo.start();
-  const graphqlHandler = fastifyApolloHandler(apollo, {
+  const graphqlHandler = fastifyGraphqlHandler(apollo, {
     context: async (req: FastifyRequest) => {
       try {
         const ctx: GraphqlContext = { ...(await createContext(deps, { id: req.id, headers: req.headers, log: req.log })), graphql: {} };
@@ -208,14 +297,15 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     const accept = String(req.headers.accept ?? '');
     const q = req.query as Record<string, unknown>;
     if (accept.includes('text/html') && q.query === undefined && q.extensions === undefined) {
-      return reply.type('text/html; charset=utf-8').send(playgroundHtml({ endpoint: '/graphql' }));
+      const page = playgroundPage({ endpoint: '/graphql' });
+      return reply.headers(page.headers).type('text/html; charset=utf-8').send(page.html);
     }
     return graphqlHandler.call(fastify, req, reply);
   });
   fastify.get(`${PLAYGROUND_ASSET_PREFIX}:name`, async (req, reply) => {
     const asset = playgroundAsset((req.params as { name: string }).name);
     if (!asset) return reply.code(404).type('text/plain').send('Not Found');
-    return reply.type(asset.type).header('cache-control', 'public, max-age=86400').send(asset.body);
+    return reply.type(asset.type).header('cache-control', 'public, max-age=86400').header('x-content-type-options', 'nosniff').send(asset.body);
   });
 
   // ---- REST families ----

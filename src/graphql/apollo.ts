@@ -6,7 +6,9 @@
  *  - graphql-query-complexity: cost, counting list sizes (`first`/`last`), the way GitHub's node limit does,
  *  - Apollo itself: batched HTTP operations are refused (allowBatchedHttpRequests: false).
  */
-import { ApolloServer, ApolloServerPlugin, BaseContext } from '@apollo/server';
+import { ApolloServer, ApolloServerPlugin, BaseContext, HeaderMap } from '@apollo/server';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
@@ -46,6 +48,26 @@ function listAwareEstimator(options: ComplexityEstimatorArgs): number | void {
     return 1 + options.childComplexity * 30;
   }
   return 1 + options.childComplexity;
+}
+
+/**
+ * Subscriptions need a streaming transport this server does not offer; over HTTP they are the client's
+ * mistake (400 BAD_REQUEST), not graphql-js' "Schema is not configured to execute subscription operation".
+ */
+function noSubscriptionsOverHttpPlugin(): ApolloServerPlugin<GraphqlContext> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ operation }) {
+          if (operation?.operation === 'subscription') {
+            throw new GraphQLError('Subscriptions are not supported over HTTP: send a query or a mutation.', {
+              extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
+            });
+          }
+        },
+      };
+    },
+  };
 }
 
 function complexityPlugin(schema: GraphQLSchema): ApolloServerPlugin<GraphqlContext> {
@@ -153,8 +175,36 @@ export function createApollo(opts: {
       ...(protection.plugins as ApolloServerPlugin<BaseContext>[]),
       ApolloServerPluginCacheControlDisabled(),
       ApolloServerPluginLandingPageDisabled(),
+      noSubscriptionsOverHttpPlugin(),
       complexityPlugin(opts.schema),
       observabilityPlugin(opts.metrics, opts.log),
     ] as ApolloServerPlugin<GraphqlContext>[],
   });
+}
+
+/**
+ * The Fastify route handler for Apollo (what @as-integrations/fastify does, minus one thing): the query
+ * string is taken from the request target alone. The integration parses `new URL(url, protocol://hostname)`,
+ * which throws (a 500) for a Host header such as `[::1` or an empty one, and no URL is ever built from Host.
+ */
+export function fastifyGraphqlHandler<C extends BaseContext>(
+  apollo: ApolloServer<C>,
+  options: { context: (req: FastifyRequest, reply: FastifyReply) => Promise<C> },
+) {
+  apollo.assertStarted('fastifyGraphqlHandler()');
+  return async function graphqlHandler(req: FastifyRequest, reply: FastifyReply) {
+    const headers = new HeaderMap();
+    for (const [key, value] of Object.entries(req.headers)) {
+      if (value) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
+    }
+    const q = req.url.indexOf('?');
+    const response = await apollo.executeHTTPGraphQLRequest({
+      httpGraphQLRequest: { method: req.method.toUpperCase(), headers, body: req.body, search: q < 0 ? '' : req.url.slice(q) },
+      context: () => options.context(req, reply),
+    });
+    for (const [key, value] of response.headers) void reply.header(key, value);
+    void reply.code(response.status ?? 200);
+    if (response.body.kind === 'complete') return response.body.string;
+    return reply.send(Readable.from(response.body.asyncIterator));
+  };
 }

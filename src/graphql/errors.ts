@@ -6,6 +6,7 @@ import type { GraphQLFormattedError } from 'graphql';
 import { GraphQLError } from 'graphql';
 import type { Logger } from 'pino';
 import { toAppError } from '../errors/app-error';
+import { capMessage } from '../errors/message-cap';
 
 /** Codes produced by graphql-js / Apollo / type-graphql / graphql-armor that are safe to show as they are. */
 const PASS_THROUGH = new Set([
@@ -21,13 +22,24 @@ const PASS_THROUGH = new Set([
   'QUERY_TOO_COMPLEX',
 ]);
 
-export function makeFormatError(_log?: Logger) {
+/** Every formatted error's message is capped: graphql-js quotes input values (a 9 MB variable) in its messages. */
+export function makeFormatError(log?: Logger) {
+  const format = formatError(log);
+  return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
+    const out = format(formatted, error);
+    return { ...out, message: capMessage(out.message) };
+  };
+}
+
+function formatError(_log?: Logger) {
   return (formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError => {
     const original = error instanceof GraphQLError ? error.originalError ?? error : error;
     const app = toAppError(original);
     if (app) {
       const ext: Record<string, unknown> = { code: app.code };
-      if (app.fieldErrors?.length) ext.fieldErrors = app.fieldErrors;
+      if (app.fieldErrors?.length) {
+        ext.fieldErrors = app.fieldErrors.map((f) => (f.message === undefined ? f : { ...f, message: capMessage(f.message) }));
+      }
       return { message: app.message, locations: formatted.locations, path: formatted.path, extensions: ext };
     }
     // type-graphql argument validation
@@ -48,9 +60,17 @@ export function makeFormatError(_log?: Logger) {
     if (typeof code === 'string' && PASS_THROUGH.has(code)) {
       return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code } };
     }
-    // graphql-js errors without an original error are about the request itself (e.g. variables)
-    if (error instanceof GraphQLError && !error.originalError) {
-      return { message: formatted.message, locations: formatted.locations, path: formatted.path, extensions: { code: code ?? 'BAD_REQUEST' } };
+    // graphql-js and Apollo errors without an original error are about the request itself (variables, a
+    // persisted query hash or version, an operation type the schema lacks). Apollo labels those that carry
+    // no code of their own INTERNAL_SERVER_ERROR (`formatted`), so the error's own code decides.
+    if (error instanceof GraphQLError && !error.originalError && error.extensions?.code !== 'INTERNAL_SERVER_ERROR') {
+      const own = error.extensions?.code;
+      return {
+        message: formatted.message,
+        locations: formatted.locations,
+        path: formatted.path,
+        extensions: { code: typeof own === 'string' ? own : 'BAD_REQUEST' },
+      };
     }
     // Logged with the request id by the observability plugin (didEncounterErrors); only a generic message leaves.
     return {

@@ -8,6 +8,7 @@
  * answers GET /graphql?query=... as a GraphQL request, and a fragment never leaves the browser, so a
  * token in it stays out of access logs, proxies and Referer headers.
  */
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -67,25 +68,12 @@ query Viewer {
 }
 `;
 
-export function playgroundHtml(opts: { endpoint: string; title?: string }): string {
-  const a = PLAYGROUND_ASSET_PREFIX;
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${opts.title ?? 'GraphQL gateway playground'}</title>
-<link rel="stylesheet" href="${a}graphiql.min.css">
-<style>html,body,#graphiql{height:100%;margin:0;overflow:hidden}</style>
-</head>
-<body>
-<div id="graphiql">Loading…</div>
-<script src="${a}react.production.min.js"></script>
-<script src="${a}react-dom.production.min.js"></script>
-<script src="${a}graphiql.min.js"></script>
-<script>
+const PAGE_STYLE = 'html,body,#graphiql{height:100%;margin:0;overflow:hidden}';
+
+function pageScript(endpoint: string): string {
+  return `
   (function () {
-    var endpoint = ${escapeForScript(opts.endpoint)};
+    var endpoint = ${escapeForScript(endpoint)};
     // Prefill the editors from the URL fragment (see the module comment); the search string is read
     // too, but GET /graphql?query=... is a GraphQL-over-HTTP request and never reaches this page.
     var prefill = {};
@@ -108,7 +96,57 @@ export function playgroundHtml(opts: { endpoint: string; title?: string }): stri
       shouldPersistHeaders: true
     }));
   })();
-</script>
+`;
+}
+
+function cspHash(text: string): string {
+  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+}
+
+/**
+ * The page and the headers it must be sent with: a Content-Security-Policy that allows only this
+ * server's assets plus the page's one inline script and style, pinned by their SHA-256 (no
+ * 'unsafe-inline', no eval), and no framing (clickjacking: the page holds a token in its headers editor).
+ */
+export function playgroundPage(opts: { endpoint: string; title?: string }): { html: string; headers: Record<string, string> } {
+  const a = PLAYGROUND_ASSET_PREFIX;
+  const script = pageScript(opts.endpoint);
+  const title = (opts.title ?? 'GraphQL gateway playground').replace(/[<>&"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  const html = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title>
+<link rel="stylesheet" href="${a}graphiql.min.css">
+<style>${PAGE_STYLE}</style>
+</head>
+<body>
+<div id="graphiql">Loading…</div>
+<script src="${a}react.production.min.js"></script>
+<script src="${a}react-dom.production.min.js"></script>
+<script src="${a}graphiql.min.js"></script>
+<script>${script}</script>
 </body>
 </html>`;
+  const csp = [
+    "default-src 'none'",
+    `script-src 'self' ${cspHash(script)}`,
+    `style-src 'self' ${cspHash(PAGE_STYLE)}`,
+    "img-src 'self' data:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    "base-uri 'none'",
+    "form-action 'none'",
+    "frame-ancestors 'none'",
+  ].join('; ');
+  return {
+    html,
+    headers: {
+      'content-security-policy': csp,
+      'x-frame-options': 'DENY',
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+    },
+  };
 }

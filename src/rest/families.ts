@@ -5,7 +5,8 @@
  *  - aws:       { __type, message } (awsJson1_0, as the AWS SDKs parse it)
  */
 import type { FastifyRequest } from 'fastify';
-import { AppError, RateLimitedError } from '../errors/app-error';
+import { AppError, FieldError, RateLimitedError } from '../errors/app-error';
+import { capMessage } from '../errors/message-cap';
 import type { Family } from './route-table';
 
 export const GITHUB_DOCS = 'https://docs.github.com/rest';
@@ -32,10 +33,13 @@ const GITHUB_DOC_BY_STATUS: Record<number, string> = {
   422: `${GITHUB_DOCS}/overview/troubleshooting-the-rest-api#422-unprocessable-entity`,
 };
 
+// Every error body below is built by githubError, wordpressError or awsError: each caps its message (and
+// field error messages), the last line of defence against messages that quote input of any length.
+
 export function githubError(status: number, message: string, extra: Record<string, unknown> = {}, doc?: string): ErrorReply {
   return {
     status,
-    body: { message, documentation_url: doc ?? GITHUB_DOC_BY_STATUS[status] ?? GITHUB_DOCS, status: String(status), ...extra },
+    body: { message: capMessage(message), documentation_url: doc ?? GITHUB_DOC_BY_STATUS[status] ?? GITHUB_DOCS, status: String(status), ...extra },
   };
 }
 
@@ -51,7 +55,7 @@ const WP_CODE_BY_ERROR: Record<string, string> = {
 };
 
 export function wordpressError(status: number, code: string, message: string, data: Record<string, unknown> = {}): ErrorReply {
-  return { status, body: { code, message, data: { status, ...data } } };
+  return { status, body: { code, message: capMessage(message), data: { status, ...data } } };
 }
 
 const AWS_TYPE_BY_ERROR: Record<string, [string, number]> = {
@@ -67,7 +71,11 @@ const AWS_TYPE_BY_ERROR: Record<string, [string, number]> = {
 };
 
 export function awsError(status: number, type: string, message: string): ErrorReply {
-  return { status, body: { __type: type, message }, headers: { 'x-amzn-errortype': type } };
+  return { status, body: { __type: type, message: capMessage(message) }, headers: { 'x-amzn-errortype': type } };
+}
+
+function capFieldError(f: FieldError): FieldError {
+  return f.message === undefined ? f : { ...f, message: capMessage(f.message) };
 }
 
 /** Map an AppError to the family's status and body. */
@@ -77,7 +85,7 @@ export function appErrorReply(family: Family, e: AppError): ErrorReply {
   switch (family) {
     case 'github': {
       const extra: Record<string, unknown> = {};
-      if (e.fieldErrors?.length) extra.errors = e.fieldErrors;
+      if (e.fieldErrors?.length) extra.errors = e.fieldErrors.map(capFieldError);
       // GitHub answers every 404 with the same "Not Found", so nothing tells a hidden resource from a missing one.
       const r = githubError(e.status, e.status === 404 ? 'Not Found' : e.message, extra);
       return { ...r, headers };
@@ -86,7 +94,7 @@ export function appErrorReply(family: Family, e: AppError): ErrorReply {
       const code = e.detailCode ?? WP_CODE_BY_ERROR[e.code] ?? 'rest_error';
       const data: Record<string, unknown> = {};
       if (e.fieldErrors?.length) {
-        data.params = Object.fromEntries(e.fieldErrors.map((f) => [f.field ?? 'body', f.message ?? f.code]));
+        data.params = Object.fromEntries(e.fieldErrors.map(capFieldError).map((f) => [f.field ?? 'body', f.message ?? f.code]));
       }
       return { ...wordpressError(e.status, code, e.message, data), headers };
     }
@@ -116,6 +124,18 @@ export function malformedBodyReply(family: Family): ErrorReply {
       return wordpressError(400, 'rest_invalid_json', 'Invalid JSON body passed.');
     case 'aws':
       return awsError(400, 'SerializationException', 'Start of structure or map found where not expected.');
+  }
+}
+
+/** An error of the HTTP layer itself (unusable request line or Host header, request timeout), in the family's style. */
+export function httpErrorReply(family: Family, status: number, message: string): ErrorReply {
+  switch (family) {
+    case 'github':
+      return githubError(status, message, {}, status === 400 ? `${GITHUB_DOCS}/overview/troubleshooting-the-rest-api#400-bad-request` : undefined);
+    case 'wordpress':
+      return wordpressError(status, status === 408 ? 'rest_request_timeout' : 'rest_bad_request', message);
+    case 'aws':
+      return awsError(status, status === 408 ? 'RequestTimeoutException' : 'ValidationException', message);
   }
 }
 

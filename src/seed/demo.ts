@@ -11,7 +11,8 @@ import { DemoSecretScanning, seedSecretScanningDemo } from './demo-secret-scanni
 
 export interface DemoCredentials {
   tokens: Array<{ user: string; kind: string; description: string; token: string }>;
-  accessKeys: Array<{ user: string; accessKeyId: string; secretAccessKey: string }>;
+  /** secretAccessKey only on the run that created the key: it is never stored in the credentials file. */
+  accessKeys: Array<{ user: string; accessKeyId: string; secretAccessKey?: string }>;
   secretScanning?: DemoSecretScanning;
 }
 
@@ -78,14 +79,25 @@ export function demoCredentialsFile(database: DatabaseConfig): string | undefine
   return `${database.path}.demo-credentials.json`;
 }
 
-/** Tokens are stored hashed; keep the demo's plain ones in a local, git-ignored file (mode 600). */
+/**
+ * Tokens are stored hashed; keep the demo's plain ones in a local, git-ignored file (mode 600) so later
+ * starts can print them again. Access-key secrets are not kept: like `create-access-key`, the secret is
+ * shown once, by the run that created it (it stays encrypted in the database for SigV4 checks).
+ */
 export function saveDemoCredentials(database: DatabaseConfig, demo: DemoCredentials): void {
   const file = demoCredentialsFile(database);
-  if (file) fs.writeFileSync(file, JSON.stringify(demo, null, 2), { mode: 0o600 });
+  if (file) fs.writeFileSync(file, JSON.stringify(withoutSecrets(demo), null, 2), { mode: 0o600 });
 }
 
+function withoutSecrets(demo: DemoCredentials): DemoCredentials {
+  return { ...demo, accessKeys: demo.accessKeys.map(({ user, accessKeyId }) => ({ user, accessKeyId })) };
+}
+
+/** The demo credentials of an earlier run, never with an access-key secret (a file from an older version loses it). */
 export function loadDemoCredentials(database: DatabaseConfig): DemoCredentials | undefined {
   const file = demoCredentialsFile(database);
   if (!file || !fs.existsSync(file)) return undefined;
-  return JSON.parse(fs.readFileSync(file, 'utf8')) as DemoCredentials;
+  const demo = JSON.parse(fs.readFileSync(file, 'utf8')) as DemoCredentials;
+  if (demo.accessKeys?.some((k) => k.secretAccessKey !== undefined)) saveDemoCredentials(database, demo);
+  return withoutSecrets(demo);
 }

@@ -79,4 +79,61 @@ describe('config from the environment', () => {
       expect((e as Error).message).not.toContain('topsecret');
     }
   });
+
+  it('has timeouts and a connection cap by default that do not cut slow legitimate clients', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ requestTimeoutMs: 60_000, headersTimeoutMs: 15_000, keepAliveTimeoutMs: 72_000, maxConnections: 1024 });
+    expect(c.metricsToken).toBeUndefined();
+  });
+
+  it('reads REQUEST_TIMEOUT_MS, HEADERS_TIMEOUT_MS, KEEP_ALIVE_TIMEOUT_MS, MAX_CONNECTIONS and METRICS_TOKEN', () => {
+    const c = loadConfig({
+      REQUEST_TIMEOUT_MS: '30000',
+      HEADERS_TIMEOUT_MS: '5000',
+      KEEP_ALIVE_TIMEOUT_MS: '10000',
+      MAX_CONNECTIONS: '200',
+      METRICS_TOKEN: ' scrape-0123456789abcdef ',
+    });
+    expect(c).toMatchObject({ requestTimeoutMs: 30_000, headersTimeoutMs: 5000, keepAliveTimeoutMs: 10_000, maxConnections: 200, metricsToken: 'scrape-0123456789abcdef' });
+    // 0 turns the request timeout and the connection cap off; the headers timeout then keeps its default.
+    expect(loadConfig({ REQUEST_TIMEOUT_MS: '0', MAX_CONNECTIONS: '0' })).toMatchObject({ requestTimeoutMs: 0, headersTimeoutMs: 15_000, maxConnections: 0 });
+    // A short request timeout pulls the default headers timeout down with it.
+    expect(loadConfig({ REQUEST_TIMEOUT_MS: '2000' }).headersTimeoutMs).toBe(2000);
+  });
+
+  it.each([
+    [{ REQUEST_TIMEOUT_MS: 'soon' }, /REQUEST_TIMEOUT_MS must be a non-negative integer/],
+    [{ REQUEST_TIMEOUT_MS: '-5' }, /REQUEST_TIMEOUT_MS must be a non-negative integer/],
+    [{ HEADERS_TIMEOUT_MS: '1.5' }, /HEADERS_TIMEOUT_MS must be a non-negative integer/],
+    [{ HEADERS_TIMEOUT_MS: '0' }, /HEADERS_TIMEOUT_MS must be a positive integer/],
+    [{ REQUEST_TIMEOUT_MS: '1000', HEADERS_TIMEOUT_MS: '5000' }, /HEADERS_TIMEOUT_MS \(5000\) must not be above REQUEST_TIMEOUT_MS \(1000\)/],
+    [{ KEEP_ALIVE_TIMEOUT_MS: '0' }, /KEEP_ALIVE_TIMEOUT_MS must be a positive integer/],
+    [{ KEEP_ALIVE_TIMEOUT_MS: 'x' }, /KEEP_ALIVE_TIMEOUT_MS must be a non-negative integer/],
+    [{ MAX_CONNECTIONS: 'many' }, /MAX_CONNECTIONS must be a non-negative integer/],
+    [{ METRICS_TOKEN: 'short' }, /METRICS_TOKEN must be at least 16 printable characters/],
+    [{ METRICS_TOKEN: 'has a space in the middle' }, /METRICS_TOKEN must be at least 16 printable characters/],
+  ])('rejects %p with a clear message', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(ConfigError);
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+
+  it('never echoes METRICS_TOKEN in an error or in the described config', () => {
+    expect(() => loadConfig({ METRICS_TOKEN: 'sekrit' })).toThrow(ConfigError);
+    try {
+      loadConfig({ METRICS_TOKEN: 'sekrit' });
+    } catch (e) {
+      expect((e as Error).message).not.toContain('sekrit');
+    }
+    const text = JSON.stringify(describeConfig(loadConfig({ METRICS_TOKEN: 'scrape-0123456789abcdef' })));
+    expect(text).not.toContain('scrape-0123456789abcdef');
+    expect(text).toContain('"metricsProtected":true');
+  });
+
+  it('does not seed the demo in production unless SEED_DEMO asks for it', () => {
+    expect(loadConfig({ NODE_ENV: 'production' }).seedDemo).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'production', SEED_DEMO: 'true' }).seedDemo).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'development' }).seedDemo).toBe(true);
+    expect(loadConfig({ NODE_ENV: 'test' }).seedDemo).toBe(true);
+    expect(loadConfig({ SEED_DEMO: 'false' }).seedDemo).toBe(false);
+  });
 });
