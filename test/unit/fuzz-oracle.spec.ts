@@ -73,6 +73,15 @@ describe('fuzz oracle', () => {
     expect(kinds(graphql, res(200, { errors: [{ message: `x${'y'.repeat(5000)}`, extensions: { code: 'NOT_FOUND' } }] }))).toContain('error too large');
   });
 
+  it('knows the WordPress and AWS JSON error shapes (src/rest/families.ts)', () => {
+    const wp = rest('GET', '/calendar/events/v1/events', { oracle: 'wordpress' });
+    expect(kinds(wp, res(404, { code: 'rest_no_route', message: 'No route', data: { status: 404 } }))).toEqual([]);
+    expect(kinds(wp, res(404, gh(404)))).toContain('shape: code/message');
+    const aws = rest('POST', '/', { oracle: 'aws' });
+    expect(kinds(aws, res(400, { __type: 'ValidationException', message: 'x' }, 'application/x-amz-json-1.0'))).toEqual([]);
+    expect(kinds(aws, res(400, gh(400), 'application/x-amz-json-1.0'))).toContain('shape: __type/message');
+  });
+
   it('flags URLs built from a foreign Host header', () => {
     const c: FuzzCase = { ...rest(), kind: 'transport', oracle: 'any', request: { method: 'GET', target: '/repos/acme/api', headers: { host: 'evil.example' } } };
     expect(kinds(c, res(200, { url: 'http://127.0.0.1:4000/repos/acme/api' }))).toEqual([]);

@@ -6,7 +6,8 @@
  *    request itself carried are excluded: an echo is judged by the size rule, not as a leak);
  *  - a 304 and a HEAD answer have no body;
  *  - the family's error shape: GitHub REST 4xx is JSON `{message, documentation_url, status?}` with
- *    `status` equal to the HTTP status when present; GraphQL answers are JSON, any `errors[]` entry has a
+ *    `status` equal to the HTTP status when present (WordPress `{code, message, data: {status}}`, AWS JSON
+ *    `{__type, message}`, see src/rest/families.ts); GraphQL answers are JSON, any `errors[]` entry has a
  *    message and an `extensions.code` other than INTERNAL_SERVER_ERROR, and a 4xx carries errors;
  *  - error answers are bounded: a REST error body at most 16 KB, each GraphQL error at most 4 KB;
  *  - the server logged nothing at error level for the request;
@@ -101,8 +102,22 @@ export function checkResponse(c: FuzzCase, res: WireResponse): Problem[] {
       break;
     case 'wordpress':
     case 'aws':
-      // No rows of these families yet; when they come, their shapes go here.
-      if (s >= 400 && res.size > MAX_REST_ERROR_BYTES) problems.push({ kind: 'error body too large', detail: `${res.size} bytes` });
+      if (s >= 400) {
+        if (res.size > MAX_REST_ERROR_BYTES) problems.push({ kind: 'error body too large', detail: `${res.size} bytes` });
+        const p = parse(res);
+        const b = (p.ok ? p.value : undefined) as Record<string, unknown> | undefined;
+        if (!b || typeof b !== 'object' || Array.isArray(b)) {
+          problems.push({ kind: 'shape: body not a JSON object', detail: JSON.stringify(res.body.slice(0, 200)) });
+        } else if (c.oracle === 'wordpress') {
+          // { code, message, data: { status } }
+          const data = b.data as Record<string, unknown> | undefined;
+          if (typeof b.code !== 'string' || typeof b.message !== 'string') problems.push({ kind: 'shape: code/message', detail: JSON.stringify(b).slice(0, 200) });
+          if (!data || data.status !== s) problems.push({ kind: 'shape: data.status', detail: JSON.stringify(b).slice(0, 200) });
+        } else if (typeof b.__type !== 'string' || typeof b.message !== 'string') {
+          // { __type, message }
+          problems.push({ kind: 'shape: __type/message', detail: JSON.stringify(b).slice(0, 200) });
+        }
+      }
       break;
     case 'graphql': {
       if (!isJson(res)) {

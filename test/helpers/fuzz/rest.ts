@@ -222,7 +222,7 @@ interface RawBody {
 const rawBody: fc.Arbitrary<RawBody> = fc.record({
   text: fc.option(
     fc.oneof(
-      fc.constantFrom('', 'null', '[]', '[{}]', '"x"', '1e400', '-0', 'true', '{', '{"a":', '{"state":}', '\u0000', '{"state":"open",}', "{'state':'open'}", '[' .repeat(5000) + ']'.repeat(5000)),
+      fc.constantFrom('', 'null', '[]', '[{}]', '"x"', '1e400', '-0', 'true', '{', '{"a":', '{"state":}', '\u0000', '{"state":"open",}', "{'state':'open'}", '['.repeat(5000) + ']'.repeat(5000)),
       anyValue.map((v) => toJsonText(v)),
       hugeString.map((s) => JSON.stringify({ resolution_comment: s, state: 'resolved', resolution: 'wont_fix' })),
       fc.string({ unit: 'binary', maxLength: 40 }),
