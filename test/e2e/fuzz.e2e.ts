@@ -27,7 +27,7 @@ import { describeCase, FuzzCase, shorten } from '../helpers/fuzz/case';
 import { FuzzFixtures, seedFuzzFixtures } from '../helpers/fuzz/fixtures';
 import { gqlOneBad, gqlRandom, gqlValid, rootFields } from '../helpers/fuzz/graphql';
 import { FuzzClient, WireResponse } from '../helpers/fuzz/http';
-import { checkResponse, Problem } from '../helpers/fuzz/oracle';
+import { checkResponse, messageShape, Problem } from '../helpers/fuzz/oracle';
 import { restOneBad, restRandom, restValid } from '../helpers/fuzz/rest';
 import { transportCase } from '../helpers/fuzz/transport';
 
@@ -86,7 +86,12 @@ describe(`fuzz (${testDialect()}): REST route table and GraphQL schema`, () => {
           problems.push({ kind: 'no answer', detail: (e as Error).message });
         }
         const logged = t.logs.filter((l) => l.requestId === requestId && Number(l.level) >= 50);
-        for (const l of logged) problems.push({ kind: 'logged error', detail: shorten(`${String(l.msg)} ${JSON.stringify((l.err as { message?: string })?.message ?? '')}`, 300) });
+        for (const l of logged) {
+          const reason = String((l.err as { message?: string } | undefined)?.message ?? '');
+          problems.push({ kind: 'logged error', detail: shorten(`${String(l.msg)} ${JSON.stringify(reason)}`, 300), sig: messageShape(reason) });
+          // A 5xx groups by the reason the server logged for it.
+          for (const p of problems) if (p.kind.startsWith('status 5') && !p.sig) p.sig = messageShape(reason);
+        }
         for (const p of problems) {
           failures.push({
             auth: auth.name,
