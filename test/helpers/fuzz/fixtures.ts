@@ -1,0 +1,147 @@
+/**
+ * Real values for the fuzz test, taken from the seeded demo through the public APIs (as a client would
+ * learn them): logins, repositories, alert numbers, REST and GraphQL cursors, global ids, ETags,
+ * placeholder ids, secret types and providers. The generators build valid requests from these and tamper
+ * with one part at a time.
+ */
+import { RepositoryEntity } from '../../../entities';
+import { generateToken } from '../../../src/auth/tokens';
+import { seedDemo } from '../../../src/seed/demo';
+import { gql, TestApp } from '../app';
+
+export interface Auth {
+  name: string;
+  /** The Authorization header, or undefined for anonymous. */
+  header?: string;
+}
+
+/** A consistent set of path values: a repository, its owner, an organization and (optionally) an alert. */
+export interface Binding {
+  owner: string;
+  repo: string;
+  org: string;
+  number?: number;
+}
+
+export interface FuzzFixtures {
+  auths: Auth[];
+  /** Alternatives for the `bad-token` credential. */
+  badTokens: string[];
+  logins: string[];
+  orgs: string[];
+  bindings: Binding[];
+  restCursors: string[];
+  gqlCursors: string[];
+  nodeIds: string[];
+  etags: string[];
+  placeholderIds: string[];
+  secretTypes: string[];
+  providers: string[];
+  /** Put the repositories' security settings back as seeded (fuzzed mutations may turn them off). */
+  restoreSettings(): Promise<void>;
+}
+
+function linkCursors(link: string | null): string[] {
+  if (!link) return [];
+  return [...link.matchAll(/[?&](?:after|before)=([^&>]+)/g)].map((m) => decodeURIComponent(m[1]));
+}
+
+export async function seedFuzzFixtures(t: TestApp): Promise<FuzzFixtures> {
+  const demo = await seedDemo(t.app.dataSource, t.app.deps.services);
+  const token = (user: string) => demo.tokens.find((x) => x.user === user)!.token;
+  const alice = token('alice');
+  const auths: Auth[] = [
+    ...demo.tokens.map((x) => ({ name: x.user, header: `Bearer ${x.token}` })),
+    { name: 'anonymous' },
+    // A bad credential: the test alternates between a well-formed but unknown token and a malformed one.
+    { name: 'bad-token', header: 'Bearer gwc_x' },
+  ];
+
+  const rest = async (path: string) => {
+    const res = await fetch(`${t.url}${path}`, { headers: { authorization: `Bearer ${alice}` } });
+    return { status: res.status, headers: res.headers, body: (await res.json().catch(() => undefined)) as any };
+  };
+
+  const repos = [
+    { owner: 'acme', repo: 'api' },
+    { owner: 'acme', repo: 'website' },
+    { owner: 'acme', repo: 'legacy' },
+    { owner: 'alice', repo: 'dotfiles' },
+  ];
+  const bindings: Binding[] = [];
+  const restCursors = new Set<string>();
+  const etags = new Set<string>();
+  const secretTypes = new Set<string>();
+  const providers = new Set<string>();
+  for (const r of repos) {
+    const org = r.owner === 'alice' ? 'acme' : r.owner;
+    bindings.push({ ...r, org });
+    const list = await rest(`/repos/${r.owner}/${r.repo}/secret-scanning/alerts?per_page=100`);
+    if (list.status !== 200) continue;
+    for (const a of list.body as Array<{ number: number; secret_type: string; provider_slug: string | null }>) {
+      bindings.push({ ...r, org, number: a.number });
+      secretTypes.add(a.secret_type);
+      if (a.provider_slug) providers.add(a.provider_slug);
+      const one = await fetch(`${t.url}/repos/${r.owner}/${r.repo}/secret-scanning/alerts/${a.number}`, { headers: { authorization: `Bearer ${alice}` } });
+      const etag = one.headers.get('etag');
+      if (etag) etags.add(etag);
+    }
+    for (const q of ['per_page=1&after=', 'per_page=1&after=&sort=updated&direction=asc', 'per_page=1&before=']) {
+      for (const c of linkCursors((await rest(`/repos/${r.owner}/${r.repo}/secret-scanning/alerts?${q}`)).headers.get('link'))) restCursors.add(c);
+    }
+  }
+  for (const c of linkCursors((await rest('/orgs/acme/secret-scanning/alerts?per_page=1&after=')).headers.get('link'))) restCursors.add(c);
+
+  const g = await gql(
+    t.url,
+    `{
+      viewer { id }
+      bob: user(login: "bob") { id }
+      carol: user(login: "carol") { id }
+      dave: user(login: "dave") { id }
+      organization(login: "acme") {
+        id
+        repositories(first: 10) { edges { cursor node { id } } }
+        secretScanningAlerts(first: 10) { edges { cursor node { id locations(first: 5) { edges { cursor } } } } }
+      }
+      repository(owner: "alice", name: "dotfiles") { id secretScanningAlerts(first: 5, orderBy: { field: UPDATED, direction: ASC }) { edges { cursor node { id } } } }
+    }`,
+    undefined,
+    alice,
+  );
+  const nodeIds = new Set<string>();
+  const gqlCursors = new Set<string>();
+  const walk = (v: unknown, key?: string) => {
+    if (Array.isArray(v)) return v.forEach((x) => walk(x));
+    if (v && typeof v === 'object') return Object.entries(v).forEach(([k, x]) => walk(x, k));
+    if (typeof v === 'string' && key === 'id') nodeIds.add(v);
+    if (typeof v === 'string' && key === 'cursor') gqlCursors.add(v);
+  };
+  walk(g.body.data);
+  if (g.body.errors?.length || nodeIds.size < 5 || gqlCursors.size < 5 || restCursors.size < 3 || etags.size < 3) {
+    throw new Error(`fuzz fixtures incomplete: ${JSON.stringify({ errors: g.body.errors, ids: nodeIds.size, gql: gqlCursors.size, rest: restCursors.size, etags: etags.size })}`);
+  }
+  const repoRows = t.app.dataSource.getRepository(RepositoryEntity);
+  const seeded = (await repoRows.find()).map((r) => ({
+    id: r.id,
+    settings: { secretScanning: r.secretScanning, pushProtection: r.pushProtection, advancedSecurity: r.advancedSecurity, delegatedAlertDismissal: r.delegatedAlertDismissal },
+  }));
+  const restoreSettings = async () => {
+    for (const r of seeded) await repoRows.update(r.id, r.settings);
+  };
+  return {
+    restoreSettings,
+    auths,
+    badTokens: [`token ${generateToken('classic')}`, 'Bearer gwc_x', 'Basic YWxpY2U6eA==', 'Bearer', `Bearer ${'x'.repeat(300)}`],
+    logins: ['alice', 'bob', 'carol', 'dave', 'acme'],
+    orgs: ['acme'],
+    bindings,
+    restCursors: [...restCursors],
+    gqlCursors: [...gqlCursors],
+    nodeIds: [...nodeIds],
+    etags: [...etags],
+    placeholderIds: demo.secretScanning?.blockedPlaceholderId ? [demo.secretScanning.blockedPlaceholderId] : [],
+    secretTypes: [...secretTypes],
+    providers: [...providers],
+  };
+}

@@ -1,0 +1,54 @@
+/**
+ * Transport-level tampering of an otherwise valid request: absolute-form request targets, odd Host
+ * headers, HTTP/1.0 without Host. URLs the API returns come from PUBLIC_URL, never from the Host header,
+ * and none of these may produce a 5xx or a logged stack trace.
+ */
+import fc from 'fast-check';
+import { FuzzCase, makeCase } from './case';
+
+interface Tamper {
+  absolute?: string;
+  host?: string;
+  http10?: boolean;
+  target?: string;
+}
+
+const TAMPERS: Tamper[] = [
+  { absolute: 'http://evil.example' },
+  { absolute: 'http://[::1' },
+  { absolute: 'http://a:b@evil.example:99999' },
+  { absolute: 'ftp://x' },
+  { absolute: 'http://' },
+  { host: '[::1' },
+  { host: '[::1]:80' },
+  { host: '' },
+  { host: 'evil.example' },
+  { host: 'a'.repeat(300) },
+  { host: 'localhost:99999' },
+  { host: 'localhost:-1' },
+  { host: '%' },
+  { host: 'a b' },
+  { host: 'x@y' },
+  { host: '[zz]' },
+  { http10: true },
+  { http10: true, host: '' },
+  { http10: true, host: '[::1' },
+  { http10: true, absolute: 'http://evil.example' },
+  { target: '*' },
+  { target: 'example.com:443' },
+  { target: '//evil.example/x' },
+];
+
+export function transportCase(base: fc.Arbitrary<FuzzCase>): fc.Arbitrary<FuzzCase> {
+  return fc.tuple(base, fc.constantFrom(...TAMPERS)).map(([c, t]) => {
+    const headers = { ...c.request.headers };
+    if (t.host !== undefined) headers.host = t.host;
+    let target = c.request.target;
+    if (t.absolute !== undefined) target = `${t.absolute}${target}`;
+    if (t.target !== undefined) target = t.target;
+    const label = Object.entries(t)
+      .map(([k, v]) => `${k}=${JSON.stringify(v).slice(0, 40)}`)
+      .join(',');
+    return makeCase({ ...c, kind: 'transport', mode: 'one-bad', bad: label, oracle: 'any', request: { ...c.request, headers, target, http10: t.http10, fresh: true } });
+  });
+}
