@@ -73,6 +73,13 @@ function httpError(req: { url: string; headers: FastifyRequest['headers'] }, sta
   return httpErrorReply(familyOf(req), status, message);
 }
 
+/** A family error reply re-shaped for a GraphQL client: same status and message, `errors[].extensions.code`. */
+function graphqlShaped(r: ErrorReply, code: string): ErrorReply {
+  const body = r.body as { message?: unknown } | undefined;
+  const message = typeof body?.message === 'string' ? body.message : 'Bad request';
+  return { status: r.status, headers: r.headers, body: { errors: [{ message, extensions: { code } }] } };
+}
+
 /** `Authorization: Bearer <expected>`, compared in constant time (both sides hashed to equal lengths). */
 function bearerMatches(header: string | undefined, expected: string): boolean {
   const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(header ?? '');
@@ -204,26 +211,32 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   // ---- errors: one mapper per family; GraphQL errors are formatted by Apollo ----
   fastify.setErrorHandler((error: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
     const family = req.restFamily ?? familyOf(req);
+    // Errors raised before Apollo runs (body parsing) on /graphql keep GraphQL's shape: { errors: [...] }.
+    const send = (r: ErrorReply, graphqlCode: string) => sendError(reply, isGraphqlPath(req.url) ? graphqlShaped(r, graphqlCode) : r);
     const code = error.code ?? '';
-    if (code === 'FST_ERR_CTP_INVALID_JSON_BODY' || code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || (error.statusCode === 400 && error instanceof SyntaxError)) {
-      return sendError(reply, malformedBodyReply(family));
+    if (
+      code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
+      code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
+      (error.statusCode === 400 && error instanceof SyntaxError)
+    ) {
+      return send(malformedBodyReply(family), 'BAD_REQUEST');
     }
     if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      return sendError(reply, appErrorReply(family, new (class extends AppError {
+      return send(appErrorReply(family, new (class extends AppError {
         readonly code = 'BAD_USER_INPUT' as const;
         readonly httpStatus = 415;
-      })('Unsupported media type: send application/json')));
+      })('Unsupported media type: send application/json')), 'BAD_REQUEST');
     }
     if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return sendError(reply, { ...appErrorReply(family, new (class extends AppError {
+      return send(appErrorReply(family, new (class extends AppError {
         readonly code = 'BAD_USER_INPUT' as const;
         readonly httpStatus = 413;
-      })('Request body is too large')) });
+      })('Request body is too large')), 'BAD_REQUEST');
     }
     const app = toAppError(error);
-    if (app) return sendError(reply, appErrorReply(family, app));
+    if (app) return send(appErrorReply(family, app), app.code);
     req.log.error({ err: error }, 'unexpected error');
-    return sendError(reply, internalErrorReply(family, req.id));
+    return send(internalErrorReply(family, req.id), 'INTERNAL_SERVER_ERROR');
   });
 
   fastify.setNotFoundHandler(async (req, reply) => {

@@ -127,10 +127,21 @@ describe('errors, per REST family and GraphQL', () => {
     noInternals(JSON.stringify(body));
   });
 
-  it('malformed JSON to GraphQL is 400 without internals', async () => {
-    const res = await fetch(`${t.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"query": ' });
-    expect(res.status).toBe(400);
-    noInternals(await res.text());
+  it.each([
+    ['truncated JSON', 'application/json', '{"query": '],
+    ['a __proto__ key (refused by the secure JSON parser)', 'application/json', '{"query":"{ viewer { login } }","variables":{"__proto__":{"a":1}}}'],
+    ['a constructor.prototype key', 'application/json', '{"query":"{ viewer { login } }","variables":{"constructor":{"prototype":{"a":1}}}}'],
+    ['an unsupported media type', 'text/csv', 'query,{ viewer { login } }'],
+  ])('a body GraphQL cannot read (%s) is 400 in GraphQL shape, without internals', async (_what, type, body) => {
+    const res = await fetch(`${t.url}/graphql`, { method: 'POST', headers: { 'content-type': type }, body });
+    expect(res.status).toBeGreaterThanOrEqual(400);
+    expect(res.status).toBeLessThan(500);
+    const text = await res.text();
+    noInternals(text);
+    const json = JSON.parse(text);
+    expect(json.errors?.[0]?.message).toEqual(expect.any(String));
+    expect(json.errors[0].extensions?.code).toEqual(expect.any(String));
+    expect(json.errors[0].extensions.code).not.toBe('INTERNAL_SERVER_ERROR');
   });
 
   it('GraphQL: a repository the viewer may not see is null plus NOT_FOUND, never data', async () => {
