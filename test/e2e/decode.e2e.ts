@@ -34,6 +34,11 @@ const BAD_CURSORS: Array<[string, string]> = [
   ['three elements', `[${DATE},1,2]`],
 ];
 
+/** A GraphQL error that names argument `arg` (in its message, or as type-graphql's validationErrors field). */
+function namesArg(e: any, arg: string): boolean {
+  return e?.message?.includes(`\`${arg}\``) || e?.extensions?.validationErrors?.some((v: any) => v.field === arg);
+}
+
 function githubShape(body: any, status: number): void {
   expect(body).toEqual(expect.objectContaining({ message: expect.any(String), documentation_url: expect.stringMatching(/^https:\/\/docs\.github\.com\//), status: String(status) }));
 }
@@ -87,7 +92,7 @@ describe('decoding client input before it reaches SQL', () => {
     it.each(BAD_CURSORS)('GraphQL secretScanningAlerts(after:) with %s is BAD_USER_INPUT', async (_name, raw) => {
       const r = await gql(t.url, `query($c: String) { repository(owner: "deco", name: "api") { secretScanningAlerts(first: 2, after: $c) { nodes { number } } } }`, { c: cursorOf(raw) }, token);
       expect(r.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
-      expect(r.body.errors?.[0]?.message).toMatch(/`after`/);
+      expect(namesArg(r.body.errors?.[0], 'after')).toBe(true);
     });
 
     // Lists sorted by a string column (repository names) and by the id (locations, members).
@@ -101,7 +106,7 @@ describe('decoding client input before it reaches SQL', () => {
       for (const tok of [token, undefined]) {
         const r = await gql(t.url, `query($c: String) { organization(login: "deco") { repositories(first: 2, after: $c) { nodes { name } } } }`, { c: cursorOf(raw) }, tok);
         expect(r.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
-        expect(r.body.errors?.[0]?.message).toMatch(/`after`/);
+        expect(namesArg(r.body.errors?.[0], 'after')).toBe(true);
       }
     });
 
