@@ -6,7 +6,12 @@ import { MAX_MESSAGE_CHARS, MAX_QUOTED_CHARS, truncate } from './message-cap';
  * never echoed back (the AppError constructor caps whole messages as a backstop).
  */
 export function quoteInput(value: unknown, quote = "'"): string {
-  return `${quote}${truncate(String(value), MAX_QUOTED_CHARS + 1)}${quote}`;
+  const s = String(value);
+  if (s.length <= MAX_QUOTED_CHARS) return `${quote}${s}${quote}`;
+  let head = s.slice(0, MAX_QUOTED_CHARS);
+  const last = head.charCodeAt(head.length - 1);
+  if (last >= 0xd800 && last <= 0xdbff) head = head.slice(0, -1); // never half a surrogate pair
+  return `${quote}${head}…${quote}`;
 }
 
 /**
