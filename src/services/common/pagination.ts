@@ -60,7 +60,7 @@ export function encodeCursor(value: CursorValue, id: number | string): string {
 const MAX_CURSOR_CHARS = 1024;
 
 function invalidCursor(argName: string): ValidationError {
-  return new ValidationError(`\`${argName}\` is not a valid cursor: pass a cursor this list returned (pageInfo / Link header).`, { status: 400 });
+  return new ValidationError(`\`${argName}\` is not a valid cursor`, { status: 400 });
 }
 
 /** The [sort value, id] pair of a cursor, structurally (types are checked by decodeKeysetCursor). */
