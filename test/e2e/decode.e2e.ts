@@ -65,6 +65,7 @@ describe('decoding client input before it reaches SQL', () => {
     repo = await f.repo(org, { name: 'api', private: true, secretScanning: true });
     pub = await f.repo(org, { name: 'site', private: false, secretScanning: true });
     await f.repo(org, { name: 'web', private: false });
+    await f.repo(org, { name: 'pp', private: true, secretScanning: true, pushProtection: true });
     token = await f.classicToken(admin, ['repo']);
     alertNumbers = (await ss.alerts(repo, 5)).map((a) => a.number);
   }, 60_000);
@@ -270,6 +271,19 @@ describe('decoding client input before it reaches SQL', () => {
     ])('GraphQL %s with a NUL character is NOT_FOUND', async (_name, query, code) => {
       const r = await gql(t.url, query, { s: 'deco\u0000' }, token);
       expect(r.body.errors?.[0]?.extensions?.code).toBe(code);
+    });
+
+    it.each([
+      ['with NUL', 'ab\u0000cd'],
+      ['of 5,000 characters', 'p'.repeat(5000)],
+    ])('REST push protection bypass with a placeholder_id %s is 404 Placeholder ID not found', async (_name, placeholderId) => {
+      const res = await fetch(`${t.url}/repos/deco/pp/secret-scanning/push-protection-bypasses`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ reason: 'used_in_tests', placeholder_id: placeholderId }),
+      });
+      expect(res.status).toBe(404);
+      githubShape(await res.json(), 404);
     });
 
     it('GraphQL alert filter with NUL in secretTypes and assignee is never a 500', async () => {

@@ -326,7 +326,7 @@ export class IdentityService {
   async requireRepository(db: EntityManager, fullName: string): Promise<RepositoryEntity> {
     const { owner, name } = parseFullName(fullName);
     const repo = await this.findRepositoryUnchecked(db, owner, name);
-    if (!repo) throw new NotFoundError(`no repository ${quoteInput(fullName, '"')}`);
+    if (!repo) throw new NotFoundError(`no repository ${quoteInput(fullName, '')}`);
     return repo;
   }
 
