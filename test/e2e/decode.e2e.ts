@@ -135,7 +135,7 @@ describe('decoding client input before it reaches SQL', () => {
       const r = await gql(t.url, `{ organization(login: "deco") { repositories(first: 1) { pageInfo { endCursor } } } }`, {}, token);
       const c = r.body.data.organization.repositories.pageInfo.endCursor;
       const r2 = await gql(t.url, `query($c: String) { organization(login: "deco") { repositories(first: 5, after: $c) { nodes { name } } } }`, { c }, token);
-      expect(r2.body.data.organization.repositories.nodes.map((n: any) => n.name)).toEqual(['site', 'web']);
+      expect(r2.body.data.organization.repositories.nodes.map((n: any) => n.name)).toEqual(['pp', 'site', 'web']);
     });
   });
 

@@ -6,7 +6,7 @@
 import { Driver, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { ValidationError } from '../../errors/app-error';
-import { decodeColumnValue } from './decode';
+import { decodeColumnValue, decodeInt, POSITIVE_INT4 } from './decode';
 
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 30;
@@ -182,7 +182,7 @@ export async function offsetPage<T extends ObjectLiteral>(
 ): Promise<Page<T>> {
   const bad = (field: string, message: string) =>
     new ValidationError(message, { fieldErrors: [{ resource: opts.resource, field, code: 'invalid', message }] });
-  if (!Number.isInteger(args.page) || args.page < 1) throw bad('page', 'page must be a positive integer');
+  if (decodeInt(args.page, POSITIVE_INT4) === undefined) throw bad('page', 'page must be a positive integer');
   if (!Number.isInteger(args.perPage) || args.perPage < 1 || args.perPage > MAX_PAGE_SIZE) {
     throw bad('per_page', `per_page must be between 1 and ${MAX_PAGE_SIZE}`);
   }
