@@ -1,3 +1,6 @@
+import { parseInteger, POSITIVE_INT4 } from '../../src/services/common/decode';
+import type { NodeIdKind } from './node';
+
 /**
  * Opaque global ids for `node(id:)`: base64url of "<TypeName>:<databaseId>". Clients must treat them as
  * opaque; the server rejects malformed ones with a clear error.
@@ -14,4 +17,15 @@ export function fromGlobalId(globalId: string): { typeName: string; id: string }
   const m = /^([A-Z][A-Za-z0-9]*):([A-Za-z0-9_-]+)$/.exec(decoded);
   if (!m) return null;
   return { typeName: m[1], id: m[2] };
+}
+
+/**
+ * The database id of a global id, decoded against the kind its type declares (`int4`: a positive int4
+ * integer written as toGlobalId writes it); undefined when it cannot name a row.
+ */
+export function decodeNodeId(kind: NodeIdKind, id: string): number | undefined {
+  switch (kind) {
+    case 'int4':
+      return parseInteger(id, POSITIVE_INT4, { canonical: true });
+  }
 }

@@ -6,12 +6,19 @@
 import { Field, ID, InterfaceType } from 'type-graphql';
 import type { RequestContext } from '../../src/context';
 
+/**
+ * What the database id inside a global id is. `int4`: a positive integer of an int4 primary key (decoded
+ * by the shared decoder, src/services/common/decode.ts, before `load` sees it).
+ */
+export type NodeIdKind = 'int4';
+
 export interface NodeTypeRegistration {
   typeName: string;
+  idKind: NodeIdKind;
   /** true when `value` (an entity) is of this GraphQL type. */
   isTypeOf(value: unknown): boolean;
-  /** Load by database id, applying visibility; null when missing or hidden. */
-  load(ctx: RequestContext, id: string): Promise<unknown | null>;
+  /** Load by the decoded database id, applying visibility; null when missing or hidden. */
+  load(ctx: RequestContext, id: number): Promise<unknown | null>;
 }
 
 const registry = new Map<string, NodeTypeRegistration>();

@@ -25,25 +25,28 @@ const RepositoryConnection = Connection(Repository, 'Repository');
 
 registerNodeType({
   typeName: 'User',
+  idKind: 'int4',
   isTypeOf: (v) => v instanceof AccountEntity && v.type === 'User',
   load: async (ctx, id) => {
-    const a = await ctx.loaders.accountById.load(Number(id));
+    const a = await ctx.loaders.accountById.load(id);
     return a && a.type === 'User' ? a : null;
   },
 });
 registerNodeType({
   typeName: 'Organization',
+  idKind: 'int4',
   isTypeOf: (v) => v instanceof AccountEntity && v.type === 'Organization',
   load: async (ctx, id) => {
-    const a = await ctx.loaders.accountById.load(Number(id));
+    const a = await ctx.loaders.accountById.load(id);
     return a && a.type === 'Organization' ? a : null;
   },
 });
 registerNodeType({
   typeName: 'Repository',
+  idKind: 'int4',
   isTypeOf: (v) => v instanceof RepositoryEntity,
   load: async (ctx, id) => {
-    const r = await ctx.loaders.repositoryById.load(Number(id));
+    const r = await ctx.loaders.repositoryById.load(id);
     if (!r) return null;
     return (await ctx.services.access.canSeeRepository(ctx, r)) ? r : null;
   },

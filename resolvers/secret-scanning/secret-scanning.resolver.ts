@@ -62,8 +62,6 @@ const SecretScanningLocationConnection = Connection(SecretScanningLocation, 'Sec
 /** The arguments exactly as GraphQL coerced them: an input field sent as null is there, an absent one is not. */
 const RawArgs = () => createParameterDecorator(({ args }) => args);
 
-const MAX_INT4 = 2_147_483_647;
-
 // ------------------------------------------------------------------ helpers
 
 interface RepoWhere {
@@ -165,10 +163,10 @@ function cursorPaging(args: ConnectionArgs) {
 
 registerNodeType({
   typeName: 'SecretScanningAlert',
+  idKind: 'int4',
   isTypeOf: (v) => v instanceof SecretScanningAlertEntity,
   load: async (ctx, id) => {
-    if (!/^\d{1,10}$/.test(id) || Number(id) < 1 || Number(id) > MAX_INT4) return null;
-    const a = await ctx.loaders.secretScanningAlertById.load(Number(id));
+    const a = await ctx.loaders.secretScanningAlertById.load(id);
     if (!a) return null;
     // Hidden (404) and not allowed (403) alike give null, never data; checks go through the loaders.
     return (await ctx.services.secretScanning.canReadAlert(ctx, a)) ? a : null;

@@ -1,3 +1,19 @@
+import { MAX_MESSAGE_CHARS, MAX_QUOTED_CHARS, truncate } from './message-cap';
+
+/**
+ * Client input quoted in an error message: its first MAX_QUOTED_CHARS (100) characters + "…" when longer,
+ * between `quote`s. Every message that quotes what a client sent goes through this, so a 9 MB login is
+ * never echoed back (the AppError constructor caps whole messages as a backstop).
+ */
+export function quoteInput(value: unknown, quote = "'"): string {
+  const s = String(value);
+  if (s.length <= MAX_QUOTED_CHARS) return `${quote}${s}${quote}`;
+  let head = s.slice(0, MAX_QUOTED_CHARS);
+  const last = head.charCodeAt(head.length - 1);
+  if (last >= 0xd800 && last <= 0xdbff) head = head.slice(0, -1); // never half a surrogate pair
+  return `${quote}${head}…${quote}`;
+}
+
 /**
  * The one error tree. Services throw only these; the GraphQL mapper and each REST family's mapper
  * turn them into that transport's shape. Messages are written for API users: no internals, no secrets.
@@ -31,10 +47,11 @@ export abstract class AppError extends Error {
   readonly fieldErrors?: FieldError[];
 
   constructor(message: string, opts: { detailCode?: string; fieldErrors?: FieldError[]; status?: number } = {}) {
-    super(message);
+    // Backstop: a message that quotes input without quoteInput still cannot flood a response or a log.
+    super(truncate(message, MAX_MESSAGE_CHARS));
     this.name = new.target.name;
     this.detailCode = opts.detailCode;
-    this.fieldErrors = opts.fieldErrors;
+    this.fieldErrors = opts.fieldErrors?.map((f) => (f.message === undefined ? f : { ...f, message: truncate(f.message, MAX_MESSAGE_CHARS) }));
     if (opts.status !== undefined) (this as { statusOverride?: number }).statusOverride = opts.status;
   }
 

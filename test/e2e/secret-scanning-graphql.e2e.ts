@@ -502,7 +502,9 @@ describe('secret scanning in the graph', () => {
     const missing = await gqlDoc(t.url, SecretScanningAlertNodeDocument, { id: toGlobalId('SecretScanningAlert', 9_999_999) }, tokens.ssadmin);
     expect(missing.body).toEqual({ data: { node: null } });
     const huge = await gqlDoc(t.url, SecretScanningAlertNodeDocument, { id: toGlobalId('SecretScanningAlert', '99999999999999') }, tokens.ssadmin);
-    expect(huge.body).toEqual({ data: { node: null } });
+    // An id no alert can have (beyond int4) is invalid input: null with BAD_USER_INPUT (issue 6 item 3).
+    expect(huge.body.data).toEqual({ node: null });
+    expect(huge.body.errors?.map((e) => [e.extensions?.code, e.path])).toEqual([['BAD_USER_INPUT', ['node']]]);
     const many = await gqlDoc(t.url, NodesByIdsDocument, { ids: [id, toGlobalId('SecretScanningAlert', alerts.B1.id), toGlobalId('SecretScanningAlert', alerts.G1.id)] }, tokens.ssadmin);
     expect(many.body.data!.nodes.map((x) => x?.__typename ?? null)).toEqual(['SecretScanningAlert', 'SecretScanningAlert', null]);
   });

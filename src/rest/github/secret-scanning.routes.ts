@@ -36,7 +36,8 @@ import type { FastifyInstance } from 'fastify';
 import type { AccountEntity, RepositoryEntity, ScanKind, SecretScanningAlertEntity, SecretScanningLocationEntity, SecretScanningScanEntity } from '../../../entities';
 import type { AppConfig } from '../../config';
 import type { RequestContext } from '../../context';
-import { NotFoundError, ValidationError } from '../../errors/app-error';
+import { NotFoundError, quoteInput, ValidationError } from '../../errors/app-error';
+import { INT4_MAX, parseInteger, POSITIVE_INT4 } from '../../services/common/decode';
 import type { Page } from '../../services/common/pagination';
 import { INCLUDED_METADATA_VALUES } from '../../services/secret-scanning/alerts.service';
 import type { AlertFilter, AlertOrder, AlertPage, AlertPaging, AlertUpdate } from '../../services/secret-scanning/alerts.service';
@@ -101,15 +102,16 @@ function bool(q: Query, name: string): boolean | undefined {
   if (v === undefined) return undefined;
   if (v === 'true') return true;
   if (v === 'false') return false;
-  throw queryError(name, `'${v.slice(0, 40)}' is not a valid value for ${name}; use true or false`);
+  throw queryError(name, `${quoteInput(v)} is not a valid value for ${name}; use true or false`);
 }
 
+/** An integer query parameter within [min, max] (int4 at most: the shared decoder), else 422. */
 function int(q: Query, name: string, def: number, min: number, max: number): number {
   const v = one(q, name);
   if (v === undefined) return def;
-  const n = /^\d{1,9}$/.test(v.trim()) ? Number(v.trim()) : Number.NaN;
-  if (!Number.isInteger(n) || n < min || n > max) {
-    throw queryError(name, max === Number.MAX_SAFE_INTEGER ? `${name} must be a positive integer` : `${name} must be an integer from ${min} to ${max}`);
+  const n = parseInteger(v, { min, max });
+  if (n === undefined) {
+    throw queryError(name, max === INT4_MAX ? `${name} must be a positive integer` : `${name} must be an integer from ${min} to ${max}`);
   }
   return n;
 }
@@ -120,7 +122,7 @@ export interface PageQuery {
 }
 
 export function parsePageQuery(q: Query): PageQuery {
-  return { page: int(q, 'page', 1, 1, Number.MAX_SAFE_INTEGER), perPage: int(q, 'per_page', DEFAULT_PER_PAGE, 1, MAX_PER_PAGE) };
+  return { page: int(q, 'page', 1, 1, INT4_MAX), perPage: int(q, 'per_page', DEFAULT_PER_PAGE, 1, MAX_PER_PAGE) };
 }
 
 export interface AlertListQuery {
@@ -171,7 +173,7 @@ export function parseAlertListQuery(q: Query): AlertListQuery {
     else if (before) paging = { mode: 'cursor', last: perPage, before };
     else paging = { mode: 'cursor', first: perPage };
   } else {
-    page = int(q, 'page', 1, 1, Number.MAX_SAFE_INTEGER);
+    page = int(q, 'page', 1, 1, INT4_MAX);
     paging = { mode: 'page', page, perPage };
   }
   return { filter, order, paging, perPage, page, cursorMode, hideSecret };
@@ -179,9 +181,8 @@ export function parseAlertListQuery(q: Query): AlertListQuery {
 
 /** `alert_number`: a positive integer (32-bit, as stored); anything else names no alert -> 404. */
 export function parseAlertNumber(raw: string | undefined): number {
-  if (raw === undefined || !/^[1-9]\d{0,9}$/.test(raw)) throw new NotFoundError();
-  const n = Number(raw);
-  if (n > 2_147_483_647) throw new NotFoundError();
+  const n = parseInteger(raw, POSITIVE_INT4, { canonical: true });
+  if (n === undefined) throw new NotFoundError();
   return n;
 }
 

@@ -3,8 +3,10 @@
  * Cursors are opaque (base64url JSON of the sort value and the id), stable under inserts, and
  * rejected with a clear error when tampered with. Works the same on SQLite and PostgreSQL.
  */
-import { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { Driver, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { ValidationError } from '../../errors/app-error';
+import { decodeColumnValue, decodeInt, POSITIVE_INT4 } from './decode';
 
 export const MAX_PAGE_SIZE = 100;
 export const DEFAULT_PAGE_SIZE = 30;
@@ -54,16 +56,44 @@ export function encodeCursor(value: CursorValue, id: number | string): string {
   return Buffer.from(JSON.stringify([value, id]), 'utf8').toString('base64url');
 }
 
-export function decodeCursor(cursor: string, argName: string): [CursorValue, number | string] {
-  try {
-    const parsed = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(parsed) && parsed.length === 2 && (typeof parsed[1] === 'number' || typeof parsed[1] === 'string')) {
-      return parsed as [CursorValue, number | string];
+/** Longer than any cursor this server writes (a 100-character name and an int4 id). */
+const MAX_CURSOR_CHARS = 1024;
+
+function invalidCursor(argName: string): ValidationError {
+  return new ValidationError(`\`${argName}\` is not a valid cursor`, { status: 400 });
+}
+
+/** The [sort value, id] pair of a cursor, structurally (types are checked by decodeKeysetCursor). */
+export function decodeCursor(cursor: string, argName: string): [unknown, unknown] {
+  if (typeof cursor === 'string' && cursor.length <= MAX_CURSOR_CHARS && /^[A-Za-z0-9_-]*={0,2}$/.test(cursor)) {
+    try {
+      const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+      if (Array.isArray(parsed) && parsed.length === 2) return [parsed[0], parsed[1]];
+    } catch {
+      /* fall through */
     }
-  } catch {
-    /* fall through */
   }
-  throw new ValidationError(`\`${argName}\` is not a valid cursor`, { status: 400 });
+  throw invalidCursor(argName);
+}
+
+/**
+ * A cursor decoded against the columns it is compared with: the sort value must be a value of the sort
+ * column's type and the id one of the id column's (int4 integers, ISO dates, bounded strings without NUL,
+ * booleans), as TypeORM's column metadata declares them. Anything else is a 400 / BAD_USER_INPUT naming
+ * `argName`, never a database error.
+ */
+export function decodeKeysetCursor(
+  driver: Driver,
+  sortCol: ColumnMetadata,
+  idCol: ColumnMetadata,
+  cursor: string,
+  argName: string,
+): { value: unknown; id: unknown } {
+  const [rawValue, rawId] = decodeCursor(cursor, argName);
+  const value = decodeColumnValue(driver, sortCol, rawValue);
+  const id = decodeColumnValue(driver, idCol, rawId);
+  if (!value || !id || id.value === null) throw invalidCursor(argName);
+  return { value: value.value, id: id.value };
 }
 
 export function validatePageArgs(args: PageArgs, defaultSize = DEFAULT_PAGE_SIZE): { size: number; backward: boolean } {
@@ -108,16 +138,9 @@ export async function keysetPage<T extends ObjectLiteral>(
   const col = `${alias}.${sortCol.databaseName}`;
   const idc = `${alias}.${idCol.databaseName}`;
   const countQb = qb.clone();
-  const typeName = typeof sortCol.type === 'function' ? sortCol.type.name : String(sortCol.type);
-  const isDate = /date|time/i.test(typeName);
 
   const bound = (cursor: string, argName: string, side: 'after' | 'before', n: number) => {
-    const [rawValue, id] = decodeCursor(cursor, argName);
-    let value: unknown = rawValue;
-    if (isDate && rawValue !== null) {
-      value = new Date(String(rawValue));
-      if (Number.isNaN((value as Date).getTime())) throw new ValidationError(`\`${argName}\` is not a valid cursor`, { status: 400 });
-    }
+    const { value, id } = decodeKeysetCursor(driver, sortCol, idCol, cursor, argName);
     const v = driver.preparePersistentValue(value, sortCol);
     // "after" in a DESC list means smaller values.
     const greater = (side === 'after') === (sort.direction === 'ASC');
@@ -159,7 +182,7 @@ export async function offsetPage<T extends ObjectLiteral>(
 ): Promise<Page<T>> {
   const bad = (field: string, message: string) =>
     new ValidationError(message, { fieldErrors: [{ resource: opts.resource, field, code: 'invalid', message }] });
-  if (!Number.isInteger(args.page) || args.page < 1) throw bad('page', 'page must be a positive integer');
+  if (decodeInt(args.page, POSITIVE_INT4) === undefined) throw bad('page', 'page must be a positive integer');
   if (!Number.isInteger(args.perPage) || args.perPage < 1 || args.perPage > MAX_PAGE_SIZE) {
     throw bad('per_page', `per_page must be between 1 and ${MAX_PAGE_SIZE}`);
   }

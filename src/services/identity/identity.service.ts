@@ -23,12 +23,16 @@ import { can } from '../../auth/permissions';
 import { SecretBox } from '../../auth/secret-box';
 import { generateAccessKeyPair, generateToken, hashToken, randomId, tokenHint } from '../../auth/tokens';
 import type { RequestContext } from '../../context';
-import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../errors/app-error';
+import { ConflictError, ForbiddenError, NotFoundError, quoteInput, ValidationError } from '../../errors/app-error';
+import { lookupKey } from '../common/decode';
 import { keysetPage, Page, PageArgs } from '../common/pagination';
 import { AccessService } from './access.service';
 
 const LOGIN_RE = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;
 const REPO_NAME_RE = /^[A-Za-z0-9._-]{1,100}$/;
+/** The longest login and repository name (the lengths of accounts.login_lower and repositories.name_lower). */
+export const MAX_LOGIN_LENGTH = 39;
+export const MAX_REPO_NAME_LENGTH = 100;
 
 export const CLASSIC_SCOPES = [
   'repo',
@@ -71,7 +75,7 @@ export interface SecuritySettingsInput {
 function validLogin(login: string, what = 'login'): string {
   if (typeof login !== 'string' || !LOGIN_RE.test(login)) {
     throw new ValidationError(
-      `${what} "${login}" is invalid: use 1-39 letters, digits or single hyphens, not starting or ending with a hyphen`,
+      `${what} ${quoteInput(login, '"')} is invalid: use 1-39 letters, digits or single hyphens, not starting or ending with a hyphen`,
       { fieldErrors: [{ field: what, code: 'invalid' }] },
     );
   }
@@ -87,7 +91,7 @@ function maxLength(value: string | null | undefined, max: number, field: string)
 function validRepoName(name: string): string {
   if (typeof name !== 'string' || !REPO_NAME_RE.test(name) || name === '.' || name === '..' || /\.git$/i.test(name)) {
     throw new ValidationError(
-      `repository name "${name}" is invalid: use 1-100 letters, digits, '.', '-' or '_' (no .git suffix)`,
+      `repository name ${quoteInput(name, '"')} is invalid: use 1-100 letters, digits, '.', '-' or '_' (no .git suffix)`,
       { fieldErrors: [{ resource: 'Repository', field: 'name', code: 'invalid' }] },
     );
   }
@@ -96,7 +100,7 @@ function validRepoName(name: string): string {
 
 export function parseFullName(fullName: string): { owner: string; name: string } {
   const m = /^([^/\s]+)\/([^/\s]+)$/.exec(fullName ?? '');
-  if (!m) throw new ValidationError(`repository must be written owner/name (got "${fullName}")`);
+  if (!m) throw new ValidationError(`repository must be written owner/name (got ${quoteInput(fullName, '"')})`);
   return { owner: m[1], name: m[2] };
 }
 
@@ -105,21 +109,23 @@ export class IdentityService {
 
   // ---------- reads (visibility enforced) ----------
 
+  /** The account with this login (case-insensitive); null when none, or when `login` cannot be one (decoded before SQL). */
   async findAccount(ctx: RequestContext, login: string): Promise<AccountEntity | null> {
-    if (!login) return null;
-    return ctx.db.getRepository(AccountEntity).findOne({ where: { loginLower: login.toLowerCase() } });
+    const key = lookupKey(login, MAX_LOGIN_LENGTH);
+    if (key === undefined) return null;
+    return ctx.db.getRepository(AccountEntity).findOne({ where: { loginLower: key.toLowerCase() } });
   }
 
   async getUser(ctx: RequestContext, login: string): Promise<AccountEntity> {
     const a = await this.findAccount(ctx, login);
-    if (!a || a.type !== 'User') throw new NotFoundError(`Could not resolve to a User with the login of '${login}'.`);
+    if (!a || a.type !== 'User') throw new NotFoundError(`Could not resolve to a User with the login of ${quoteInput(login)}.`);
     return a;
   }
 
   async getOrganization(ctx: RequestContext, login: string): Promise<AccountEntity> {
     const a = await this.findAccount(ctx, login);
     if (!a || a.type !== 'Organization') {
-      throw new NotFoundError(`Could not resolve to an Organization with the login of '${login}'.`);
+      throw new NotFoundError(`Could not resolve to an Organization with the login of ${quoteInput(login)}.`);
     }
     return a;
   }
@@ -131,15 +137,17 @@ export class IdentityService {
    */
   async getRepository(ctx: RequestContext, owner: string, name: string): Promise<RepositoryEntity> {
     const repo = await this.findRepositoryUnchecked(ctx.db, owner, name);
-    await this.access.requireVisibleRepository(ctx, repo, () => new NotFoundError(`Could not resolve to a Repository with the name '${owner}/${name}'.`));
+    await this.access.requireVisibleRepository(ctx, repo, () => new NotFoundError(`Could not resolve to a Repository with the name ${quoteInput(`${owner}/${name}`)}.`));
     return repo!;
   }
 
   async findRepositoryUnchecked(db: EntityManager, owner: string, name: string): Promise<RepositoryEntity | null> {
-    if (!owner || !name) return null;
-    const ownerAccount = await db.getRepository(AccountEntity).findOne({ where: { loginLower: owner.toLowerCase() } });
+    const ownerKey = lookupKey(owner, MAX_LOGIN_LENGTH);
+    const nameKey = lookupKey(name, MAX_REPO_NAME_LENGTH);
+    if (ownerKey === undefined || nameKey === undefined) return null;
+    const ownerAccount = await db.getRepository(AccountEntity).findOne({ where: { loginLower: ownerKey.toLowerCase() } });
     if (!ownerAccount) return null;
-    return db.getRepository(RepositoryEntity).findOne({ where: { ownerId: ownerAccount.id, nameLower: name.toLowerCase() } });
+    return db.getRepository(RepositoryEntity).findOne({ where: { ownerId: ownerAccount.id, nameLower: nameKey.toLowerCase() } });
   }
 
   /** Repositories of an owner that the viewer may see (the rule of getRepository, as SQL), by name. */
@@ -223,7 +231,7 @@ export class IdentityService {
     maxLength(input.name, 255, 'name');
     maxLength(input.email, 255, 'email');
     if (input.calendarRole != null && !(CALENDAR_ROLES as readonly string[]).includes(input.calendarRole)) {
-      throw new ValidationError(`calendar role must be one of ${CALENDAR_ROLES.join(', ')} (got "${input.calendarRole}")`);
+      throw new ValidationError(`calendar role must be one of ${CALENDAR_ROLES.join(', ')} (got ${quoteInput(input.calendarRole, '"')})`);
     }
     await this.assertLoginFree(db, login);
     return db.getRepository(AccountEntity).save({
@@ -253,15 +261,16 @@ export class IdentityService {
   }
 
   private async requireAccount(db: EntityManager, login: string, type: 'User' | 'Organization'): Promise<AccountEntity> {
-    const a = await db.getRepository(AccountEntity).findOne({ where: { loginLower: String(login).toLowerCase() } });
-    if (!a || a.type !== type) throw new NotFoundError(`no ${type === 'User' ? 'user' : 'organization'} with login "${login}"`);
+    const key = lookupKey(login, MAX_LOGIN_LENGTH);
+    const a = key === undefined ? null : await db.getRepository(AccountEntity).findOne({ where: { loginLower: key.toLowerCase() } });
+    if (!a || a.type !== type) throw new NotFoundError(`no ${type === 'User' ? 'user' : 'organization'} with login ${quoteInput(login, '"')}`);
     return a;
   }
 
   /** Add a member, or change the role of an existing one. */
   async addMember(db: EntityManager, input: { org: string; user: string; role: string }): Promise<MembershipEntity> {
     if (!(ORG_ROLES as readonly string[]).includes(input.role)) {
-      throw new ValidationError(`role must be one of ${ORG_ROLES.join(', ')} (got "${input.role}")`);
+      throw new ValidationError(`role must be one of ${ORG_ROLES.join(', ')} (got ${quoteInput(input.role, '"')})`);
     }
     const org = await this.requireAccount(db, input.org, 'Organization');
     const user = await this.requireAccount(db, input.user, 'User');
@@ -289,8 +298,9 @@ export class IdentityService {
   ): Promise<RepositoryEntity> {
     const name = validRepoName(input.name);
     maxLength(input.description, 1000, 'description');
-    const owner = await db.getRepository(AccountEntity).findOne({ where: { loginLower: String(input.owner).toLowerCase() } });
-    if (!owner) throw new NotFoundError(`no user or organization with login "${input.owner}"`);
+    const ownerKey = lookupKey(input.owner, MAX_LOGIN_LENGTH);
+    const owner = ownerKey === undefined ? null : await db.getRepository(AccountEntity).findOne({ where: { loginLower: ownerKey.toLowerCase() } });
+    if (!owner) throw new NotFoundError(`no user or organization with login ${quoteInput(input.owner, '"')}`);
     const repos = db.getRepository(RepositoryEntity);
     if (await repos.exists({ where: { ownerId: owner.id, nameLower: name.toLowerCase() } })) {
       throw new ConflictError(`repository ${owner.login}/${name} already exists`);
@@ -316,14 +326,14 @@ export class IdentityService {
   async requireRepository(db: EntityManager, fullName: string): Promise<RepositoryEntity> {
     const { owner, name } = parseFullName(fullName);
     const repo = await this.findRepositoryUnchecked(db, owner, name);
-    if (!repo) throw new NotFoundError(`no repository ${fullName}`);
+    if (!repo) throw new NotFoundError(`no repository ${quoteInput(fullName, '')}`);
     return repo;
   }
 
   /** Grant (or change) a user's direct permission on a repository. */
   async grant(db: EntityManager, input: { repo: string; user: string; permission: string }): Promise<RepositoryCollaboratorEntity> {
     if (!(REPOSITORY_PERMISSIONS as readonly string[]).includes(input.permission)) {
-      throw new ValidationError(`permission must be one of ${REPOSITORY_PERMISSIONS.join(', ')} (got "${input.permission}")`);
+      throw new ValidationError(`permission must be one of ${REPOSITORY_PERMISSIONS.join(', ')} (got ${quoteInput(input.permission, '"')})`);
     }
     const repo = await this.requireRepository(db, input.repo);
     const user = await this.requireAccount(db, input.user, 'User');
@@ -349,7 +359,7 @@ export class IdentityService {
     },
   ): Promise<CreatedToken> {
     if (input.kind !== 'classic' && input.kind !== 'fine_grained') {
-      throw new ValidationError(`token kind must be classic or fine_grained (got "${input.kind}")`);
+      throw new ValidationError(`token kind must be classic or fine_grained (got ${quoteInput(input.kind, '"')})`);
     }
     const kind = input.kind as TokenKind;
     let scopes: string[] | null = null;
@@ -358,7 +368,7 @@ export class IdentityService {
     if (kind === 'classic') {
       scopes = [...new Set(input.scopes ?? [])];
       const bad = scopes.filter((s) => !(CLASSIC_SCOPES as readonly string[]).includes(s));
-      if (bad.length) throw new ValidationError(`unknown scope(s) ${bad.join(', ')}; known: ${CLASSIC_SCOPES.join(', ')}`);
+      if (bad.length) throw new ValidationError(`unknown scope(s) ${quoteInput(bad.join(', '), '')}; known: ${CLASSIC_SCOPES.join(', ')}`);
       if (input.repos?.length || (input.permissions && Object.keys(input.permissions).length)) {
         throw new ValidationError('classic tokens take --scopes, not --repo or --permissions');
       }
@@ -368,9 +378,9 @@ export class IdentityService {
       permissions = {};
       for (const [k, v] of Object.entries(input.permissions ?? {})) {
         if (!(FINE_GRAINED_PERMISSIONS as readonly string[]).includes(k)) {
-          throw new ValidationError(`unknown permission "${k}"; known: ${FINE_GRAINED_PERMISSIONS.join(', ')}`);
+          throw new ValidationError(`unknown permission ${quoteInput(k, '"')}; known: ${FINE_GRAINED_PERMISSIONS.join(', ')}`);
         }
-        if (v !== 'read' && v !== 'write') throw new ValidationError(`permission ${k} must be read or write (got "${v}")`);
+        if (v !== 'read' && v !== 'write') throw new ValidationError(`permission ${k} must be read or write (got ${quoteInput(v, '"')})`);
         permissions[k] = v;
       }
     }

@@ -25,7 +25,8 @@ import {
 } from '../../../entities';
 import { can, RepositoryAction, RepositoryResource } from '../../auth/permissions';
 import type { RequestContext } from '../../context';
-import { ForbiddenError, NotFoundError, ValidationError } from '../../errors/app-error';
+import { ForbiddenError, NotFoundError, quoteInput, ValidationError } from '../../errors/app-error';
+import { decodeInt, lookupKeys, POSITIVE_INT4 } from '../common/decode';
 import { keysetPage, offsetPage, Page, PageArgs } from '../common/pagination';
 
 export const DEFAULT_PER_PAGE = 30;
@@ -86,6 +87,8 @@ export interface AlertUpdate {
 }
 
 export const MAX_RESOLUTION_COMMENT = 280;
+/** The length of the secret_type and provider_slug columns. */
+const MAX_SLUG_LENGTH = 100;
 
 export interface Finding {
   secretType: string;
@@ -118,7 +121,7 @@ function invalid(field: string, message: string, resource = 'SecretScanningAlert
 
 function checkList(field: string, values: string[] | null | undefined, allowed: readonly string[]): void {
   for (const v of values ?? []) {
-    if (!allowed.includes(v)) throw invalid(field, `'${v}' is not a valid ${field}; use one of ${allowed.join(', ')}`);
+    if (!allowed.includes(v)) throw invalid(field, `${quoteInput(v)} is not a valid ${field}; use one of ${allowed.join(', ')}`);
   }
 }
 
@@ -189,7 +192,7 @@ export class SecretScanningAlertsService {
 
   validateFilter(filter: AlertFilter, order: AlertOrder): { sort: 'created' | 'updated'; direction: 'asc' | 'desc' } {
     if (filter.state != null && !(ALERT_STATES as readonly string[]).includes(filter.state)) {
-      throw invalid('state', `'${filter.state}' is not a valid state; use open or resolved`);
+      throw invalid('state', `${quoteInput(filter.state)} is not a valid state; use open or resolved`);
     }
     if (filter.secretTypes?.length && filter.excludeSecretTypes?.length) {
       throw new ValidationError('secret_type and exclude_secret_types cannot be used together', {
@@ -205,7 +208,7 @@ export class SecretScanningAlertsService {
     checkList('validity', filter.validities, ALERT_VALIDITIES);
     for (const m of filter.includedMetadata ?? []) {
       if (!(INCLUDED_METADATA_VALUES as readonly string[]).includes(m)) {
-        throw invalid('included_metadata', `'${m.slice(0, 40)}' is not a valid included_metadata value; use ${INCLUDED_METADATA_VALUES.join(', ')}`);
+        throw invalid('included_metadata', `${quoteInput(m)} is not a valid included_metadata value; use ${INCLUDED_METADATA_VALUES.join(', ')}`);
       }
     }
     if (filter.ownerEmailHash != null && !/^[0-9a-f]{64}$/.test(filter.ownerEmailHash)) {
@@ -213,8 +216,8 @@ export class SecretScanningAlertsService {
     }
     const sort = order.sort ?? 'created';
     const direction = order.direction ?? 'desc';
-    if (sort !== 'created' && sort !== 'updated') throw invalid('sort', `'${sort}' is not a valid sort; use created or updated`);
-    if (direction !== 'asc' && direction !== 'desc') throw invalid('direction', `'${direction}' is not a valid direction; use asc or desc`);
+    if (sort !== 'created' && sort !== 'updated') throw invalid('sort', `${quoteInput(sort)} is not a valid sort; use created or updated`);
+    if (direction !== 'asc' && direction !== 'desc') throw invalid('direction', `${quoteInput(direction)} is not a valid direction; use asc or desc`);
     return { sort, direction };
   }
 
@@ -223,11 +226,19 @@ export class SecretScanningAlertsService {
     // This gateway stores no alert metadata: a metadata filter matches no alert.
     if (filter.includedMetadata?.length || filter.ownerEmailHash) return false;
     if (filter.state) qb.andWhere(`${a}.state = :state`, { state: filter.state });
-    if (filter.secretTypes?.length) qb.andWhere(`${a}.secret_type IN (:...secretTypes)`, { secretTypes: filter.secretTypes });
-    if (filter.excludeSecretTypes?.length) qb.andWhere(`${a}.secret_type NOT IN (:...exSecretTypes)`, { exSecretTypes: filter.excludeSecretTypes });
-    if (filter.providers?.length) qb.andWhere(`${a}.provider_slug IN (:...providers)`, { providers: filter.providers });
-    if (filter.excludeProviders?.length) {
-      qb.andWhere(`(${a}.provider_slug IS NULL OR ${a}.provider_slug NOT IN (:...exProviders))`, { exProviders: filter.excludeProviders });
+    // Type and provider slugs are free-form: only values the columns can hold reach SQL (no NUL, at most
+    // their length). An inclusive list left empty matches nothing; an impossible excluded value excludes nothing.
+    const slugs = (values: string[] | null | undefined) => (values?.length ? lookupKeys(values, MAX_SLUG_LENGTH) : undefined);
+    const secretTypes = slugs(filter.secretTypes);
+    const exSecretTypes = slugs(filter.excludeSecretTypes);
+    const providers = slugs(filter.providers);
+    const exProviders = slugs(filter.excludeProviders);
+    if (secretTypes?.length === 0 || providers?.length === 0) return false;
+    if (secretTypes) qb.andWhere(`${a}.secret_type IN (:...secretTypes)`, { secretTypes });
+    if (exSecretTypes?.length) qb.andWhere(`${a}.secret_type NOT IN (:...exSecretTypes)`, { exSecretTypes });
+    if (providers) qb.andWhere(`${a}.provider_slug IN (:...providers)`, { providers });
+    if (exProviders?.length) {
+      qb.andWhere(`(${a}.provider_slug IS NULL OR ${a}.provider_slug NOT IN (:...exProviders))`, { exProviders });
     }
     if (filter.resolutions?.length) qb.andWhere(`${a}.resolution IN (:...resolutions)`, { resolutions: filter.resolutions });
     if (filter.validities?.length) qb.andWhere(`${a}.validity IN (:...validities)`, { validities: filter.validities });
@@ -298,7 +309,7 @@ export class SecretScanningAlertsService {
   // ------------------------------------------------------------------ one alert
 
   async getAlert(ctx: RequestContext, owner: string, name: string, number: number): Promise<{ repo: RepositoryEntity; alert: SecretScanningAlertEntity }> {
-    if (!Number.isInteger(number) || number < 1) throw new NotFoundError();
+    if (decodeInt(number, POSITIVE_INT4) === undefined) throw new NotFoundError();
     const { repo } = await this.repositoryFor(ctx, owner, name, 'secret_scanning.alerts.read');
     const alert = await ctx.db.getRepository(SecretScanningAlertEntity).findOne({ where: { repositoryId: repo.id, number } });
     if (!alert) throw new NotFoundError();
@@ -395,7 +406,7 @@ export class SecretScanningAlertsService {
         const user = await ctx.services.identity.findAccount(ctx, input.assignee as string);
         const ok = user && user.type === 'User' && (await this.hasWriteAccess(ctx, repo, user));
         if (!ok) {
-          throw new ValidationError(`The assignee '${input.assignee}' does not have write access to the repository.`, {
+          throw new ValidationError(`The assignee ${quoteInput(input.assignee)} does not have write access to the repository.`, {
             fieldErrors: [{ resource: 'SecretScanningAlert', field: 'assignee', code: 'invalid' }],
           });
         }

@@ -29,6 +29,7 @@ import {
 import { can } from '../../auth/permissions';
 import { RequestContext, withTransaction } from '../../context';
 import { FieldError, ForbiddenError, isUniqueViolation, NotFoundError, UnauthenticatedError, ValidationError } from '../../errors/app-error';
+import { lookupKey } from '../common/decode';
 import { parseFullName } from '../identity/identity.service';
 import type { Finding } from './alerts.service';
 import { detectSecrets, secretTypeBySlug } from './detector';
@@ -536,7 +537,8 @@ export class SecretScanningPushService {
     const viewerId = ctx.viewer.user.id;
 
     const rows = ctx.db.getRepository(PushProtectionPlaceholderEntity);
-    const p = placeholderId.length <= 40 ? await rows.findOne({ where: { placeholderId, repositoryId: repo.id } }) : null;
+    const key = lookupKey(placeholderId, 40);
+    const p = key !== undefined ? await rows.findOne({ where: { placeholderId: key, repositoryId: repo.id } }) : null;
     const now = new Date();
     const live = p && (p.expireAt.getTime() > now.getTime() || (p.bypassExpireAt !== null && p.bypassExpireAt.getTime() > now.getTime()));
     if (!p || !live) throw new NotFoundError('Placeholder ID not found');
