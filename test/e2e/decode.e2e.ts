@@ -286,6 +286,18 @@ describe('decoding client input before it reaches SQL', () => {
       githubShape(await res.json(), 404);
     });
 
+    it('REST PATCH with a resolution_comment holding NUL is 400 like any invalid comment, and nothing is stored', async () => {
+      const res = await fetch(`${t.url}/repos/deco/api/secret-scanning/alerts/1`, {
+        method: 'PATCH',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ state: 'resolved', resolution: 'wont_fix', resolution_comment: 'fixed\u0000later' }),
+      });
+      expect(res.status).toBe(400);
+      githubShape(await res.json(), 400);
+      const alert = (await (await get('/repos/deco/api/secret-scanning/alerts/1')).json()) as { state: string };
+      expect(alert.state).toBe('open');
+    });
+
     it('GraphQL alert filter with NUL in secretTypes and assignee is never a 500', async () => {
       const r = await gql(
         t.url,

@@ -26,7 +26,7 @@ import {
 import { can, RepositoryAction, RepositoryResource } from '../../auth/permissions';
 import type { RequestContext } from '../../context';
 import { ForbiddenError, NotFoundError, quoteInput, ValidationError } from '../../errors/app-error';
-import { decodeInt, lookupKeys, POSITIVE_INT4 } from '../common/decode';
+import { decodeInt, decodeString, lookupKeys, POSITIVE_INT4 } from '../common/decode';
 import { keysetPage, offsetPage, Page, PageArgs } from '../common/pagination';
 
 export const DEFAULT_PER_PAGE = 30;
@@ -344,8 +344,8 @@ export class SecretScanningAlertsService {
       throw invalid('assignee', 'assignee must be a login or null');
     }
     if (p.has('resolution_comment') && input.resolutionComment !== null) {
-      if (typeof input.resolutionComment !== 'string' || input.resolutionComment.length > MAX_RESOLUTION_COMMENT) {
-        throw new ValidationError(`resolution_comment is invalid: it must be a string of at most ${MAX_RESOLUTION_COMMENT} characters.`, { status: 400 });
+      if (decodeString(input.resolutionComment, MAX_RESOLUTION_COMMENT) === undefined) {
+        throw new ValidationError(`resolution_comment is invalid: it must be a string of at most ${MAX_RESOLUTION_COMMENT} characters, without NUL characters.`, { status: 400 });
       }
     }
     const state = p.has('state') ? (input.state as AlertState) : undefined;
