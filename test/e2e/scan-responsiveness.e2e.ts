@@ -132,10 +132,10 @@ describe('secret scans do not block the event loop', () => {
     repo = await f.repo(org, { name: 'big', private: true, secretScanning: true, advancedSecurity: true });
     pushRepo = await f.repo(org, { name: 'pushed', private: true, secretScanning: true, advancedSecurity: true });
     token = await f.classicToken(admin, ['repo', 'admin:org']);
-    // ~16 MB of stored content: 160 files of ~100 KB, one secret every 100 lines.
+    // ~23 MB of stored content (the issue's backfill was 24 MB): 100 files of ~230 KB, 4 secrets each.
     const rows = [];
-    for (let i = 0; i < 160; i++) {
-      const content = contentWithSecrets(1_000, 100, secrets);
+    for (let i = 0; i < 100; i++) {
+      const content = contentWithSecrets(2_400, 600, secrets);
       storedBytes += Buffer.byteLength(content);
       rows.push({
         repositoryId: repo.id,
@@ -216,10 +216,10 @@ describe('secret scans do not block the event loop', () => {
   it('/healthz stays fast while a 1,000-file push is scanned; the push answers its alerts', async () => {
     const server = await start();
     try {
-      // ~2.7 MB in 1,000 files, a secret in one file of 50. (The findings of a push are recorded in one
+      // ~4.3 MB in 1,000 files (a push may hold 5 MiB), a secret in one file of 50. (The findings of a push are recorded in one
       // transaction, which on SQLite runs in the main thread at ~2 ms per secret: kept few here.)
       const pushed: string[] = [];
-      const files = Array.from({ length: 1_000 }, (_, i) => ({ path: `pkg/m${i}.ts`, content: contentWithSecrets(40, i % 50 === 0 ? 40 : 1_000, pushed) }));
+      const files = Array.from({ length: 1_000 }, (_, i) => ({ path: `pkg/m${i}.ts`, content: contentWithSecrets(45, i % 50 === 0 ? 45 : 1_000, pushed) }));
       const input = { repository: `${owner}/${pushRepo.name}`, ref: 'refs/heads/main', commits: [{ sha: commitSha(), files }] };
       await gql(server.url, token, HISTORY, { owner, name: pushRepo.name });
       const probe = probeHealth(server.url);
