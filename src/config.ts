@@ -2,6 +2,7 @@
  * Environment -> typed configuration. Every setting the server reads comes through here,
  * so a bad value fails at start with one clear message instead of deep inside a request.
  */
+import * as os from 'node:os';
 import * as path from 'node:path';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
@@ -43,6 +44,8 @@ export interface AppConfig {
   maxConnections: number;
   /** When set, GET /metrics needs "Authorization: Bearer <METRICS_TOKEN>". */
   metricsToken?: string;
+  /** Worker threads that run secret detection (DETECTOR_THREADS; default available parallelism - 1, at least 1). */
+  detectorThreads: number;
 }
 
 export class ConfigError extends Error {
@@ -97,6 +100,13 @@ function parsePositiveInt(name: string, raw: string | undefined, fallback: numbe
   if (raw === undefined || raw.trim() === '') return fallback;
   if (!/^\d+$/.test(raw.trim())) throw new ConfigError(`${name} must be a non-negative integer (got "${raw}")`);
   return Number(raw.trim());
+}
+
+/** DETECTOR_THREADS: 1 to 256; default one less than the available parallelism, at least 1. */
+function parseDetectorThreads(raw: string | undefined): number {
+  const n = parsePositiveInt('DETECTOR_THREADS', raw, Math.max(1, os.availableParallelism() - 1));
+  if (n < 1 || n > 256) throw new ConfigError(`DETECTOR_THREADS must be between 1 and 256 (got "${raw}")`);
+  return n;
 }
 
 function redactUrl(url: string): string {
@@ -180,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     keepAliveTimeoutMs,
     maxConnections: parsePositiveInt('MAX_CONNECTIONS', env.MAX_CONNECTIONS, 1024),
     metricsToken,
+    detectorThreads: parseDetectorThreads(env.DETECTOR_THREADS),
   };
 }
 

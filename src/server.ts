@@ -127,7 +127,9 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const dataSource = options.dataSource ?? (await openDatabase(config));
   const redis: RedisLike | undefined = config.redisUrl ? await createRedis(config.redisUrl, log) : undefined;
   const metrics = new Metrics();
-  const services = createServices();
+  const services = createServices({ detectorThreads: config.detectorThreads });
+  const interrupted = await services.secretScanningPush.failInterruptedScans(dataSource.manager);
+  if (interrupted) log.warn({ scans: interrupted }, 'secret scans left in_progress by a previous run marked failed');
   const deps: AppDeps = { dataSource, services, config, log };
 
   const fastify = Fastify({
@@ -355,6 +357,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
           await apollo.stop();
         } finally {
           clearTimeout(timer);
+          // Background rescans are cancelled and marked failed; the detector's threads end.
+          await services.secretScanningPush.close().catch((err) => log.error({ err }, 'closing the secret detector failed'));
           if (redis) await redis.quit().catch(() => undefined);
           if (dataSource.isInitialized) await dataSource.destroy();
         }

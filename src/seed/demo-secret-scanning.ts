@@ -74,7 +74,7 @@ export async function seedSecretScanningDemo(dataSource: DataSource, services: S
     ref: 'refs/heads/feature',
     commits: [{ sha: sha(), files: [{ path: 'config/test.yml', content: `mailchimp_key: ${chars(32, HEX)}-us12\n` }] }],
   });
-  await push.startScan(alice, { repository: 'acme/website', kind: 'backfill' });
+  await (await push.startScan(alice, { repository: 'acme/website', kind: 'backfill' })).done;
   // Triage: one alert resolved as a false positive, one assigned.
   const ss = services.secretScanning;
   const present = (keys: string[]) => new Set(keys) as never;

@@ -5,15 +5,21 @@
 import { AccessService } from './identity/access.service';
 import { IdentityService } from './identity/identity.service';
 import { SecretScanningAlertsService } from './secret-scanning/alerts.service';
+import { DetectorPool } from './secret-scanning/detector/pool';
 import { SecretScanningPushService } from './secret-scanning/push.service';
 
-export function createServices() {
+export interface ServicesOptions {
+  /** Worker threads of the secret detector (default: available parallelism - 1, at least 1). */
+  detectorThreads?: number;
+}
+
+export function createServices(options: ServicesOptions = {}) {
   const access = new AccessService();
   return {
     access,
     identity: new IdentityService(access),
     secretScanning: new SecretScanningAlertsService(),
-    secretScanningPush: new SecretScanningPushService(),
+    secretScanningPush: new SecretScanningPushService(new DetectorPool(options.detectorThreads)),
   };
 }
 

@@ -136,4 +136,11 @@ describe('config from the environment', () => {
     expect(loadConfig({ NODE_ENV: 'test' }).seedDemo).toBe(true);
     expect(loadConfig({ SEED_DEMO: 'false' }).seedDemo).toBe(false);
   });
+
+  it('DETECTOR_THREADS: default available parallelism - 1 (at least 1), 1 to 256 accepted', () => {
+    const os = require('node:os') as typeof import('node:os');
+    expect(loadConfig({}).detectorThreads).toBe(Math.max(1, os.availableParallelism() - 1));
+    expect(loadConfig({ DETECTOR_THREADS: '3' }).detectorThreads).toBe(3);
+    for (const bad of ['0', '257', 'many', '-1']) expect(() => loadConfig({ DETECTOR_THREADS: bad })).toThrow(/DETECTOR_THREADS/);
+  });
 });

@@ -32,7 +32,8 @@ import { FieldError, ForbiddenError, isUniqueViolation, NotFoundError, Unauthent
 import { lookupKey } from '../common/decode';
 import { parseFullName } from '../identity/identity.service';
 import type { Finding } from './alerts.service';
-import { detectSecrets, secretTypeBySlug } from './detector';
+import { secretTypeBySlug, type DetectedSecret } from './detector';
+import { DetectorPool } from './detector/pool';
 
 export interface PushFileInput {
   path: string;
@@ -89,10 +90,13 @@ export interface StartScanInput {
   repository: string;
   kind: string;
 }
-/** Test hooks of startScan (the scan runs synchronously inside the request). */
-export interface StartScanHooks {
-  /** Called once the in_progress scan row is committed, before any content is rescanned. */
-  onStarted?: (scan: SecretScanningScanEntity) => void | Promise<void>;
+export interface StartScanResult {
+  /** The scan as recorded when it started: in_progress. */
+  scan: SecretScanningScanEntity;
+  kind: ScanKind;
+  repository: RepositoryEntity;
+  /** Settles (never rejects) with the scan as it ended: completed, or failed (error or shutdown). */
+  done: Promise<SecretScanningScanEntity>;
 }
 
 export const BYPASS_REASONS = ['false_positive', 'used_in_tests', 'will_fix_later'] as const;
@@ -120,7 +124,20 @@ export const BYPASS_TTL_MS = 3 * 60 * 60 * 1000;
 
 const SHA_RE = /^[0-9a-f]{7,64}$/i;
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+/** Content rows per INSERT statement (8 parameters each: well under SQLite's and PostgreSQL's limits). */
+const CONTENT_INSERT_ROWS = 200;
+/** A rescan reads stored content in pages of at most this many rows and about RESCAN_PAGE_CHARS characters. */
 const RESCAN_BATCH = 100;
+const RESCAN_PAGE_CHARS = 4 * 1024 * 1024;
+/**
+ * A rescan records findings in short transactions (at most RESCAN_FINDINGS_PER_TRANSACTION and, on
+ * SQLite, no more once one has taken RESCAN_TRANSACTION_MS), and the event loop gets a turn between two
+ * of them: on SQLite every query runs synchronously in the main thread (better-sqlite3), so a long
+ * transaction would hold every other request as detection in the main thread did. (PostgreSQL queries
+ * are I/O: the event loop runs during them, and a time bound would only add round trips.)
+ */
+const RESCAN_FINDINGS_PER_TRANSACTION = 100;
+const RESCAN_TRANSACTION_MS = 10;
 
 /** A 27-character base62 id, like GitHub's placeholder ids (`2k4dM4tseyC5lPIsjl5emX9sPNk`). */
 export function newPlaceholderId(length = 27): string {
@@ -174,7 +191,7 @@ interface Occurrence {
   endColumn: number;
 }
 
-type Detected = Awaited<ReturnType<typeof detectSecrets>>[number];
+type Detected = DetectedSecret;
 
 function findingFor(d: Detected, location: Finding['location']): Finding {
   const t = secretTypeBySlug(d.secretType);
@@ -214,6 +231,12 @@ async function transactionWithRetry<T>(ctx: RequestContext, fn: (tx: RequestCont
 }
 
 export class SecretScanningPushService {
+  /** Background rescans of this process, by scan id. */
+  private readonly running = new Map<number, { abort: AbortController; done: Promise<SecretScanningScanEntity> }>();
+
+  /** `detector` runs detection in worker threads; close() ends them. */
+  constructor(private readonly detector: DetectorPool = new DetectorPool()) {}
+
   // ------------------------------------------------------------------ access
 
   /**
@@ -289,32 +312,34 @@ export class SecretScanningPushService {
     const told = <T>(alerts: T[]): T[] | null => (readsAlerts ? alerts : null);
     if (!repo.secretScanning) return { blocked: false, placeholders: [], alerts: told([]), repository: repo };
 
-    // Scan first, outside any transaction (the detector may take a moment).
+    // Scan first, outside any transaction, in the detector's worker threads.
     const files: Array<{ commitSha: string; path: string; content: string; blobSha: string }> = [];
     const occurrences: Occurrence[] = [];
     for (const c of input.commits) {
       const commitSha = c.sha.toLowerCase();
       for (const f of c.files) {
         if (isBinary(f.content)) continue;
-        const blobSha = gitBlobSha(f.content);
-        files.push({ commitSha, path: f.path, content: f.content, blobSha });
-        for (const d of await detectSecrets(f.content, { path: f.path })) {
-          occurrences.push({
-            commitSha,
-            path: f.path,
-            blobSha,
-            secretType: d.secretType,
-            secret: d.secret,
-            secretHash: hashSecret(d.secret),
-            isBase64Encoded: Boolean(d.isBase64Encoded),
-            startLine: d.startLine,
-            endLine: d.endLine,
-            startColumn: d.startColumn,
-            endColumn: d.endColumn,
-          });
-        }
+        files.push({ commitSha, path: f.path, content: f.content, blobSha: gitBlobSha(f.content) });
       }
     }
+    const detected = await this.detector.detect(files.map((f) => ({ content: f.content, path: f.path })));
+    files.forEach((f, i) => {
+      for (const d of detected[i]) {
+        occurrences.push({
+          commitSha: f.commitSha,
+          path: f.path,
+          blobSha: f.blobSha,
+          secretType: d.secretType,
+          secret: d.secret,
+          secretHash: hashSecret(d.secret),
+          isBase64Encoded: Boolean(d.isBase64Encoded),
+          startLine: d.startLine,
+          endLine: d.endLine,
+          startColumn: d.startColumn,
+          endColumn: d.endColumn,
+        });
+      }
+    });
 
     const now = new Date();
     // Active bypasses of this pusher for these secrets in this repository (latest bypass per secret).
@@ -431,11 +456,18 @@ export class SecretScanningPushService {
       });
       for (const f of found) existing.add(keyOf(f));
     }
+    const fresh: Array<Omit<SecretScanningContentEntity, 'id' | 'createdAt'>> = [];
     for (const r of rows) {
       const key = keyOf(r);
       if (existing.has(key)) continue;
       existing.add(key);
-      await contents.insert({ ...r, repositoryId });
+      fresh.push({ ...r, repositoryId });
+    }
+    // Multi-row inserts: one statement per CONTENT_INSERT_ROWS rows, not one per file, and no read-back of
+    // generated columns (on SQLite every statement runs in the main thread; 1,000 single inserts held the
+    // event loop for ~0.25 s).
+    for (let i = 0; i < fresh.length; i += CONTENT_INSERT_ROWS) {
+      await contents.createQueryBuilder().insert().values(fresh.slice(i, i + CONTENT_INSERT_ROWS)).updateEntity(false).execute();
     }
   }
 
@@ -473,7 +505,7 @@ export class SecretScanningPushService {
     const { repo, pusherId, readsAlerts } = await this.pushTarget(ctx, owner, name);
     if (!repo.secretScanning) return { alerts: readsAlerts ? [] : null, repository: repo };
 
-    const detected = await detectSecrets(input.content);
+    const [detected] = await this.detector.detect([{ content: input.content }]);
     const now = new Date();
     const alerts = await transactionWithRetry(ctx, async (tx) => {
       const touched = new TouchedAlerts();
@@ -557,18 +589,17 @@ export class SecretScanningPushService {
   // ------------------------------------------------------------------ rescans
 
   /**
-   * Start a backfill-like scan and run it synchronously: the scan row is committed as in_progress
-   * (started_at now), every stored content of the repository is rescanned (recordFinding de-duplicates
-   * locations), then the row is marked completed (or failed, when the rescan throws).
+   * Start a backfill-like scan. The scan row is committed as in_progress (started_at now) and returned at
+   * once; the rescan runs in the background: every stored content of the repository is rescanned in the
+   * detector's worker threads, page by page, and the findings of each page are recorded in short
+   * transactions (recordFinding de-duplicates locations). The row then becomes completed, or failed when
+   * the rescan throws or the server shuts down first (close()); a row left in_progress by a crash is
+   * marked failed at the next start (failInterruptedScans). Scan history shows the outcome.
    * All scans have type `git` (one entry per kind, covering every stored content). There are no custom
    * patterns, so a custom_pattern_backfill rescans with the built-in rules and is recorded with
    * pattern_slug null and pattern_scope `repository`.
    */
-  async startScan(
-    ctx: RequestContext,
-    input: StartScanInput,
-    hooks: StartScanHooks = {},
-  ): Promise<{ scan: SecretScanningScanEntity; kind: ScanKind; repository: RepositoryEntity }> {
+  async startScan(ctx: RequestContext, input: StartScanInput): Promise<StartScanResult> {
     if (!input || typeof input !== 'object') throw validation('the scan request must be an object', 'kind', 'invalid', 'SecretScanningScan');
     const { owner, name } = repositoryName(input.repository);
     if (typeof input.kind !== 'string' || !(STARTABLE_SCAN_KINDS as readonly string[]).includes(input.kind)) {
@@ -583,8 +614,7 @@ export class SecretScanningPushService {
     const { repo } = await ctx.services.secretScanning.repositoryFor(ctx, owner, name, 'secret_scanning.alerts.write');
     if (!repo.advancedSecurity) throw new NotFoundError('Advanced security is not enabled on this repository.');
 
-    const scans = ctx.db.getRepository(SecretScanningScanEntity);
-    const started = await ctx.services.secretScanning.recordScan(ctx.db, {
+    const started = await ctx.services.secretScanning.recordScan(ctx.dataSource.manager, {
       repositoryId: repo.id,
       kind,
       type: 'git',
@@ -595,67 +625,142 @@ export class SecretScanningPushService {
       patternScope: kind === 'custom_pattern_backfill' ? 'repository' : null,
       alertsFound: 0,
     });
-    await hooks.onStarted?.(started);
-
-    let alertsFound: number;
-    try {
-      alertsFound = await this.rescan(ctx, repo);
-    } catch (e) {
-      await scans.update({ id: started.id }, { status: 'failed', completedAt: new Date() });
-      throw e;
-    }
-    await scans.update({ id: started.id }, { status: 'completed', completedAt: new Date(), alertsFound });
-    return { scan: await scans.findOneOrFail({ where: { id: started.id } }), kind, repository: repo };
+    const abort = new AbortController();
+    const done = this.runScan(ctx, repo, started, abort.signal).finally(() => this.running.delete(started.id));
+    this.running.set(started.id, { abort, done });
+    return { scan: { ...started }, kind, repository: repo, done };
   }
 
-  /** Rescan every stored content of a repository, batch by batch; returns the number of alerts touched. */
-  private async rescan(ctx: RequestContext, repo: RepositoryEntity): Promise<number> {
-    const contents = ctx.db.getRepository(SecretScanningContentEntity);
+  /** The background part of startScan; settles with the final row, never rejects. */
+  private async runScan(ctx: RequestContext, repo: RepositoryEntity, scan: SecretScanningScanEntity, signal: AbortSignal): Promise<SecretScanningScanEntity> {
+    const scans = ctx.dataSource.getRepository(SecretScanningScanEntity);
     const touched = new TouchedAlerts();
-    let afterId = 0;
+    let outcome: Pick<SecretScanningScanEntity, 'status' | 'completedAt' | 'alertsFound'>;
+    try {
+      await this.rescan(ctx, repo, signal, touched);
+      signal.throwIfAborted();
+      outcome = { status: 'completed', completedAt: new Date(), alertsFound: touched.list.length };
+    } catch (err) {
+      if (signal.aborted) ctx.log.warn({ scanId: scan.id, repositoryId: repo.id }, 'secret scan cancelled by shutdown: marked failed');
+      else ctx.log.error({ err, scanId: scan.id, repositoryId: repo.id }, 'secret scan failed');
+      outcome = { status: 'failed', completedAt: new Date(), alertsFound: touched.list.length };
+    }
+    try {
+      // Only an in_progress row: another process's start may have marked it failed meanwhile.
+      await scans.update({ id: scan.id, status: 'in_progress' }, outcome);
+      return (await scans.findOne({ where: { id: scan.id } })) ?? { ...scan, ...outcome };
+    } catch (err) {
+      ctx.log.error({ err, scanId: scan.id }, 'could not record the end of a secret scan');
+      return { ...scan, ...outcome };
+    }
+  }
+
+  /**
+   * Rescan every stored content of a repository, page by page, adding the alerts touched to `touched`.
+   * The next page is read and detected (in the worker threads) while the findings of this one are
+   * recorded (in the main thread).
+   */
+  private async rescan(ctx: RequestContext, repo: RepositoryEntity, signal: AbortSignal, touched: TouchedAlerts): Promise<void> {
+    const budgetMs = ctx.dataSource.options.type === 'better-sqlite3' ? RESCAN_TRANSACTION_MS : Infinity;
+    let pending = this.rescanPage(ctx, repo, 0, signal);
     for (;;) {
-      const batch = await contents
+      const page = await pending;
+      if (!page) break;
+      pending = this.rescanPage(ctx, repo, page.lastId, signal);
+      pending.catch(() => undefined); // awaited on the next turn; not if recording this page throws
+      for (let i = 0; i < page.findings.length; ) {
+        signal.throwIfAborted();
+        const part = page.findings.slice(i, i + RESCAN_FINDINGS_PER_TRANSACTION);
+        const now = new Date();
+        const results = await transactionWithRetry(ctx, async (tx) => {
+          const started = performance.now();
+          const out = [];
+          for (const f of part) {
+            out.push(await ctx.services.secretScanning.recordFinding(tx.db, repo, f, now));
+            if (performance.now() - started >= budgetMs) break;
+          }
+          return out;
+        });
+        for (const r of results) touched.add(r);
+        i += results.length;
+        await new Promise<void>((resolve) => setImmediate(resolve));
+      }
+    }
+  }
+
+  /** The findings of the stored contents after `afterId` (one page), or null when there are none. */
+  private async rescanPage(ctx: RequestContext, repo: RepositoryEntity, afterId: number, signal: AbortSignal): Promise<{ lastId: number; findings: Finding[] } | null> {
+    signal.throwIfAborted();
+    const contents = ctx.dataSource.getRepository(SecretScanningContentEntity);
+    // Ids and sizes first, so a page holds at most RESCAN_PAGE_CHARS of content (one file at least).
+    const sizes: Array<{ id: number; len: number }> = (
+      await contents
         .createQueryBuilder('c')
+        .select('c.id', 'id')
+        .addSelect('LENGTH(c.content)', 'len')
         .where('c.repository_id = :rid', { rid: repo.id })
         .andWhere('c.id > :after', { after: afterId })
         .orderBy('c.id', 'ASC')
         .limit(RESCAN_BATCH)
-        .getMany();
-      if (batch.length === 0) break;
-      afterId = batch[batch.length - 1].id;
-      const findings: Finding[] = [];
-      for (const c of batch) {
-        const commitLike = c.locationType === 'commit' || c.locationType === 'wiki_commit';
-        for (const d of await detectSecrets(c.content, commitLike && c.path ? { path: c.path } : undefined)) {
-          findings.push(
-            findingFor(
-              d,
-              commitLike
-                ? {
-                    type: c.locationType as LocationType,
-                    path: c.path,
-                    startLine: d.startLine,
-                    endLine: d.endLine,
-                    startColumn: d.startColumn,
-                    endColumn: d.endColumn,
-                    blobSha: c.blobSha,
-                    commitSha: c.commitSha,
-                  }
-                : { type: c.locationType as LocationType, url: c.url },
-            ),
-          );
-        }
-      }
-      if (findings.length === 0) continue;
-      const now = new Date();
-      const results = await transactionWithRetry(ctx, async (tx) => {
-        const out = [];
-        for (const f of findings) out.push(await ctx.services.secretScanning.recordFinding(tx.db, repo, f, now));
-        return out;
-      });
-      for (const r of results) touched.add(r);
+        .getRawMany<{ id: number | string; len: number | string }>()
+    ).map((r) => ({ id: Number(r.id), len: Number(r.len) }));
+    if (sizes.length === 0) return null;
+    const ids: number[] = [];
+    let chars = 0;
+    for (const r of sizes) {
+      if (ids.length && chars + r.len > RESCAN_PAGE_CHARS) break;
+      ids.push(r.id);
+      chars += r.len;
     }
-    return touched.list.length;
+    const batch = await contents.find({ where: { id: In(ids) }, order: { id: 'ASC' } });
+    const commitLike = (c: SecretScanningContentEntity) => c.locationType === 'commit' || c.locationType === 'wiki_commit';
+    const detected = await this.detector.detect(
+      batch.map((c) => (commitLike(c) && c.path ? { content: c.content, path: c.path } : { content: c.content })),
+      signal,
+    );
+    const findings: Finding[] = [];
+    batch.forEach((c, i) => {
+      for (const d of detected[i]) {
+        findings.push(
+          findingFor(
+            d,
+            commitLike(c)
+              ? {
+                  type: c.locationType as LocationType,
+                  path: c.path,
+                  startLine: d.startLine,
+                  endLine: d.endLine,
+                  startColumn: d.startColumn,
+                  endColumn: d.endColumn,
+                  blobSha: c.blobSha,
+                  commitSha: c.commitSha,
+                }
+              : { type: c.locationType as LocationType, url: c.url },
+          ),
+        );
+      }
+    });
+    return { lastId: ids[ids.length - 1], findings };
+  }
+
+  /**
+   * Marks failed the scans a previous run of the server left in_progress (it crashed or was killed
+   * during a rescan). Called once at start, before this process starts scans of its own.
+   */
+  async failInterruptedScans(db: EntityManager): Promise<number> {
+    const r = await db.getRepository(SecretScanningScanEntity).update({ status: 'in_progress' }, { status: 'failed', completedAt: new Date() });
+    return r.affected ?? 0;
+  }
+
+  /**
+   * Shutdown: cancels the background rescans (each stops at its next step and is marked failed), waits
+   * for them to record that, then ends the detector's threads. Call with the database still open.
+   */
+  async close(): Promise<void> {
+    const running = [...this.running.values()];
+    for (const r of running) r.abort.abort(new Error('server shutting down'));
+    await Promise.all(running.map((r) => r.done));
+    await this.detector.close();
   }
 }
 

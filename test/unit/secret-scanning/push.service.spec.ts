@@ -638,6 +638,19 @@ describe('SecretScanningPushService', () => {
   // ------------------------------------------------------------------ rescans
 
   describe('startScan', () => {
+    /** Polls scan history (as the repository admin) until the scan has ended; returns it as history shows it. */
+    async function ended(w: World, scan: SecretScanningScanEntity): Promise<SecretScanningScanEntity> {
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        const history = await f.services.secretScanning.scanHistory(await as(w.tokens.admin), w.org.login, w.repo.name);
+        const entry = history.scans[scan.kind].find((x) => x.id === scan.id);
+        if (!entry) throw new Error(`scan ${scan.id} is not in the history`);
+        if (entry.status !== 'in_progress') return entry;
+        if (Date.now() > deadline) throw new Error(`scan ${scan.id} did not end`);
+        await new Promise((r) => setTimeout(r, 20));
+      }
+    }
+
     it('backfill rescans stored content: no duplicates, finds what was missed, records in_progress then completed', async () => {
       const w = await world({ advancedSecurity: true });
       const s = fakeSecrets.githubPat();
@@ -661,18 +674,15 @@ describe('SecretScanningPushService', () => {
       const before = await alertsOf(w.repo);
       expect(before.map((a) => a.locationsCount)).toEqual([2, 1]);
 
-      let seen: SecretScanningScanEntity | null = null;
-      const res = await push().startScan(await as(w.tokens.admin), { repository: w.full, kind: 'backfill' }, {
-        onStarted: async (scan) => {
-          seen = await db.dataSource.getRepository(SecretScanningScanEntity).findOneByOrFail({ id: scan.id });
-        },
-      });
-      expect(seen).toMatchObject({ id: res.scan.id, kind: 'backfill', type: 'git', status: 'in_progress', completedAt: null });
-      expect(seen!.startedAt).toBeInstanceOf(Date);
+      // answered at once, in_progress; the rescan runs in the background
+      const res = await push().startScan(await as(w.tokens.admin), { repository: w.full, kind: 'backfill' });
+      expect(res.scan).toMatchObject({ kind: 'backfill', type: 'git', status: 'in_progress', completedAt: null, alertsFound: 0 });
+      expect(res.scan.startedAt).toBeInstanceOf(Date);
       expect(res.kind).toBe('backfill');
       expect(res.repository.id).toBe(w.repo.id);
-      expect(res.scan).toMatchObject({ status: 'completed', alertsFound: 1, patternSlug: null, patternScope: null });
-      expect(res.scan.startedAt!.getTime()).toBeLessThanOrEqual(res.scan.completedAt!.getTime());
+      const done = await ended(w, res.scan);
+      expect(done).toMatchObject({ status: 'completed', alertsFound: 1, patternSlug: null, patternScope: null });
+      expect(done.startedAt!.getTime()).toBeLessThanOrEqual(done.completedAt!.getTime());
 
       const after = await alertsOf(w.repo);
       expect(after.map((a) => [a.number, a.locationsCount])).toEqual([[1, 2], [2, 1], [3, 1]]);
@@ -681,11 +691,11 @@ describe('SecretScanningPushService', () => {
 
       // a second run finds nothing new
       const again = await push().startScan(await as(w.tokens.admin), { repository: w.full, kind: 'pattern_update' });
-      expect(again.scan).toMatchObject({ kind: 'pattern_update', status: 'completed', alertsFound: 0 });
+      expect(await ended(w, again.scan)).toMatchObject({ kind: 'pattern_update', status: 'completed', alertsFound: 0 });
       expect((await alertsOf(w.repo)).map((a) => a.locationsCount)).toEqual([2, 1, 1]);
 
       const custom = await push().startScan(await as(w.tokens.admin), { repository: w.full, kind: 'custom_pattern_backfill' });
-      expect(custom.scan).toMatchObject({ patternScope: 'repository', status: 'completed' });
+      expect(await ended(w, custom.scan)).toMatchObject({ patternScope: 'repository', status: 'completed' });
 
       // scan history shows them
       const history = await f.services.secretScanning.scanHistory(await as(w.tokens.admin), w.org.login, w.repo.name);
@@ -697,7 +707,7 @@ describe('SecretScanningPushService', () => {
     it('an empty repository completes with nothing found', async () => {
       const w = await world({ advancedSecurity: true });
       const res = await push().startScan(await as(w.tokens.admin), { repository: w.full, kind: 'generic_secrets_backfill' });
-      expect(res.scan).toMatchObject({ kind: 'generic_secrets_backfill', status: 'completed', alertsFound: 0 });
+      expect(await ended(w, res.scan)).toMatchObject({ kind: 'generic_secrets_backfill', status: 'completed', alertsFound: 0 });
     });
 
     it('validates the kind; needs an admin (403 for writers, 404 for outsiders) and advanced security (404)', async () => {
