@@ -24,7 +24,8 @@ import {
   SecretScanningScanEntity,
 } from '../../../entities';
 import { can, RepositoryAction, RepositoryResource } from '../../auth/permissions';
-import type { RequestContext } from '../../context';
+import { RequestContext, withTransaction } from '../../context';
+import { lockedFindOne } from '../../db/transaction';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors/app-error';
 import { keysetPage, offsetPage, Page, PageArgs } from '../common/pagination';
 
@@ -351,8 +352,24 @@ export class SecretScanningAlertsService {
     }
 
     const { repo, facts } = await this.repositoryFor(ctx, owner, name, 'secret_scanning.alerts.write');
+    // Read, rules 2-5 and write are one atomic step: the alert row stays locked (FOR UPDATE on PostgreSQL,
+    // the write lock on SQLite) until the transaction ends, so concurrent updates see each other's result.
+    return withTransaction(ctx, (tx) => this.applyUpdate(tx, repo, facts, number, input, state, resolution));
+  }
+
+  /** updateAlert's read-check-write, inside its transaction (`ctx` is bound to it). */
+  private async applyUpdate(
+    ctx: RequestContext,
+    repo: RepositoryEntity,
+    facts: RepositoryResource,
+    number: number,
+    input: AlertUpdate,
+    state: AlertState | undefined,
+    resolution: AlertResolution | null | undefined,
+  ): Promise<{ repo: RepositoryEntity; alert: SecretScanningAlertEntity }> {
+    const p = input.present;
     const alerts = ctx.db.getRepository(SecretScanningAlertEntity);
-    const alert = await alerts.findOne({ where: { repositoryId: repo.id, number } });
+    const alert = await lockedFindOne(ctx.db, SecretScanningAlertEntity, { repositoryId: repo.id, number });
     if (!alert) throw new NotFoundError();
     const now = new Date();
     const changes: Partial<SecretScanningAlertEntity> = {};
