@@ -13,11 +13,12 @@
  *  - Both: a transaction that fails because the database is busy (SQLITE_BUSY*, SQLITE_LOCKED*, PostgreSQL
  *    serialization failure or deadlock) is retried a bounded number of times with jittered backoff; if it is
  *    still busy the caller gets UnavailableError (503 / SERVICE_UNAVAILABLE), never a 500.
+ *  - A transaction that loses an insert race (unique violation) runs once more, re-evaluating its rules.
  *  - A writeTransaction inside another one (same async call chain, same DataSource) joins the outer one.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DataSource, EntityManager, EntityTarget, FindOptionsWhere, ObjectLiteral, QueryRunner, SelectQueryBuilder } from 'typeorm';
-import { isDatabaseBusy, UnavailableError } from '../errors/app-error';
+import { isDatabaseBusy, isUniqueViolation, UnavailableError } from '../errors/app-error';
 
 /** How many times a busy transaction is tried in all, and the base of the exponential backoff. */
 export const BUSY_ATTEMPTS = 5;
@@ -38,8 +39,25 @@ class Mutex {
   }
 }
 
-const mutexes = new WeakMap<DataSource, Mutex>();
 const active = new AsyncLocalStorage<Map<DataSource, EntityManager>>();
+const sqliteLocks = new WeakMap<DataSource, Mutex>();
+
+/**
+ * The write mutex of a SQLite DataSource. On first use, the process's single query runner is made to run
+ * every statement issued outside a write transaction under the same mutex: a statement of another request
+ * can then never land inside an open transaction (where a rollback would take it along, or where it would
+ * read uncommitted rows) — it runs before or after the transaction, as with a real second connection.
+ */
+function sqliteLock(ds: DataSource): Mutex {
+  let mutex = sqliteLocks.get(ds);
+  if (mutex) return mutex;
+  const lock = (mutex = new Mutex());
+  sqliteLocks.set(ds, lock);
+  const qr = ds.createQueryRunner();
+  const query = qr.query.bind(qr) as (...args: unknown[]) => Promise<unknown>;
+  (qr as { query: unknown }).query = (...args: unknown[]) => (active.getStore()?.has(ds) ? query(...args) : lock.run(() => query(...args)));
+  return lock;
+}
 
 function isSqlite(ds: DataSource): boolean {
   return ds.options.type === 'better-sqlite3';
@@ -82,17 +100,16 @@ async function runSqlite<T>(ds: DataSource, fn: (m: EntityManager) => Promise<T>
 }
 
 async function runOnce<T>(ds: DataSource, fn: (m: EntityManager) => Promise<T>): Promise<T> {
-  const inTx = (m: EntityManager) => {
+  const within = <R>(m: EntityManager, run: () => Promise<R>) => {
     const map = new Map(active.getStore() ?? []);
     map.set(ds, m);
-    return active.run(map, () => fn(m));
+    return active.run(map, run);
   };
   if (isSqlite(ds)) {
-    let mutex = mutexes.get(ds);
-    if (!mutex) mutexes.set(ds, (mutex = new Mutex()));
-    return mutex.run(() => runSqlite(ds, inTx));
+    const lock = sqliteLock(ds);
+    return lock.run(() => within(ds.createQueryRunner().manager, () => runSqlite(ds, fn)));
   }
-  return ds.transaction(inTx);
+  return ds.transaction((m) => within(m, () => fn(m)));
 }
 
 /**
@@ -105,10 +122,17 @@ export async function writeTransaction<T>(db: EntityManager | DataSource, fn: (m
   const ds = manager.connection;
   const outer = active.getStore()?.get(ds);
   if (outer) return fn(outer);
+  let raced = false;
   for (let attempt = 1; ; attempt++) {
     try {
       return await runOnce(ds, fn);
     } catch (e) {
+      // A concurrent writer inserted the same row first: run once more, so the rules see that row
+      // (an existing-row path, or the caller's own "already exists" error).
+      if (isUniqueViolation(e) && !raced) {
+        raced = true;
+        continue;
+      }
       if (!isDatabaseBusy(e)) throw e;
       if (attempt >= BUSY_ATTEMPTS) {
         throw new UnavailableError('Service unavailable: the database is busy. Try again shortly.');
@@ -131,4 +155,17 @@ export function lockedFindOne<E extends ObjectLiteral>(db: EntityManager, entity
 /** `FOR UPDATE` on a query builder, on PostgreSQL only (better-sqlite3 rejects lock modes). */
 export function forUpdate<E extends ObjectLiteral>(qb: SelectQueryBuilder<E>): SelectQueryBuilder<E> {
   return qb.connection.options.type === 'postgres' ? qb.setLock('pessimistic_write') : qb;
+}
+
+/**
+ * Method decorator: run the method in writeTransaction of its first argument (an EntityManager), which the
+ * method then receives as the transaction's manager. For service methods that read, check, then write.
+ */
+export function InWriteTransaction() {
+  return function (_target: object, _key: string | symbol, descriptor: PropertyDescriptor): void {
+    const original = descriptor.value as (db: EntityManager, ...rest: unknown[]) => Promise<unknown>;
+    descriptor.value = function (this: unknown, db: EntityManager, ...rest: unknown[]) {
+      return writeTransaction(db, (tx) => original.call(this, tx, ...rest));
+    };
+  };
 }

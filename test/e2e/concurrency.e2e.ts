@@ -5,10 +5,13 @@
  * Runs on SQLite, and on PostgreSQL when DATABASE_URL is set.
  */
 import type { AccountEntity, RepositoryEntity } from '../../entities';
-import { SecretScanningAlertEntity } from '../../entities';
+import { RepositoryCollaboratorEntity, RepositoryEntity as RepositoryRow, SecretScanningAlertEntity, SecretScanningLocationEntity } from '../../entities';
+import { contextFor } from '../../src/context';
+import { SubmitContentDocument } from '../__generated__/graphql';
 import { IdentityFixtures } from '../fixtures/identity';
 import { SecretScanningFixtures } from '../fixtures/secret-scanning';
-import { startTestApp, TestApp } from '../helpers/app';
+import { gqlDoc, startTestApp, TestApp } from '../helpers/app';
+import { fakeSecrets, fileOf } from '../unit/secret-scanning/fixtures';
 
 type Body = Record<string, unknown>;
 interface Answer {
@@ -151,5 +154,57 @@ describe('concurrent writes on one alert', () => {
     expect(stored.resolutionComment).toBe(ok[0].body.resolution_comment);
     expect(stored.resolution).toBe(ok[0].body.resolution);
     expectConsistent(stored);
+  });
+
+  it('concurrent findings of one secret: one alert, and locations_count counts every location', async () => {
+    const secret = fakeSecrets.githubPat();
+    const N = 20;
+    const answers = await Promise.all(
+      Array.from({ length: N }, (_, i) =>
+        gqlDoc(
+          t.url,
+          SubmitContentDocument,
+          { input: { repository: 'acme/api', locationType: 'ISSUE_COMMENT', url: `https://example.test/acme/api/issues/1#issuecomment-${i}`, content: fileOf([secret.line]) } },
+          token,
+        ),
+      ),
+    );
+    for (const a of answers) expect([a.status, a.body.errors]).toEqual([200, undefined]);
+    const touched = answers.map((a) => a.body.data!.submitContent.alerts![0]);
+    expect(touched.filter((x) => x.created)).toHaveLength(1);
+    expect(new Set(touched.map((x) => x.number)).size).toBe(1);
+    const alert = await row(touched[0].number);
+    const locations = await t.db.dataSource.manager.getRepository(SecretScanningLocationEntity).count({ where: { alertId: alert.id } });
+    expect([alert.locationsCount, locations]).toEqual([N, N]);
+  });
+
+  it('concurrent security-settings changes of different fields all stay (service level)', async () => {
+    const { deps } = t.app;
+    const ctx = contextFor(deps, 'settings', { kind: 'user', user: admin, credential: { type: 'internal' } });
+    const target = await f.services.identity.createRepository(t.db.dataSource.manager, { owner: 'acme', name: 'settings', private: true });
+    // Each call turns on one field; computed from a stale read, a call would turn the others back off.
+    const inputs = Array.from({ length: 24 }, (_, i) =>
+      [{ secretScanning: true }, { advancedSecurity: true }, { delegatedAlertDismissal: true }][i % 3],
+    );
+    const results = await Promise.allSettled(inputs.map((input) => deps.services.identity.updateRepositorySecuritySettings(ctx, 'acme', 'settings', input)));
+    expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+    const stored = await t.db.dataSource.manager.getRepository(RepositoryRow).findOneByOrFail({ id: target.id });
+    expect({ secretScanning: stored.secretScanning, advancedSecurity: stored.advancedSecurity, delegatedAlertDismissal: stored.delegatedAlertDismissal }).toEqual({
+      secretScanning: true,
+      advancedSecurity: true,
+      delegatedAlertDismissal: true,
+    });
+  });
+
+  it('concurrent grants of one user on one repository: no conflict error, one row (service level)', async () => {
+    const target = await f.services.identity.createRepository(t.db.dataSource.manager, { owner: 'acme', name: 'grants', private: true });
+    const someone = await f.user('acme-someone');
+    const permissions = ['read', 'write', 'admin'] as const;
+    const results = await Promise.allSettled(
+      Array.from({ length: 12 }, (_, i) => t.app.deps.services.identity.grant(t.db.dataSource.manager, { repo: 'acme/grants', user: someone.login, permission: permissions[i % 3] })),
+    );
+    expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
+    const rows = await t.db.dataSource.manager.getRepository(RepositoryCollaboratorEntity).find({ where: { repositoryId: target.id, userId: someone.id } });
+    expect(rows).toHaveLength(1);
   });
 });

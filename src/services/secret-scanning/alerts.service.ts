@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { EntityManager, In, SelectQueryBuilder } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import {
   ALERT_RESOLUTION_FILTERS,
   ALERT_RESOLUTIONS,
@@ -25,7 +26,7 @@ import {
 } from '../../../entities';
 import { can, RepositoryAction, RepositoryResource } from '../../auth/permissions';
 import { RequestContext, withTransaction } from '../../context';
-import { lockedFindOne } from '../../db/transaction';
+import { InWriteTransaction, lockedFindOne } from '../../db/transaction';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../errors/app-error';
 import { keysetPage, offsetPage, Page, PageArgs } from '../common/pagination';
 
@@ -551,12 +552,18 @@ export class SecretScanningAlertsService {
         url: f.location.url ?? null,
       }),
     );
-    const update: Partial<SecretScanningAlertEntity> = { locationsCount: alert.locationsCount + 1 };
+    // Computed in SQL from the row's current values, not from the (possibly stale) alert read above:
+    // concurrent findings of the same alert each count.
+    const set: QueryDeepPartialEntity<SecretScanningAlertEntity> = { locationsCount: () => 'locations_count + 1' };
     // first_location_detected is the first commit-form location.
-    if (alert.firstLocationId === null && (f.location.type === 'commit' || f.location.type === 'wiki_commit')) update.firstLocationId = loc.id;
-    if (!created) update.updatedAt = now;
-    await alerts.update({ id: alert.id }, update);
-    Object.assign(alert, update);
+    const commitForm = f.location.type === 'commit' || f.location.type === 'wiki_commit';
+    if (commitForm) set.firstLocationId = () => 'COALESCE(first_location_id, :firstLocationId)';
+    if (!created) set.updatedAt = now;
+    await alerts.createQueryBuilder().update().set(set).where('id = :id', { id: alert.id }).setParameter('firstLocationId', loc.id).execute();
+    // The returned entity reflects this finding (callers use its id and number; the row has the counts).
+    alert.locationsCount += 1;
+    if (commitForm && alert.firstLocationId === null) alert.firstLocationId = loc.id;
+    if (!created) alert.updatedAt = now;
     return { alert, created, newLocation: true };
   }
 
@@ -588,6 +595,7 @@ export class SecretScanningAlertsService {
   }
 
   /** Record a scan run. */
+  @InWriteTransaction()
   async recordScan(db: EntityManager, scan: Partial<SecretScanningScanEntity> & { repositoryId: number; kind: ScanKind; type: string }): Promise<SecretScanningScanEntity> {
     const repo = db.getRepository(SecretScanningScanEntity);
     return repo.save(

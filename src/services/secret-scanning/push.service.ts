@@ -28,6 +28,7 @@ import {
 } from '../../../entities';
 import { can } from '../../auth/permissions';
 import { RequestContext, withTransaction } from '../../context';
+import { lockedFindOne } from '../../db/transaction';
 import { FieldError, ForbiddenError, isUniqueViolation, NotFoundError, UnauthenticatedError, ValidationError } from '../../errors/app-error';
 import { parseFullName } from '../identity/identity.service';
 import type { Finding } from './alerts.service';
@@ -534,9 +535,13 @@ export class SecretScanningPushService {
       throw ctx.services.access.forbidden(ctx, 'secret_scanning.bypass.create', facts, () => new ForbiddenError('User does not have enough permissions'));
     }
     const viewerId = ctx.viewer.user.id;
+    return withTransaction(ctx, (tx) => this.writeBypass(tx, repo, viewerId, placeholderId, reason));
+  }
 
+  /** createBypass's read-check-write in one transaction: the placeholder row is locked while it is decided on. */
+  private async writeBypass(ctx: RequestContext, repo: RepositoryEntity, viewerId: number, placeholderId: string, reason: BypassReason): Promise<BypassResult> {
     const rows = ctx.db.getRepository(PushProtectionPlaceholderEntity);
-    const p = placeholderId.length <= 40 ? await rows.findOne({ where: { placeholderId, repositoryId: repo.id } }) : null;
+    const p = placeholderId.length <= 40 ? await lockedFindOne(ctx.db, PushProtectionPlaceholderEntity, { placeholderId, repositoryId: repo.id }) : null;
     const now = new Date();
     const live = p && (p.expireAt.getTime() > now.getTime() || (p.bypassExpireAt !== null && p.bypassExpireAt.getTime() > now.getTime()));
     if (!p || !live) throw new NotFoundError('Placeholder ID not found');
