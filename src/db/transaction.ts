@@ -41,6 +41,7 @@ class Mutex {
 
 const active = new AsyncLocalStorage<Map<DataSource, EntityManager>>();
 const sqliteLocks = new WeakMap<DataSource, Mutex>();
+const guarded = new WeakSet<object>();
 
 /**
  * The write mutex of a SQLite DataSource. On first use, the process's single query runner is made to run
@@ -49,13 +50,16 @@ const sqliteLocks = new WeakMap<DataSource, Mutex>();
  * read uncommitted rows) — it runs before or after the transaction, as with a real second connection.
  */
 function sqliteLock(ds: DataSource): Mutex {
-  let mutex = sqliteLocks.get(ds);
-  if (mutex) return mutex;
-  const lock = (mutex = new Mutex());
-  sqliteLocks.set(ds, lock);
+  let lock = sqliteLocks.get(ds);
+  if (!lock) sqliteLocks.set(ds, (lock = new Mutex()));
+  // The driver makes a new query runner after a destroy/initialize: guard whichever is current.
   const qr = ds.createQueryRunner();
-  const query = qr.query.bind(qr) as (...args: unknown[]) => Promise<unknown>;
-  (qr as { query: unknown }).query = (...args: unknown[]) => (active.getStore()?.has(ds) ? query(...args) : lock.run(() => query(...args)));
+  if (!guarded.has(qr)) {
+    guarded.add(qr);
+    const query = qr.query.bind(qr) as (...args: unknown[]) => Promise<unknown>;
+    const mutex = lock;
+    (qr as { query: unknown }).query = (...args: unknown[]) => (active.getStore()?.has(ds) ? query(...args) : mutex.run(() => query(...args)));
+  }
   return lock;
 }
 
