@@ -6,6 +6,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { authenticateBearer } from './auth/authenticate';
 import { ANONYMOUS, Viewer } from './auth/viewer';
 import type { AppConfig } from './config';
+import { writeTransaction } from './db/transaction';
 import { createLoaders, Loaders } from './loaders';
 import type { Services } from './services';
 
@@ -65,7 +66,14 @@ export function contextFor(deps: AppDeps, requestId: string, viewer: Viewer = AN
   };
 }
 
-/** Run `fn` in a transaction with a child context bound to it (fresh loaders see the transaction's writes). */
+/**
+ * Run `fn` in a write transaction with a child context bound to it (fresh loaders see the transaction's
+ * writes). Every read-modify-write goes through here: see src/db/transaction.ts (BEGIN IMMEDIATE and one
+ * writer per process on SQLite, `SELECT … FOR UPDATE` via `lockedFindOne` on PostgreSQL, bounded retry of
+ * a busy database, then 503). Inside a transaction it joins that transaction.
+ */
 export async function withTransaction<T>(ctx: RequestContext, fn: (tx: RequestContext) => Promise<T>): Promise<T> {
-  return ctx.dataSource.transaction(async (manager) => fn({ ...ctx, db: manager, loaders: createLoaders(manager) }));
+  return writeTransaction(ctx.db, async (manager) =>
+    manager === ctx.db ? fn(ctx) : fn({ ...ctx, db: manager, loaders: createLoaders(manager) }),
+  );
 }

@@ -132,13 +132,32 @@ export function isDatabaseUnavailable(e: unknown): boolean {
   if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', '57P01', '57P02', '57P03', '53300', '08006', '08001', '08003', '08004'].includes(code)) {
     return true;
   }
-  if (['SQLITE_BUSY', 'SQLITE_LOCKED', 'SQLITE_CANTOPEN', 'SQLITE_IOERR'].includes(code)) return true;
+  if (isDatabaseBusy(e)) return true;
+  const driverCode = (e as { driverError?: { code?: unknown } }).driverError?.code;
+  if ([code, driverCode].some((c) => typeof c === 'string' && /^SQLITE_(CANTOPEN|IOERR)(_|$)/.test(c))) return true;
   const msg = err.message ?? '';
   return (
     /Connection terminated|connection is closed|The database connection is not open|Cannot use a pool after calling end|DataSource is not initialized|Client has encountered a connection error|Driver not Connected|terminating connection due to administrator command/i.test(
       msg,
     ) || err.name === 'CannotExecuteNotConnectedError'
   );
+}
+
+/**
+ * The database is busy (another writer holds the lock) rather than broken: every SQLite SQLITE_BUSY* /
+ * SQLITE_LOCKED* code (extended ones like SQLITE_BUSY_SNAPSHOT included), PostgreSQL serialization failure,
+ * deadlock and lock timeout; also when wrapped in TypeORM's QueryFailedError (`driverError`).
+ * A transaction failing so is worth retrying (src/db/transaction.ts).
+ */
+export function isDatabaseBusy(e: unknown): boolean {
+  if (!e || typeof e !== 'object') return false;
+  const err = e as { code?: unknown; driverError?: { code?: unknown } };
+  for (const code of [err.code, err.driverError?.code]) {
+    if (typeof code !== 'string') continue;
+    if (/^SQLITE_(BUSY|LOCKED)(_|$)/.test(code)) return true;
+    if (code === '40001' || code === '40P01' || code === '55P03') return true;
+  }
+  return false;
 }
 
 /** A unique-index violation: two writers raced to create the same thing. */

@@ -5,7 +5,7 @@
  *  - aws:       { __type, message } (awsJson1_0, as the AWS SDKs parse it)
  */
 import type { FastifyRequest } from 'fastify';
-import { AppError, FieldError, RateLimitedError } from '../errors/app-error';
+import { AppError, FieldError, RateLimitedError, UnavailableError } from '../errors/app-error';
 import { capMessage } from '../errors/message-cap';
 import type { Family } from './route-table';
 
@@ -82,6 +82,8 @@ function capFieldError(f: FieldError): FieldError {
 export function appErrorReply(family: Family, e: AppError): ErrorReply {
   const headers: Record<string, string> = {};
   if (e instanceof RateLimitedError && e.retryAfterSeconds) headers['retry-after'] = String(e.retryAfterSeconds);
+  // A busy or unreachable database: worth retrying shortly.
+  if (e instanceof UnavailableError) headers['retry-after'] = '1';
   switch (family) {
     case 'github': {
       const extra: Record<string, unknown> = {};

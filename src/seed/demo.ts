@@ -6,6 +6,7 @@
 import * as fs from 'node:fs';
 import type { DataSource } from 'typeorm';
 import type { DatabaseConfig } from '../config';
+import { writeTransaction } from '../db/transaction';
 import type { Services } from '../services';
 import { DemoSecretScanning, seedSecretScanningDemo } from './demo-secret-scanning';
 
@@ -23,7 +24,7 @@ export async function seedDemo(dataSource: DataSource, services: Services, secre
 }
 
 async function seedIdentityDemo(dataSource: DataSource, services: Services, secretKey?: string): Promise<DemoCredentials> {
-  return dataSource.transaction(async (db) => {
+  return writeTransaction(dataSource, async (db) => {
     const id = services.identity;
     await id.createUser(db, { login: 'alice', name: 'Alice Admin', email: 'alice@example.com', calendarRole: 'editor' });
     await id.createUser(db, { login: 'bob', name: 'Bob Security', email: 'bob@example.com', calendarRole: 'author' });

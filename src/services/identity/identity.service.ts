@@ -22,7 +22,8 @@ import {
 import { can } from '../../auth/permissions';
 import { SecretBox } from '../../auth/secret-box';
 import { generateAccessKeyPair, generateToken, hashToken, randomId, tokenHint } from '../../auth/tokens';
-import type { RequestContext } from '../../context';
+import { RequestContext, withTransaction } from '../../context';
+import { InWriteTransaction, lockedFindOne, writeTransaction } from '../../db/transaction';
 import { ConflictError, ForbiddenError, NotFoundError, quoteInput, ValidationError } from '../../errors/app-error';
 import { lookupKey } from '../common/decode';
 import { keysetPage, Page, PageArgs } from '../common/pagination';
@@ -194,6 +195,13 @@ export class IdentityService {
     if (!can(ctx.viewer, 'repository.admin', facts)) {
       throw this.access.forbidden(ctx, 'repository.admin', facts, () => new ForbiddenError('You must be an admin of this repository to change its security settings.'));
     }
+    // Re-read the row locked: the new settings are computed from the current ones, atomically.
+    return withTransaction(ctx, (tx) => this.writeSecuritySettings(tx, repo.id, input));
+  }
+
+  private async writeSecuritySettings(ctx: RequestContext, id: number, input: SecuritySettingsInput): Promise<RepositoryEntity> {
+    const repo = await lockedFindOne(ctx.db, RepositoryEntity, { id });
+    if (!repo) throw new NotFoundError();
     const next = { ...repo };
     if (input.secretScanning != null) next.secretScanning = input.secretScanning;
     if (input.pushProtection != null) next.pushProtection = input.pushProtection;
@@ -223,6 +231,7 @@ export class IdentityService {
     if (exists) throw new ConflictError(`login "${login}" is already taken`);
   }
 
+  @InWriteTransaction()
   async createUser(
     db: EntityManager,
     input: { login: string; name?: string | null; email?: string | null; calendarRole?: string | null; siteAdmin?: boolean },
@@ -245,6 +254,7 @@ export class IdentityService {
     });
   }
 
+  @InWriteTransaction()
   async createOrganization(db: EntityManager, input: { login: string; name?: string | null }): Promise<AccountEntity> {
     const login = validLogin(input.login);
     maxLength(input.name, 255, 'name');
@@ -268,6 +278,7 @@ export class IdentityService {
   }
 
   /** Add a member, or change the role of an existing one. */
+  @InWriteTransaction()
   async addMember(db: EntityManager, input: { org: string; user: string; role: string }): Promise<MembershipEntity> {
     if (!(ORG_ROLES as readonly string[]).includes(input.role)) {
       throw new ValidationError(`role must be one of ${ORG_ROLES.join(', ')} (got ${quoteInput(input.role, '"')})`);
@@ -275,7 +286,7 @@ export class IdentityService {
     const org = await this.requireAccount(db, input.org, 'Organization');
     const user = await this.requireAccount(db, input.user, 'User');
     const repo = db.getRepository(MembershipEntity);
-    const existing = await repo.findOne({ where: { organizationId: org.id, userId: user.id } });
+    const existing = await lockedFindOne(db, MembershipEntity, { organizationId: org.id, userId: user.id });
     if (existing) {
       existing.role = input.role as OrgRole;
       return repo.save(existing);
@@ -283,6 +294,7 @@ export class IdentityService {
     return repo.save({ organizationId: org.id, userId: user.id, role: input.role as OrgRole });
   }
 
+  @InWriteTransaction()
   async createRepository(
     db: EntityManager,
     input: {
@@ -331,6 +343,7 @@ export class IdentityService {
   }
 
   /** Grant (or change) a user's direct permission on a repository. */
+  @InWriteTransaction()
   async grant(db: EntityManager, input: { repo: string; user: string; permission: string }): Promise<RepositoryCollaboratorEntity> {
     if (!(REPOSITORY_PERMISSIONS as readonly string[]).includes(input.permission)) {
       throw new ValidationError(`permission must be one of ${REPOSITORY_PERMISSIONS.join(', ')} (got ${quoteInput(input.permission, '"')})`);
@@ -338,7 +351,7 @@ export class IdentityService {
     const repo = await this.requireRepository(db, input.repo);
     const user = await this.requireAccount(db, input.user, 'User');
     const collabs = db.getRepository(RepositoryCollaboratorEntity);
-    const existing = await collabs.findOne({ where: { repositoryId: repo.id, userId: user.id } });
+    const existing = await lockedFindOne(db, RepositoryCollaboratorEntity, { repositoryId: repo.id, userId: user.id });
     if (existing) {
       existing.permission = input.permission as RepositoryPermission;
       return collabs.save(existing);
@@ -346,6 +359,7 @@ export class IdentityService {
     return collabs.save({ repositoryId: repo.id, userId: user.id, permission: input.permission as RepositoryPermission });
   }
 
+  @InWriteTransaction()
   async createToken(
     db: EntityManager,
     input: {
@@ -417,12 +431,15 @@ export class IdentityService {
     if (!row) {
       // ON CONFLICT DO NOTHING: another instance may create it first (and a failed insert would abort
       // an enclosing PostgreSQL transaction).
-      await settings.createQueryBuilder().insert().values({ key: 'secret_box_key', value: randomId(32) }).orIgnore().execute();
+      await writeTransaction(db, (m) =>
+        m.getRepository(ServerSettingEntity).createQueryBuilder().insert().values({ key: 'secret_box_key', value: randomId(32) }).orIgnore().execute(),
+      );
       row = await settings.findOneOrFail({ where: { key: 'secret_box_key' } });
     }
     return new SecretBox(row.value);
   }
 
+  @InWriteTransaction()
   async createAccessKey(
     db: EntityManager,
     input: { user: string },

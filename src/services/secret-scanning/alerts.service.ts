@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { EntityManager, In, SelectQueryBuilder } from 'typeorm';
+import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import {
   ALERT_RESOLUTION_FILTERS,
   ALERT_RESOLUTIONS,
@@ -24,7 +25,8 @@ import {
   SecretScanningScanEntity,
 } from '../../../entities';
 import { can, RepositoryAction, RepositoryResource } from '../../auth/permissions';
-import type { RequestContext } from '../../context';
+import { RequestContext, withTransaction } from '../../context';
+import { InWriteTransaction, lockedFindOne } from '../../db/transaction';
 import { ForbiddenError, NotFoundError, quoteInput, ValidationError } from '../../errors/app-error';
 import { decodeInt, decodeString, lookupKeys, POSITIVE_INT4 } from '../common/decode';
 import { keysetPage, offsetPage, Page, PageArgs } from '../common/pagination';
@@ -362,8 +364,24 @@ export class SecretScanningAlertsService {
     }
 
     const { repo, facts } = await this.repositoryFor(ctx, owner, name, 'secret_scanning.alerts.write');
+    // Read, rules 2-5 and write are one atomic step: the alert row stays locked (FOR UPDATE on PostgreSQL,
+    // the write lock on SQLite) until the transaction ends, so concurrent updates see each other's result.
+    return withTransaction(ctx, (tx) => this.applyUpdate(tx, repo, facts, number, input, state, resolution));
+  }
+
+  /** updateAlert's read-check-write, inside its transaction (`ctx` is bound to it). */
+  private async applyUpdate(
+    ctx: RequestContext,
+    repo: RepositoryEntity,
+    facts: RepositoryResource,
+    number: number,
+    input: AlertUpdate,
+    state: AlertState | undefined,
+    resolution: AlertResolution | null | undefined,
+  ): Promise<{ repo: RepositoryEntity; alert: SecretScanningAlertEntity }> {
+    const p = input.present;
     const alerts = ctx.db.getRepository(SecretScanningAlertEntity);
-    const alert = await alerts.findOne({ where: { repositoryId: repo.id, number } });
+    const alert = await lockedFindOne(ctx.db, SecretScanningAlertEntity, { repositoryId: repo.id, number });
     if (!alert) throw new NotFoundError();
     const now = new Date();
     const changes: Partial<SecretScanningAlertEntity> = {};
@@ -545,12 +563,18 @@ export class SecretScanningAlertsService {
         url: f.location.url ?? null,
       }),
     );
-    const update: Partial<SecretScanningAlertEntity> = { locationsCount: alert.locationsCount + 1 };
+    // Computed in SQL from the row's current values, not from the (possibly stale) alert read above:
+    // concurrent findings of the same alert each count.
+    const set: QueryDeepPartialEntity<SecretScanningAlertEntity> = { locationsCount: () => 'locations_count + 1' };
     // first_location_detected is the first commit-form location.
-    if (alert.firstLocationId === null && (f.location.type === 'commit' || f.location.type === 'wiki_commit')) update.firstLocationId = loc.id;
-    if (!created) update.updatedAt = now;
-    await alerts.update({ id: alert.id }, update);
-    Object.assign(alert, update);
+    const commitForm = f.location.type === 'commit' || f.location.type === 'wiki_commit';
+    if (commitForm) set.firstLocationId = () => 'COALESCE(first_location_id, :firstLocationId)';
+    if (!created) set.updatedAt = now;
+    await alerts.createQueryBuilder().update().set(set).where('id = :id', { id: alert.id }).setParameter('firstLocationId', loc.id).execute();
+    // The returned entity reflects this finding (callers use its id and number; the row has the counts).
+    alert.locationsCount += 1;
+    if (commitForm && alert.firstLocationId === null) alert.firstLocationId = loc.id;
+    if (!created) alert.updatedAt = now;
     return { alert, created, newLocation: true };
   }
 
@@ -582,6 +606,7 @@ export class SecretScanningAlertsService {
   }
 
   /** Record a scan run. */
+  @InWriteTransaction()
   async recordScan(db: EntityManager, scan: Partial<SecretScanningScanEntity> & { repositoryId: number; kind: ScanKind; type: string }): Promise<SecretScanningScanEntity> {
     const repo = db.getRepository(SecretScanningScanEntity);
     return repo.save(

@@ -28,6 +28,7 @@ import {
 } from '../../../entities';
 import { can } from '../../auth/permissions';
 import { RequestContext, withTransaction } from '../../context';
+import { lockedFindOne } from '../../db/transaction';
 import { FieldError, ForbiddenError, isUniqueViolation, NotFoundError, UnauthenticatedError, ValidationError } from '../../errors/app-error';
 import { lookupKey } from '../common/decode';
 import { parseFullName } from '../identity/identity.service';
@@ -567,10 +568,14 @@ export class SecretScanningPushService {
       throw ctx.services.access.forbidden(ctx, 'secret_scanning.bypass.create', facts, () => new ForbiddenError('User does not have enough permissions'));
     }
     const viewerId = ctx.viewer.user.id;
+    return withTransaction(ctx, (tx) => this.writeBypass(tx, repo, viewerId, placeholderId, reason));
+  }
 
+  /** createBypass's read-check-write in one transaction: the placeholder row is locked while it is decided on. */
+  private async writeBypass(ctx: RequestContext, repo: RepositoryEntity, viewerId: number, placeholderId: string, reason: BypassReason): Promise<BypassResult> {
     const rows = ctx.db.getRepository(PushProtectionPlaceholderEntity);
     const key = lookupKey(placeholderId, 40);
-    const p = key !== undefined ? await rows.findOne({ where: { placeholderId: key, repositoryId: repo.id } }) : null;
+    const p = key !== undefined ? await lockedFindOne(ctx.db, PushProtectionPlaceholderEntity, { placeholderId: key, repositoryId: repo.id }) : null;
     const now = new Date();
     const live = p && (p.expireAt.getTime() > now.getTime() || (p.bypassExpireAt !== null && p.bypassExpireAt.getTime() > now.getTime()));
     if (!p || !live) throw new NotFoundError('Placeholder ID not found');

@@ -1,0 +1,175 @@
+/**
+ * The one way this project writes: `writeTransaction(db, fn)`.
+ *
+ *  - PostgreSQL: a READ COMMITTED transaction on its own pooled connection; rows that a read-modify-write
+ *    decides on are loaded with `SELECT … FOR UPDATE` (`lockedFindOne` / `forUpdate`), so a concurrent writer
+ *    of the same row waits and then sees the committed state.
+ *  - SQLite: TypeORM's better-sqlite3 driver has ONE connection for the whole process, so two transactions
+ *    of one process would interleave their statements on it (the second BEGIN becomes a SAVEPOINT of the
+ *    first). Write transactions of a DataSource are therefore serialised by an in-process async mutex, and
+ *    each starts with `BEGIN IMMEDIATE`: the database write lock is taken up front (waiting `busy_timeout`
+ *    for another process), so a read inside the transaction can never be followed by a lost write or by
+ *    SQLITE_BUSY_SNAPSHOT.
+ *  - Both: a transaction that fails because the database is busy (SQLITE_BUSY*, SQLITE_LOCKED*, PostgreSQL
+ *    serialization failure or deadlock) is retried a bounded number of times with jittered backoff; if it is
+ *    still busy the caller gets UnavailableError (503 / SERVICE_UNAVAILABLE), never a 500.
+ *  - A transaction that loses an insert race (unique violation) runs once more, re-evaluating its rules.
+ *  - A writeTransaction inside another one (same async call chain, same DataSource) joins the outer one.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { DataSource, EntityManager, EntityTarget, FindOptionsWhere, ObjectLiteral, QueryRunner, SelectQueryBuilder } from 'typeorm';
+import { isDatabaseBusy, isUniqueViolation, UnavailableError } from '../errors/app-error';
+
+/** How many times a busy transaction is tried in all, and the base of the exponential backoff. */
+export const BUSY_ATTEMPTS = 5;
+const BACKOFF_BASE_MS = 20;
+
+class Mutex {
+  private tail: Promise<void> = Promise.resolve();
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    const previous = this.tail;
+    let release!: () => void;
+    this.tail = new Promise<void>((r) => (release = r));
+    await previous;
+    try {
+      return await fn();
+    } finally {
+      release();
+    }
+  }
+}
+
+const active = new AsyncLocalStorage<Map<DataSource, EntityManager>>();
+const sqliteLocks = new WeakMap<DataSource, Mutex>();
+const guarded = new WeakSet<object>();
+
+/**
+ * The write mutex of a SQLite DataSource. On first use, the process's single query runner is made to run
+ * every statement issued outside a write transaction under the same mutex: a statement of another request
+ * can then never land inside an open transaction (where a rollback would take it along, or where it would
+ * read uncommitted rows) — it runs before or after the transaction, as with a real second connection.
+ */
+function sqliteLock(ds: DataSource): Mutex {
+  let lock = sqliteLocks.get(ds);
+  if (!lock) sqliteLocks.set(ds, (lock = new Mutex()));
+  // The driver makes a new query runner after a destroy/initialize: guard whichever is current.
+  const qr = ds.createQueryRunner();
+  if (!guarded.has(qr)) {
+    guarded.add(qr);
+    const query = qr.query.bind(qr) as (...args: unknown[]) => Promise<unknown>;
+    const mutex = lock;
+    (qr as { query: unknown }).query = (...args: unknown[]) => (active.getStore()?.has(ds) ? query(...args) : mutex.run(() => query(...args)));
+  }
+  return lock;
+}
+
+function isSqlite(ds: DataSource): boolean {
+  return ds.options.type === 'better-sqlite3';
+}
+
+function managerOf(db: EntityManager | DataSource): EntityManager {
+  return 'connection' in db ? db : db.manager;
+}
+
+export function isPostgres(db: EntityManager | DataSource): boolean {
+  return managerOf(db).connection.options.type === 'postgres';
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** SQLite: BEGIN IMMEDIATE on the process's single connection, with TypeORM's bookkeeping kept right. */
+async function runSqlite<T>(ds: DataSource, fn: (m: EntityManager) => Promise<T>): Promise<T> {
+  const qr = ds.createQueryRunner() as Omit<QueryRunner, 'isTransactionActive'> & { isTransactionActive: boolean; transactionDepth?: number };
+  if (qr.isTransactionActive || qr.transactionDepth !== 0) {
+    // Only a transaction started outside writeTransaction can be open here (e.g. a direct dataSource.transaction).
+    throw new Error('writeTransaction: the SQLite connection is already in a transaction not started by writeTransaction');
+  }
+  await qr.query('BEGIN IMMEDIATE');
+  qr.isTransactionActive = true;
+  qr.transactionDepth = 1;
+  try {
+    const result = await fn(qr.manager);
+    await qr.commitTransaction();
+    return result;
+  } catch (e) {
+    try {
+      await qr.rollbackTransaction();
+    } catch {
+      // The original error matters; a failed rollback leaves nothing open (SQLite rolls back on its own).
+      qr.isTransactionActive = false;
+      qr.transactionDepth = 0;
+    }
+    throw e;
+  }
+}
+
+async function runOnce<T>(ds: DataSource, fn: (m: EntityManager) => Promise<T>): Promise<T> {
+  const within = <R>(m: EntityManager, run: () => Promise<R>) => {
+    const map = new Map(active.getStore() ?? []);
+    map.set(ds, m);
+    return active.run(map, run);
+  };
+  if (isSqlite(ds)) {
+    const lock = sqliteLock(ds);
+    return lock.run(() => within(ds.createQueryRunner().manager, () => runSqlite(ds, fn)));
+  }
+  return ds.transaction((m) => within(m, () => fn(m)));
+}
+
+/**
+ * Run `fn` in a write transaction of `db`'s DataSource (see the file comment). Joins the caller's
+ * transaction when `db` is a transaction's manager or when called inside another writeTransaction.
+ */
+export async function writeTransaction<T>(db: EntityManager | DataSource, fn: (m: EntityManager) => Promise<T>): Promise<T> {
+  const manager = managerOf(db);
+  if (manager.queryRunner?.isTransactionActive) return fn(manager);
+  const ds = manager.connection;
+  const outer = active.getStore()?.get(ds);
+  if (outer) return fn(outer);
+  let raced = false;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await runOnce(ds, fn);
+    } catch (e) {
+      // A concurrent writer inserted the same row first: run once more, so the rules see that row
+      // (an existing-row path, or the caller's own "already exists" error).
+      if (isUniqueViolation(e) && !raced) {
+        raced = true;
+        continue;
+      }
+      if (!isDatabaseBusy(e)) throw e;
+      if (attempt >= BUSY_ATTEMPTS) {
+        throw new UnavailableError('Service unavailable: the database is busy. Try again shortly.');
+      }
+      // Full jitter over an exponential window: 20, 40, 80, 160 ms.
+      await sleep(Math.random() * BACKOFF_BASE_MS * 2 ** attempt);
+    }
+  }
+}
+
+/**
+ * Load one row for a read-modify-write: `SELECT … FOR UPDATE` on PostgreSQL (the row stays locked until the
+ * transaction ends); on SQLite the write transaction already holds the database write lock.
+ * Use it only inside writeTransaction.
+ */
+export function lockedFindOne<E extends ObjectLiteral>(db: EntityManager, entity: EntityTarget<E>, where: FindOptionsWhere<E>): Promise<E | null> {
+  return db.getRepository(entity).findOne({ where, ...(isPostgres(db) ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
+}
+
+/** `FOR UPDATE` on a query builder, on PostgreSQL only (better-sqlite3 rejects lock modes). */
+export function forUpdate<E extends ObjectLiteral>(qb: SelectQueryBuilder<E>): SelectQueryBuilder<E> {
+  return qb.connection.options.type === 'postgres' ? qb.setLock('pessimistic_write') : qb;
+}
+
+/**
+ * Method decorator: run the method in writeTransaction of its first argument (an EntityManager), which the
+ * method then receives as the transaction's manager. For service methods that read, check, then write.
+ */
+export function InWriteTransaction() {
+  return function (_target: object, _key: string | symbol, descriptor: PropertyDescriptor): void {
+    const original = descriptor.value as (db: EntityManager, ...rest: unknown[]) => Promise<unknown>;
+    descriptor.value = function (this: unknown, db: EntityManager, ...rest: unknown[]) {
+      return writeTransaction(db, (tx) => original.call(this, tx, ...rest));
+    };
+  };
+}
