@@ -11,12 +11,11 @@ import { AccessTokenEntity, RepositoryCollaboratorEntity, SecretScanningLocation
 import { openDatabase } from '../../ormconfig';
 import { hashToken } from '../../src/auth/tokens';
 import { SubmitContentDocument, SubmitPushDocument } from '../__generated__/graphql';
-import { IdentityFixtures } from '../fixtures/identity';
 import { SecretScanningFixtures } from '../fixtures/secret-scanning';
 import { gqlDoc } from '../helpers/app';
 import { testDialect } from '../helpers/db';
 import { ROOT, ServerProcess, startServerProcess } from '../helpers/process';
-import { SharedDatabase, sharedDatabase } from '../helpers/shared-db';
+import { seedAcme, SharedDatabase, sharedDatabase } from '../helpers/shared-db';
 import { commitSha, fakeSecrets, fileOf } from '../unit/secret-scanning/fixtures';
 
 const CLI = path.join(ROOT, 'dist', 'src', 'cli.js');
@@ -64,19 +63,10 @@ describe(`several processes writing to one ${testDialect() === 'sqlite' ? 'SQLit
 
   beforeAll(async () => {
     db = await sharedDatabase('procs');
-    const ds = await openDatabase({ database: db.database });
-    try {
-      const f = new IdentityFixtures(ds);
-      const org = await f.org('acme');
-      const admin = await f.user('acme-admin');
-      await f.member(org, admin, 'admin');
+    ({ token } = await seedAcme(db, async ({ ds, f, org, repo }) => {
       for (let i = 0; i < USERS; i++) await f.member(org, await f.user(`acme-u${i}`), 'member');
-      const repo = await f.services.identity.createRepository(ds.manager, { owner: 'acme', name: 'api', private: true, secretScanning: true });
-      token = await f.classicToken(admin, ['repo']);
       await new SecretScanningFixtures(ds).alerts(repo, 6);
-    } finally {
-      await ds.destroy();
-    }
+    }));
     const env = { DATABASE_URL: db.url, SEED_DEMO: 'false', LOG_LEVEL: 'info' };
     servers = await Promise.all([startServerProcess(env), startServerProcess(env)]);
   }, 60_000);

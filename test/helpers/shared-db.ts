@@ -5,7 +5,11 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import type { DataSource } from 'typeorm';
+import type { AccountEntity, RepositoryEntity } from '../../entities';
+import { openDatabase } from '../../ormconfig';
 import type { DatabaseConfig } from '../../src/config';
+import { IdentityFixtures } from '../fixtures/identity';
 import { createTestDatabaseConfig, testDialect } from './db';
 
 export interface SharedDatabase {
@@ -23,4 +27,28 @@ export async function sharedDatabase(label: string): Promise<SharedDatabase> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `gw-${label}-`));
   const file = path.join(dir, `${label}.sqlite`);
   return { url: `sqlite:${file}`, database: { type: 'sqlite', path: file }, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * Seed a shared database before the processes start: organization `acme` with an admin (`acme-admin`) and a
+ * private repository `acme/api` with secret scanning on; `extra` adds more on the same connection. Returns
+ * the admin's classic `repo` token.
+ */
+export async function seedAcme(
+  db: SharedDatabase,
+  extra?: (ctx: { ds: DataSource; f: IdentityFixtures; org: AccountEntity; repo: RepositoryEntity }) => Promise<void>,
+): Promise<{ token: string }> {
+  const ds = await openDatabase({ database: db.database });
+  try {
+    const f = new IdentityFixtures(ds);
+    const org = await f.org('acme');
+    const admin = await f.user('acme-admin');
+    await f.member(org, admin, 'admin');
+    const repo = await f.services.identity.createRepository(ds.manager, { owner: 'acme', name: 'api', private: true, secretScanning: true });
+    const token = await f.classicToken(admin, ['repo']);
+    await extra?.({ ds, f, org, repo });
+    return { token };
+  } finally {
+    await ds.destroy();
+  }
 }
