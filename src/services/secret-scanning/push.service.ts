@@ -29,7 +29,7 @@ import {
 import { can } from '../../auth/permissions';
 import { RequestContext, withTransaction } from '../../context';
 import { lockedFindOne } from '../../db/transaction';
-import { FieldError, ForbiddenError, isUniqueViolation, NotFoundError, UnauthenticatedError, ValidationError } from '../../errors/app-error';
+import { FieldError, ForbiddenError, NotFoundError, UnauthenticatedError, ValidationError } from '../../errors/app-error';
 import { lookupKey } from '../common/decode';
 import { parseFullName } from '../identity/identity.service';
 import type { Finding } from './alerts.service';
@@ -221,16 +221,6 @@ class TouchedAlerts {
   }
 }
 
-/** Run a transaction, retrying once when a concurrent writer created the same alert or location first. */
-async function transactionWithRetry<T>(ctx: RequestContext, fn: (tx: RequestContext) => Promise<T>): Promise<T> {
-  try {
-    return await withTransaction(ctx, fn);
-  } catch (e) {
-    if (!isUniqueViolation(e)) throw e;
-    return withTransaction(ctx, fn);
-  }
-}
-
 export class SecretScanningPushService {
   /** Background rescans of this process, by scan id. */
   private readonly running = new Map<number, { abort: AbortController; done: Promise<SecretScanningScanEntity> }>();
@@ -358,7 +348,7 @@ export class SecretScanningPushService {
       if (uncovered.length) return { ...(await this.block(ctx, repo, pusherId, uncovered, now)), alerts: told([]) };
     }
 
-    const alerts = await transactionWithRetry(ctx, async (tx) => {
+    const alerts = await withTransaction(ctx, async (tx) => {
       const touched = new TouchedAlerts();
       await this.storeContents(
         tx.db,
@@ -508,7 +498,7 @@ export class SecretScanningPushService {
 
     const [detected] = await this.detector.detect([{ content: input.content }]);
     const now = new Date();
-    const alerts = await transactionWithRetry(ctx, async (tx) => {
+    const alerts = await withTransaction(ctx, async (tx) => {
       const touched = new TouchedAlerts();
       await this.storeContents(tx.db, repo.id, [
         { locationType, commitSha: null, path: null, blobSha: null, url: input.url, pusherId, content: input.content },
@@ -677,7 +667,7 @@ export class SecretScanningPushService {
         signal.throwIfAborted();
         const part = page.findings.slice(i, i + RESCAN_FINDINGS_PER_TRANSACTION);
         const now = new Date();
-        const results = await transactionWithRetry(ctx, async (tx) => {
+        const results = await withTransaction(ctx, async (tx) => {
           const started = performance.now();
           const out = [];
           for (const f of part) {
