@@ -3,8 +3,9 @@
  * (what Octokit and other GitHub clients send). No header -> anonymous; a header that does not name a
  * live token -> UnauthenticatedError (401 "Bad credentials" in every family's style).
  */
-import { DataSource, IsNull } from 'typeorm';
+import type { DataSource } from 'typeorm';
 import { AccessTokenEntity, AccountEntity } from '../../entities';
+import { entityColumns, queryRows } from '../db/rows';
 import { UnauthenticatedError } from '../errors/app-error';
 import { hashToken, isWellFormedToken } from './tokens';
 import { ANONYMOUS, Viewer } from './viewer';
@@ -28,14 +29,20 @@ export async function authenticateBearer(db: DataSource, header: string | undefi
   }
   const token = parsed.value;
   if (!isWellFormedToken(token)) throw new UnauthenticatedError(BAD_CREDENTIALS);
-  const row = await db.getRepository(AccessTokenEntity).findOne({
-    where: { tokenHash: hashToken(token), revokedAt: IsNull() },
-  });
-  if (!row || (row.expiresAt && row.expiresAt.getTime() <= Date.now())) {
+  // One statement: the live token and its user (a token whose user is gone or not a User is no credential).
+  const t = entityColumns(db, AccessTokenEntity, 't', 't_');
+  const u = entityColumns(db, AccountEntity, 'u', 'u_');
+  const [found] = await queryRows(
+    db.manager,
+    `SELECT ${t.select}, ${u.select} FROM access_tokens t JOIN accounts u ON u.id = t.user_id AND u.type = 'User'` +
+      ` WHERE t.token_hash = ? AND t.revoked_at IS NULL`,
+    [hashToken(token)],
+  );
+  const row = found ? t.hydrate(found) : null;
+  const user = found ? u.hydrate(found) : null;
+  if (!row || !user || (row.expiresAt && row.expiresAt.getTime() <= Date.now())) {
     throw new UnauthenticatedError(BAD_CREDENTIALS);
   }
-  const user = await db.getRepository(AccountEntity).findOne({ where: { id: row.userId, type: 'User' } });
-  if (!user) throw new UnauthenticatedError(BAD_CREDENTIALS);
   if (row.kind === 'classic') {
     return { kind: 'user', user, credential: { type: 'classic', tokenId: row.id, scopes: new Set(row.scopes ?? []) } };
   }
