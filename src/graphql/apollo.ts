@@ -12,7 +12,8 @@ import { Readable } from 'node:stream';
 import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
-import { GraphQLError, GraphQLSchema, Kind, separateOperations } from 'graphql';
+import { DocumentNode, GraphQLError, GraphQLSchema, Kind, separateOperations, ValidationRule } from 'graphql';
+import { FastQueryPath } from './fast-path';
 import { ComplexityEstimatorArgs, fieldExtensionsEstimator, getComplexity } from 'graphql-query-complexity';
 import type { Logger } from 'pino';
 import type { RequestContext } from '../context';
@@ -70,6 +71,32 @@ function noSubscriptionsOverHttpPlugin(): ApolloServerPlugin<GraphqlContext> {
   };
 }
 
+/** The query cost of `query` with `variables`; throws the client-facing GraphQLError (400) when too high or uncoercible. */
+function checkComplexity(schema: GraphQLSchema, query: DocumentNode, variables: Record<string, unknown>): void {
+  let cost: number;
+  try {
+    cost = getComplexity({
+      schema,
+      query,
+      variables,
+      estimators: [fieldExtensionsEstimator(), listAwareEstimator],
+    });
+  } catch (e) {
+    // graphql-query-complexity coerces the variables itself and throws graphql-js' coercion error
+    // (no extensions.code): that is the client's bad input, not a server fault.
+    if (e instanceof GraphQLError) {
+      throw new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
+    }
+    throw e;
+  }
+  if (cost > LIMITS.maxCost) {
+    throw new GraphQLError(
+      `Query cost ${cost} exceeds the maximum of ${LIMITS.maxCost}. Ask for fewer items per page (first/last) or fewer nested lists.`,
+      { extensions: { code: 'QUERY_TOO_COMPLEX', cost, maxCost: LIMITS.maxCost, http: { status: 400 } } },
+    );
+  }
+}
+
 function complexityPlugin(schema: GraphQLSchema): ApolloServerPlugin<GraphqlContext> {
   return {
     async requestDidStart() {
@@ -78,28 +105,7 @@ function complexityPlugin(schema: GraphQLSchema): ApolloServerPlugin<GraphqlCont
           // Only a document with several operations needs splitting (the common single-operation case skips the walk).
           const operations = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION).length;
           const query = operations > 1 && request.operationName ? separateOperations(document)[request.operationName] ?? document : document;
-          let cost: number;
-          try {
-            cost = getComplexity({
-              schema,
-              query,
-              variables: request.variables ?? {},
-              estimators: [fieldExtensionsEstimator(), listAwareEstimator],
-            });
-          } catch (e) {
-            // graphql-query-complexity coerces the variables itself and throws graphql-js' coercion error
-            // (no extensions.code): that is the client's bad input, not a server fault.
-            if (e instanceof GraphQLError) {
-              throw new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'BAD_USER_INPUT', http: { status: 400 } } });
-            }
-            throw e;
-          }
-          if (cost > LIMITS.maxCost) {
-            throw new GraphQLError(
-              `Query cost ${cost} exceeds the maximum of ${LIMITS.maxCost}. Ask for fewer items per page (first/last) or fewer nested lists.`,
-              { extensions: { code: 'QUERY_TOO_COMPLEX', cost, maxCost: LIMITS.maxCost, http: { status: 400 } } },
-            );
-          }
+          checkComplexity(schema, query, request.variables ?? {});
         },
       };
     },
@@ -160,7 +166,7 @@ export function createApollo(opts: {
     blockFieldSuggestion: { enabled: false },
   });
   const protection = armor.protect();
-  return new ApolloServer<GraphqlContext>({
+  const apollo = new ApolloServer<GraphqlContext>({
     schema: opts.schema,
     introspection: opts.introspection,
     includeStacktraceInErrorResponses: false,
@@ -180,7 +186,27 @@ export function createApollo(opts: {
       observabilityPlugin(opts.metrics, opts.log),
     ] as ApolloServerPlugin<GraphqlContext>[],
   });
+  // Every plugin above either acts on errors only, or is mirrored by the fast path (complexity, metrics,
+  // no subscriptions). Armor adds validation rules only; a plugin from it would disable the fast path.
+  if (protection.plugins.length === 0) {
+    FAST_PATHS.set(
+      apollo,
+      new FastQueryPath({
+        schema: opts.schema,
+        // What Apollo validates with: graphql-js' specified rules, NoIntrospection when introspection is off, ours.
+        validationRules: protection.validationRules as ValidationRule[],
+        introspection: opts.introspection,
+        maxTokens: LIMITS.maxTokens,
+        checkComplexity: (document, variables) => checkComplexity(opts.schema, document, variables),
+        metrics: opts.metrics,
+      }),
+    );
+  }
+  return apollo;
 }
+
+/** The fast path of each Apollo server createApollo built (read by fastifyGraphqlHandler). */
+const FAST_PATHS = new WeakMap<object, FastQueryPath>();
 
 /**
  * The Fastify route handler for Apollo (what @as-integrations/fastify does, minus one thing): the query
@@ -192,7 +218,18 @@ export function fastifyGraphqlHandler<C extends BaseContext>(
   options: { context: (req: FastifyRequest, reply: FastifyReply) => Promise<C> },
 ) {
   apollo.assertStarted('fastifyGraphqlHandler()');
+  const fast = FAST_PATHS.get(apollo);
   return async function graphqlHandler(req: FastifyRequest, reply: FastifyReply) {
+    // A context made by the fast path is reused when Apollo answers instead (one token check per request).
+    let made: Promise<C> | undefined;
+    const context = () => (made ??= options.context(req, reply));
+    if (fast && req.method === 'POST') {
+      const body = await fast.tryExecute(req.headers, req.body, context as unknown as () => Promise<GraphqlContext>);
+      if (body !== undefined) {
+        void reply.code(200).header('content-type', 'application/json; charset=utf-8');
+        return body;
+      }
+    }
     const headers = new HeaderMap();
     for (const [key, value] of Object.entries(req.headers)) {
       if (value) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
@@ -200,7 +237,7 @@ export function fastifyGraphqlHandler<C extends BaseContext>(
     const q = req.url.indexOf('?');
     const response = await apollo.executeHTTPGraphQLRequest({
       httpGraphQLRequest: { method: req.method.toUpperCase(), headers, body: req.body, search: q < 0 ? '' : req.url.slice(q) },
-      context: () => options.context(req, reply),
+      context,
     });
     for (const [key, value] of response.headers) void reply.header(key, value);
     void reply.code(response.status ?? 200);
