@@ -76,7 +76,7 @@ export async function seedSecretScanningDemo(dataSource: DataSource, services: S
   });
   await (await push.startScan(alice, { repository: 'acme/website', kind: 'backfill' })).done;
   // Triage: one alert resolved as a false positive, one assigned.
-  const ss = services.secretScanning;
+  const ss = services.secretScanningAlertUpdates;
   const present = (keys: string[]) => new Set(keys) as never;
   await ss.updateAlert(alice, 'acme', 'website', 2, {
     state: 'resolved',

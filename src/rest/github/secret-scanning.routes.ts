@@ -7,7 +7,7 @@
  *   5 GET   /repos/{owner}/{repo}/secret-scanning/alerts/{alert_number}/locations  secret-scanning/list-locations-for-alert
  *   6 POST  /repos/{owner}/{repo}/secret-scanning/push-protection-bypasses      secret-scanning/create-push-protection-bypass
  *   7 GET   /repos/{owner}/{repo}/secret-scanning/scan-history                  secret-scanning/get-scan-history
- * Access rules and business rules live in SecretScanningAlertsService / SecretScanningPushService (the
+ * Access rules and business rules live in the secret scanning services (src/services/secret-scanning/) (the
  * same methods GraphQL calls); these rows only map HTTP onto them and shape the answers.
  *
  * Query decisions (GitHub's documented defaults; see ../shared/reference/github-secret-scanning.md §1a):
@@ -39,8 +39,8 @@ import type { RequestContext } from '../../context';
 import { NotFoundError, quoteInput, ValidationError } from '../../errors/app-error';
 import { INT4_MAX, parseInteger, POSITIVE_INT4 } from '../../services/common/decode';
 import type { Page } from '../../services/common/pagination';
-import { INCLUDED_METADATA_VALUES } from '../../services/secret-scanning/alerts.service';
-import type { AlertFilter, AlertOrder, AlertPage, AlertPaging, AlertUpdate } from '../../services/secret-scanning/alerts.service';
+import { INCLUDED_METADATA_VALUES } from '../../services/secret-scanning/alert-types';
+import type { AlertFilter, AlertOrder, AlertPage, AlertPaging, AlertUpdate } from '../../services/secret-scanning/alert-types';
 import type { BypassResult } from '../../services/secret-scanning/push.service';
 import { buildOpenApi, registerOpenApiRoute } from '../openapi';
 import { ParamSpec, RestRequest, RestResult, RestRoute, route } from '../route-table';
@@ -398,7 +398,7 @@ export const githubSecretScanningRoutes: RestRoute<any, any>[] = [
     },
     input: (req) => ({ org: req.params.org, q: parseAlertListQuery(req.query) }),
     handle: async (ctx, i) => {
-      const { org, page } = await ctx.services.secretScanning.listOrganizationAlerts(ctx, i.org, i.q.filter, i.q.order, i.q.paging);
+      const { org, page } = await ctx.services.secretScanningAlerts.listOrganizationAlerts(ctx, i.org, i.q.filter, i.q.order, i.q.paging);
       return { q: i.q, org, page };
     },
     present: (r, ctx, req) => presentAlertList(ctx, req, r.q, r.page, 'organization', []),
@@ -422,7 +422,7 @@ export const githubSecretScanningRoutes: RestRoute<any, any>[] = [
     },
     input: (req) => ({ owner: req.params.owner, repo: req.params.repo, q: parseAlertListQuery(req.query) }),
     handle: async (ctx, i) => {
-      const { repo, page } = await ctx.services.secretScanning.listRepositoryAlerts(ctx, i.owner, i.repo, i.q.filter, i.q.order, i.q.paging);
+      const { repo, page } = await ctx.services.secretScanningAlerts.listRepositoryAlerts(ctx, i.owner, i.repo, i.q.filter, i.q.order, i.q.paging);
       return { q: i.q, repo, page };
     },
     present: async (r, ctx, req) => presentAlertList(ctx, req, r.q, r.page, 'repository', [await repoRef(ctx, r.repo)]),
@@ -456,7 +456,7 @@ export const githubSecretScanningRoutes: RestRoute<any, any>[] = [
       number: parseAlertNumber(req.params.alert_number),
       hideSecret: bool(req.query, 'hide_secret') ?? false,
     }),
-    handle: async (ctx, i) => ({ hideSecret: i.hideSecret, ...(await ctx.services.secretScanning.getAlert(ctx, i.owner, i.repo, i.number)) }),
+    handle: async (ctx, i) => ({ hideSecret: i.hideSecret, ...(await ctx.services.secretScanningAlerts.getAlert(ctx, i.owner, i.repo, i.number)) }),
     present: async (r, ctx, req) => {
       const refs = await loadAlertRefs(ctx, [r.alert], [await repoRef(ctx, r.repo)]);
       const body = presentAlert(r.alert, refs, { base: ctx.config.publicUrl, variant: 'single', hideSecret: r.hideSecret });
@@ -502,7 +502,7 @@ export const githubSecretScanningRoutes: RestRoute<any, any>[] = [
       '503': UNAVAILABLE,
     },
     input: (req) => ({ owner: req.params.owner, repo: req.params.repo, number: parseAlertNumber(req.params.alert_number), update: toAlertUpdate(req.body) }),
-    handle: (ctx, i) => ctx.services.secretScanning.updateAlert(ctx, i.owner, i.repo, i.number, i.update),
+    handle: (ctx, i) => ctx.services.secretScanningAlertUpdates.updateAlert(ctx, i.owner, i.repo, i.number, i.update),
     present: async (r, ctx) => {
       const refs = await loadAlertRefs(ctx, [r.alert], [await repoRef(ctx, r.repo)]);
       return { body: presentAlert(r.alert, refs, { base: ctx.config.publicUrl, variant: 'single' }) };
@@ -527,7 +527,7 @@ export const githubSecretScanningRoutes: RestRoute<any, any>[] = [
     },
     input: (req) => ({ owner: req.params.owner, repo: req.params.repo, number: parseAlertNumber(req.params.alert_number), ...parsePageQuery(req.query) }),
     handle: async (ctx, i) => {
-      const { repo, page } = await ctx.services.secretScanning.listLocations(ctx, i.owner, i.repo, i.number, { page: i.page, perPage: i.perPage });
+      const { repo, page } = await ctx.services.secretScanningAlerts.listLocations(ctx, i.owner, i.repo, i.number, { page: i.page, perPage: i.perPage });
       return { q: { page: i.page, perPage: i.perPage }, repo, page };
     },
     present: async (r, ctx, req) => {
@@ -586,7 +586,7 @@ export const githubSecretScanningRoutes: RestRoute<any, any>[] = [
       '503': UNAVAILABLE,
     },
     input: (req) => ({ owner: req.params.owner, repo: req.params.repo }),
-    handle: (ctx, i) => ctx.services.secretScanning.scanHistory(ctx, i.owner, i.repo),
+    handle: (ctx, i) => ctx.services.secretScanningScans.scanHistory(ctx, i.owner, i.repo),
     present: (r) => ({ body: presentScanHistory(r.scans) }),
   }),
 ];

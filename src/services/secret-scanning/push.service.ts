@@ -32,7 +32,7 @@ import { lockedFindOne } from '../../db/transaction';
 import { FieldError, ForbiddenError, NotFoundError, UnauthenticatedError, ValidationError } from '../../errors/app-error';
 import { lookupKey } from '../common/decode';
 import { parseFullName } from '../identity/identity.service';
-import type { Finding } from './alerts.service';
+import type { Finding } from './alert-types';
 import { secretTypeBySlug, type DetectedSecret } from './detector';
 import { DetectorPool } from './detector/pool';
 
@@ -369,14 +369,14 @@ export class SecretScanningPushService {
           commitSha: o.commitSha,
         });
         if (bypass) finding.bypass = { byId: bypass.pusherId, at: bypass.bypassedAt!, reason: bypass.bypassReason! };
-        const r = await ctx.services.secretScanning.recordFinding(tx.db, repo, finding, now);
+        const r = await ctx.services.secretScanningFindings.recordFinding(tx.db, repo, finding, now);
         touched.add(r);
         if (bypass) usedBypasses.set(bypass.id, r.alert.id);
       }
       for (const [placeholderId, alertId] of usedBypasses) {
         await tx.db.getRepository(PushProtectionPlaceholderEntity).update({ id: placeholderId, alertId: IsNull() }, { alertId });
       }
-      await ctx.services.secretScanning.recordScan(tx.db, {
+      await ctx.services.secretScanningScans.recordScan(tx.db, {
         repositoryId: repo.id,
         kind: 'incremental',
         type: 'git',
@@ -504,9 +504,9 @@ export class SecretScanningPushService {
         { locationType, commitSha: null, path: null, blobSha: null, url: input.url, pusherId, content: input.content },
       ]);
       for (const d of detected) {
-        touched.add(await ctx.services.secretScanning.recordFinding(tx.db, repo, findingFor(d, { type: locationType, url: input.url }), now));
+        touched.add(await ctx.services.secretScanningFindings.recordFinding(tx.db, repo, findingFor(d, { type: locationType, url: input.url }), now));
       }
-      await ctx.services.secretScanning.recordScan(tx.db, {
+      await ctx.services.secretScanningScans.recordScan(tx.db, {
         repositoryId: repo.id,
         kind: 'incremental',
         type: scanTypeOf(locationType),
@@ -606,10 +606,10 @@ export class SecretScanningPushService {
       );
     }
     const kind = input.kind as ScanKind;
-    const { repo } = await ctx.services.secretScanning.repositoryFor(ctx, owner, name, 'secret_scanning.alerts.write');
+    const { repo } = await ctx.services.secretScanningAlertAccess.repositoryFor(ctx, owner, name, 'secret_scanning.alerts.write');
     if (!repo.advancedSecurity) throw new NotFoundError('Advanced security is not enabled on this repository.');
 
-    const started = await ctx.services.secretScanning.recordScan(ctx.dataSource.manager, {
+    const started = await ctx.services.secretScanningScans.recordScan(ctx.dataSource.manager, {
       repositoryId: repo.id,
       kind,
       type: 'git',
@@ -671,7 +671,7 @@ export class SecretScanningPushService {
           const started = performance.now();
           const out = [];
           for (const f of part) {
-            out.push(await ctx.services.secretScanning.recordFinding(tx.db, repo, f, now));
+            out.push(await ctx.services.secretScanningFindings.recordFinding(tx.db, repo, f, now));
             if (performance.now() - started >= budgetMs) break;
           }
           return out;

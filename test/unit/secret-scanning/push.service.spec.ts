@@ -18,7 +18,7 @@ import { loadConfig } from '../../../src/config';
 import { contextFor, RequestContext } from '../../../src/context';
 import { AppError, ForbiddenError, NotFoundError, UnauthenticatedError, ValidationError } from '../../../src/errors/app-error';
 import { createLogger } from '../../../src/observability/logger';
-import { hashSecret } from '../../../src/services/secret-scanning/alerts.service';
+import { hashSecret } from '../../../src/services/secret-scanning/alert-findings';
 import { secretTypeBySlug } from '../../../src/services/secret-scanning/detector';
 import {
   BYPASS_TTL_MS,
@@ -642,7 +642,7 @@ describe('SecretScanningPushService', () => {
     async function ended(w: World, scan: SecretScanningScanEntity): Promise<SecretScanningScanEntity> {
       const deadline = Date.now() + 60_000;
       for (;;) {
-        const history = await f.services.secretScanning.scanHistory(await as(w.tokens.admin), w.org.login, w.repo.name);
+        const history = await f.services.secretScanningScans.scanHistory(await as(w.tokens.admin), w.org.login, w.repo.name);
         const entry = history.scans[scan.kind].find((x) => x.id === scan.id);
         if (!entry) throw new Error(`scan ${scan.id} is not in the history`);
         if (entry.status !== 'in_progress') return entry;
@@ -698,7 +698,7 @@ describe('SecretScanningPushService', () => {
       expect(await ended(w, custom.scan)).toMatchObject({ patternScope: 'repository', status: 'completed' });
 
       // scan history shows them
-      const history = await f.services.secretScanning.scanHistory(await as(w.tokens.admin), w.org.login, w.repo.name);
+      const history = await f.services.secretScanningScans.scanHistory(await as(w.tokens.admin), w.org.login, w.repo.name);
       expect(history.scans.backfill.map((x) => x.status)).toEqual(['completed']);
       expect(history.scans.pattern_update.map((x) => x.status)).toEqual(['completed']);
       expect(history.scans.incremental.map((x) => x.type).sort()).toEqual(['git', 'issue']);
