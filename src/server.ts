@@ -28,6 +28,7 @@ import type { ErrorReply, ErrorStyle, IncomingLike } from './rest/family';
 import { familyOf } from './rest/families';
 import { githubFamily } from './rest/github/family';
 import { registerOpenApiDocuments } from './rest/openapi';
+import type { RestRoute } from './rest/route-table';
 import { REST_ROUTES } from './rest/routes';
 import { registerRoutes, routeErrorReply } from './rest/register';
 import { createServices } from './services';
@@ -51,6 +52,8 @@ export interface CreateAppOptions {
   dataSource?: DataSource;
   /** Use this logger (tests capture logs). */
   logger?: Logger;
+  /** The REST route rows to serve (default: every domain's, src/rest/routes.ts). */
+  routes?: RestRoute<any, any>[];
 }
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -315,9 +318,10 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   });
 
   // ---- REST families ----
-  registerRoutes(fastify, deps, REST_ROUTES);
+  const routes = options.routes ?? REST_ROUTES;
+  registerRoutes(fastify, deps, routes);
   // Every family's OpenAPI documents (GET /openapi/secret-scanning.json, ...), generated from the same rows.
-  registerOpenApiDocuments(fastify, config, REST_ROUTES);
+  registerOpenApiDocuments(fastify, config, routes);
 
   let closing: Promise<void> | undefined;
   const app: App = {
