@@ -65,7 +65,12 @@ async function serve(deps: AppDeps, r: RestRoute<any, any>, family: RestFamily, 
       throw new ValidationError('Body should be a JSON object', { domainCode: REQUEST_CODES.BODY_NOT_OBJECT });
     }
   }
-  const ctx = await createContext(deps, { id: req.id, headers: req.headers, log: req.log });
+  const ctx = await createContext(deps, {
+    id: req.id,
+    headers: req.headers,
+    log: req.log,
+    http: { method: rr.method, target: rr.target, headers: rr.headers, rawBody: rr.rawBody },
+  });
   req.appContext = ctx;
   const input = await r.input(rr, ctx);
   const result = await r.handle(ctx, input);

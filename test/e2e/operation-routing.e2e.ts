@@ -23,7 +23,7 @@ interface EchoInput {
 
 /** Two operations on one path; a third that fails in the service's way. */
 const rows: RestRoute<any, any>[] = [
-  route<EchoInput, { greeting: string }>({
+  route<EchoInput, { greeting: string; seenByContext: string | null }>({
     family: 'aws',
     method: 'POST',
     path: '/',
@@ -37,12 +37,15 @@ const rows: RestRoute<any, any>[] = [
       target: req.target,
       method: req.method,
     }),
-    handle: async (_ctx, i) => {
+    handle: async (ctx, i) => {
       if (typeof i.name !== 'string') throw new ValidationError('{{name}} must be a string', { namesFields: true, fieldErrors: [{ field: 'name', code: 'invalid' }] });
-      return { greeting: `hello ${i.name}` };
+      // What a signature check in a service (or in authentication) sees of the request.
+      const r = ctx.request;
+      const seenByContext = r?.rawBody ? `${r.method} ${r.target} ${createHash('sha256').update(r.rawBody).digest('hex')}` : null;
+      return { greeting: `hello ${i.name}`, seenByContext };
     },
     // present() sees the input: no need for handle() to echo it.
-    present: (r, _ctx, _req, i) => ({ body: { Greeting: r.greeting, PayloadSha256: i.payloadSha256, Target: i.target, Method: i.method } }),
+    present: (r, _ctx, _req, i) => ({ body: { Greeting: r.greeting, PayloadSha256: i.payloadSha256, Target: i.target, Method: i.method, Context: r.seenByContext } }),
   }),
   route<void, never>({
     family: 'aws',
@@ -81,6 +84,7 @@ describe('operation-keyed routing (AWS JSON family)', () => {
       PayloadSha256: createHash('sha256').update(payload).digest('hex'),
       Target: '/',
       Method: 'POST',
+      Context: `POST / ${createHash('sha256').update(payload).digest('hex')}`,
     });
 
     const describe = await call('TestService.DescribeThing', '{}');

@@ -20,7 +20,7 @@ import type { BypassResult } from '../../services/secret-scanning/push.service';
 import { buildFamilyDocument, registerOpenApiRoute } from '../openapi';
 import { RestRequest, RestResult, RestRoute, route } from '../route-table';
 import { githubFamily } from './family';
-import { cursorModeLinks, pageModeLinks, requestTarget } from './link';
+import { cursorModeLinks, lastPageOf, pageModeLinks, requestTarget } from './link';
 import * as P from './secret-scanning.params';
 import type { AlertListQuery, PageQuery } from './secret-scanning.params';
 import { isSecretScanningPath, SECRET_SCANNING_OPENAPI_URL, secretScanningOpenApiDocument } from './secret-scanning.openapi';
@@ -32,7 +32,20 @@ export { isSecretScanningPath, SECRET_SCANNING_OPENAPI_URL, SECRET_SCANNING_SCHE
 // ---------------------------------------------------------------------------------------------------------
 // Presenting lists.
 
-function presentAlertList(ctx: RequestContext, req: RestRequest, q: AlertListQuery, page: AlertPage, refs: AlertRefs, variant: 'repository' | 'organization'): Promise<RestResult> | RestResult {
+/** A page of alerts with everything the answer needs (references; the last page's number in page mode). */
+interface AlertListResult {
+  page: AlertPage;
+  refs: AlertRefs;
+  lastPage?: number;
+}
+
+async function alertListResult(ctx: RequestContext, q: AlertListQuery, page: AlertPage, known: RepoRef[] = []): Promise<AlertListResult> {
+  const [refs, lastPage] = await Promise.all([loadAlertRefs(ctx, page.items, known), q.cursorMode ? undefined : lastPageOf(page)]);
+  return { page, refs, lastPage };
+}
+
+function presentAlertList(ctx: RequestContext, req: RestRequest, q: AlertListQuery, r: AlertListResult, variant: 'repository' | 'organization'): RestResult {
+  const { page, refs } = r;
   const base = ctx.config.publicUrl;
   const body = page.items.map((a) => presentAlert(a, refs, { base, variant, hideSecret: q.hideSecret }));
   if (q.cursorMode) {
@@ -45,10 +58,8 @@ function presentAlertList(ctx: RequestContext, req: RestRequest, q: AlertListQue
     });
     return { headers: link ? { link } : undefined, body };
   }
-  return pageModeLinks(base, requestTarget(req), { page: q.page, perPage: q.perPage, hasNextPage: page.hasNextPage, lastPage: page.lastPage }).then((link) => ({
-    headers: link ? { link } : undefined,
-    body,
-  }));
+  const link = pageModeLinks(base, requestTarget(req), { page: q.page, perPage: q.perPage, hasNextPage: page.hasNextPage, lastPage: r.lastPage });
+  return { headers: link ? { link } : undefined, body };
 }
 
 const TAGS = ['secret-scanning'];
@@ -84,7 +95,7 @@ const OWNER_REPO = [P.owner, P.repo];
 
 export const githubSecretScanningRoutes: RestRoute<any, any>[] = [
   // 1
-  route<ListOrgInput, { page: AlertPage; refs: AlertRefs }>({
+  route<ListOrgInput, AlertListResult>({
     family: 'github',
     method: 'GET',
     path: '/orgs/{org}/secret-scanning/alerts',
@@ -102,13 +113,13 @@ export const githubSecretScanningRoutes: RestRoute<any, any>[] = [
     input: (req) => ({ org: P.org.read(req), q: P.parseAlertListQuery(req) }),
     handle: async (ctx, i) => {
       const { page } = await ctx.services.secretScanningAlerts.listOrganizationAlerts(ctx, i.org, i.q.filter, i.q.order, i.q.paging);
-      return { page, refs: await loadAlertRefs(ctx, page.items) };
+      return alertListResult(ctx, i.q, page);
     },
-    present: (r, ctx, req, i) => presentAlertList(ctx, req, i.q, r.page, r.refs, 'organization'),
+    present: (r, ctx, req, i) => presentAlertList(ctx, req, i.q, r, 'organization'),
   }),
 
   // 2
-  route<ListRepoInput, { page: AlertPage; refs: AlertRefs }>({
+  route<ListRepoInput, AlertListResult>({
     family: 'github',
     method: 'GET',
     path: '/repos/{owner}/{repo}/secret-scanning/alerts',
@@ -126,9 +137,9 @@ export const githubSecretScanningRoutes: RestRoute<any, any>[] = [
     input: (req) => ({ owner: P.owner.read(req), repo: P.repo.read(req), q: P.parseAlertListQuery(req) }),
     handle: async (ctx, i) => {
       const { repo, page } = await ctx.services.secretScanningAlerts.listRepositoryAlerts(ctx, i.owner, i.repo, i.q.filter, i.q.order, i.q.paging);
-      return { page, refs: await loadAlertRefs(ctx, page.items, [await repoRef(ctx, repo)]) };
+      return alertListResult(ctx, i.q, page, [await repoRef(ctx, repo)]);
     },
-    present: (r, ctx, req, i) => presentAlertList(ctx, req, i.q, r.page, r.refs, 'repository'),
+    present: (r, ctx, req, i) => presentAlertList(ctx, req, i.q, r, 'repository'),
   }),
 
   // 3
@@ -204,7 +215,7 @@ export const githubSecretScanningRoutes: RestRoute<any, any>[] = [
   }),
 
   // 5
-  route<AlertInput & PageQuery, { ref: RepoRef; page: Page<SecretScanningLocationEntity> }>({
+  route<AlertInput & PageQuery, { ref: RepoRef; page: Page<SecretScanningLocationEntity>; lastPage?: number }>({
     family: 'github',
     method: 'GET',
     path: '/repos/{owner}/{repo}/secret-scanning/alerts/{alert_number}/locations',
@@ -222,11 +233,11 @@ export const githubSecretScanningRoutes: RestRoute<any, any>[] = [
     input: (req) => ({ owner: P.owner.read(req), repo: P.repo.read(req), number: P.alertNumber.read(req), ...P.parsePageQuery(req) }),
     handle: async (ctx, i) => {
       const { repo, page } = await ctx.services.secretScanningAlerts.listLocations(ctx, i.owner, i.repo, i.number, { page: i.page, perPage: i.perPage });
-      return { ref: await repoRef(ctx, repo), page };
+      return { ref: await repoRef(ctx, repo), page, lastPage: await lastPageOf(page) };
     },
-    present: async (r, ctx, req, i) => {
+    present: (r, ctx, req, i) => {
       const base = ctx.config.publicUrl;
-      const link = await pageModeLinks(base, requestTarget(req), { page: i.page, perPage: i.perPage, hasNextPage: r.page.hasNextPage, lastPage: r.page.lastPage });
+      const link = pageModeLinks(base, requestTarget(req), { page: i.page, perPage: i.perPage, hasNextPage: r.page.hasNextPage, lastPage: r.lastPage });
       return { headers: link ? { link } : undefined, body: r.page.items.map((l) => presentLocation(l, r.ref, base)) };
     },
   }),
