@@ -16,7 +16,7 @@ import {
 import type { RequestContext } from '../../src/context';
 import { NotFoundError } from '../../src/errors/app-error';
 import { parseFullName } from '../../src/services/identity/identity.service';
-import type { AlertFilter, AlertOrder, AlertUpdate } from '../../src/services/secret-scanning/alerts.service';
+import type { AlertFilter, AlertOrder, AlertUpdate, AlertUpdateField } from '../../src/services/secret-scanning/alert-types';
 import type { PlaceholderResult } from '../../src/services/secret-scanning/push.service';
 import { Connection, ConnectionArgs, ConnectionShape, toConnection } from '../common/connection';
 import { toGlobalId } from '../common/global-id';
@@ -169,7 +169,7 @@ registerNodeType({
     const a = await ctx.loaders.secretScanningAlertById.load(id);
     if (!a) return null;
     // Hidden (404) and not allowed (403) alike give null, never data; checks go through the loaders.
-    return (await ctx.services.secretScanning.canReadAlert(ctx, a)) ? a : null;
+    return (await ctx.services.secretScanningAlertAccess.canReadAlert(ctx, a)) ? a : null;
   },
 });
 
@@ -244,7 +244,7 @@ export class SecretScanningAlertResolver {
     @Args() args: ConnectionArgs,
     @Ctx() ctx: RequestContext,
   ): Promise<ConnectionShape<LocationNode>> {
-    const page = await ctx.services.secretScanning.locationsOf(ctx.db, a, cursorPaging(args));
+    const page = await ctx.services.secretScanningAlerts.locationsOf(ctx.db, a, cursorPaging(args));
     const byNode = new Map<LocationNode, SecretScanningLocationEntity>();
     const items = page.items.map((location) => {
       const node: LocationNode = { type: location.type, location, alert: a };
@@ -283,7 +283,7 @@ export class OrganizationSecretScanningResolver {
     @Args() args: ConnectionArgs,
     @Ctx() ctx: RequestContext,
   ): Promise<ConnectionShape<SecretScanningAlertEntity>> {
-    const { org, page } = await ctx.services.secretScanning.listOrganizationAlerts(ctx, o.login, toFilter(filter), toOrder(orderBy), cursorPaging(args));
+    const { org, page } = await ctx.services.secretScanningAlerts.listOrganizationAlerts(ctx, o.login, toFilter(filter), toOrder(orderBy), cursorPaging(args));
     // Every alert's repository is owned by this organization: the owner lookups of the page need no query.
     ctx.loaders.accountById.prime(org.id, org);
     return toConnection(page);
@@ -302,7 +302,7 @@ export class RepositorySecretScanningResolver {
     @Args() args: ConnectionArgs,
     @Ctx() ctx: RequestContext,
   ): Promise<ConnectionShape<SecretScanningAlertEntity>> {
-    const { repo, page } = await ctx.services.secretScanning.listRepositoryAlerts(
+    const { repo, page } = await ctx.services.secretScanningAlerts.listRepositoryAlerts(
       ctx,
       await ownerLogin(ctx, r),
       r.name,
@@ -320,7 +320,7 @@ export class RepositorySecretScanningResolver {
     @Arg('number', () => Int) number: number,
     @Ctx() ctx: RequestContext,
   ): Promise<SecretScanningAlertEntity> {
-    return (await ctx.services.secretScanning.getAlert(ctx, await ownerLogin(ctx, r), r.name, number)).alert;
+    return (await ctx.services.secretScanningAlerts.getAlert(ctx, await ownerLogin(ctx, r), r.name, number)).alert;
   }
 
   @FieldResolver(() => SecretScanningScanHistory, {
@@ -328,7 +328,7 @@ export class RepositorySecretScanningResolver {
     description: 'The latest scans by kind and type. Null with NOT_FOUND without advanced security or secret scanning.',
   })
   async secretScanningScanHistory(@Root() r: RepositoryEntity, @Ctx() ctx: RequestContext): Promise<Record<string, SecretScanningScanEntity[]>> {
-    const { scans } = await ctx.services.secretScanning.scanHistory(ctx, await ownerLogin(ctx, r), r.name);
+    const { scans } = await ctx.services.secretScanningScans.scanHistory(ctx, await ownerLogin(ctx, r), r.name);
     const s = scans as Record<ScanKind, SecretScanningScanEntity[]>;
     return {
       incrementalScans: s.incremental,
@@ -352,20 +352,12 @@ interface AlertReference {
 export class SecretScanningAlertReferenceResolver {
   @FieldResolver(() => SecretScanningAlert, { nullable: true, description: 'The alert; null with an error when the viewer may not read alerts.' })
   async alert(@Root() ref: AlertReference, @Ctx() ctx: RequestContext): Promise<SecretScanningAlertEntity> {
-    return (await ctx.services.secretScanning.getAlert(ctx, await ownerLogin(ctx, ref.repository), ref.repository.name, ref.number)).alert;
+    return (await ctx.services.secretScanningAlerts.getAlert(ctx, await ownerLogin(ctx, ref.repository), ref.repository.name, ref.number)).alert;
   }
 }
 
-type UpdateKey = AlertUpdate['present'] extends Set<infer K> ? K : never;
-
-/** GraphQL input field -> the service's update key (REST body names). */
-const UPDATE_FIELDS: Record<'state' | 'resolution' | 'resolutionComment' | 'assignee' | 'validity', UpdateKey> = {
-  state: 'state',
-  resolution: 'resolution',
-  resolutionComment: 'resolution_comment',
-  assignee: 'assignee',
-  validity: 'validity',
-};
+/** The GraphQL input fields that are update fields (the service's own names). */
+const UPDATE_FIELDS: AlertUpdateField[] = ['state', 'resolution', 'resolutionComment', 'assignee', 'validity'];
 
 @Resolver()
 export class SecretScanningMutationResolver {
@@ -379,14 +371,12 @@ export class SecretScanningMutationResolver {
   ): Promise<{ alert: SecretScanningAlertEntity }> {
     const { owner, name } = parseFullName(input.repository);
     const given = (raw.input ?? {}) as Record<string, unknown>;
-    const update: AlertUpdate = { present: new Set() };
-    for (const [field, key] of Object.entries(UPDATE_FIELDS) as Array<[keyof typeof UPDATE_FIELDS, UpdateKey]>) {
-      if (Object.prototype.hasOwnProperty.call(given, field)) {
-        update.present.add(key);
-        update[field] = given[field] ?? null;
-      }
+    // An input field sent as null is part of the update (null unassigns); an absent one is not.
+    const update: AlertUpdate = {};
+    for (const field of UPDATE_FIELDS) {
+      if (Object.prototype.hasOwnProperty.call(given, field)) update[field] = given[field] ?? null;
     }
-    const { alert } = await ctx.services.secretScanning.updateAlert(ctx, owner, name, input.number, update);
+    const { alert } = await ctx.services.secretScanningAlertUpdates.updateAlert(ctx, owner, name, input.number, update);
     return { alert };
   }
 

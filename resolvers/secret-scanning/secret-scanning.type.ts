@@ -15,7 +15,7 @@ import {
   ValidateNested,
 } from 'class-validator';
 import { createUnionType, Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { MAX_RESOLUTION_COMMENT } from '../../src/services/secret-scanning/alerts.service';
+import { MAX_RESOLUTION_COMMENT } from '../../src/services/secret-scanning/alert-types';
 import { PUSH_LIMITS } from '../../src/services/secret-scanning/push.service';
 import {
   ALERT_RESOLUTION_FILTERS,

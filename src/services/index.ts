@@ -4,9 +4,13 @@
  */
 import { AccessService } from './identity/access.service';
 import { IdentityService } from './identity/identity.service';
-import { SecretScanningAlertsService } from './secret-scanning/alerts.service';
+import { SecretScanningAlertAccessService } from './secret-scanning/alert-access';
+import { SecretScanningFindingService } from './secret-scanning/alert-findings';
+import { SecretScanningAlertQueryService } from './secret-scanning/alert-queries';
+import { SecretScanningAlertUpdateService } from './secret-scanning/alert-updates';
 import { DetectorPool } from './secret-scanning/detector/pool';
 import { SecretScanningPushService } from './secret-scanning/push.service';
+import { SecretScanningScanService } from './secret-scanning/scans';
 
 export interface ServicesOptions {
   /** Worker threads of the secret detector (default: available parallelism - 1, at least 1). */
@@ -18,7 +22,16 @@ export function createServices(options: ServicesOptions = {}) {
   return {
     access,
     identity: new IdentityService(access),
-    secretScanning: new SecretScanningAlertsService(),
+    /** secret scanning: who may read and change alerts (repository and organization rules) */
+    secretScanningAlertAccess: new SecretScanningAlertAccessService(),
+    /** secret scanning: alert listings, one alert, its locations */
+    secretScanningAlerts: new SecretScanningAlertQueryService(),
+    /** secret scanning: alert updates (state, resolution, assignee, validity) */
+    secretScanningAlertUpdates: new SecretScanningAlertUpdateService(),
+    /** secret scanning: recording findings as alerts and locations */
+    secretScanningFindings: new SecretScanningFindingService(),
+    /** secret scanning: scan history (recording and reading scan runs) */
+    secretScanningScans: new SecretScanningScanService(),
     secretScanningPush: new SecretScanningPushService(new DetectorPool(options.detectorThreads)),
   };
 }

@@ -109,7 +109,7 @@ describe('one visibility rule for a repository: every way to reach it agrees, fo
       const entity = (await services.identity.findRepositoryUnchecked(t.db.dataSource.manager, r.owner, r.name))!;
       const a = out[full(r)];
       a.service = await services.access.canSeeRepository(ctx, entity);
-      a.ssAlerts = await serviceSees(services.secretScanning.repositoryFor(ctx, r.owner, r.name, 'secret_scanning.alerts.read'));
+      a.ssAlerts = await serviceSees(services.secretScanningAlertAccess.repositoryFor(ctx, r.owner, r.name, 'secret_scanning.alerts.read'));
       a.ssBypass = await serviceSees(services.secretScanningPush.createBypass(ctx, r.owner, r.name, { reason: 'will_fix_later', placeholderId: '0'.repeat(27) }));
 
       const res = await rest('GET', `/repos/${r.owner}/${r.name}`, token);

@@ -4,7 +4,7 @@
  * rule errors, scan history, input validation of the push mutations, and the SQL statement count of a
  * page of alerts (DataLoaders: the same count for 10 and 100 alerts).
  *
- * Alerts are created with SecretScanningAlertsService.recordFinding (no detector involved).
+ * Alerts are created with SecretScanningFindingService.recordFinding (no detector involved).
  */
 import type { Logger } from 'typeorm';
 import {
@@ -13,7 +13,7 @@ import {
   SecretScanningAlertEntity,
 } from '../../entities';
 import { toGlobalId } from '../../resolvers/common/global-id';
-import type { Finding } from '../../src/services/secret-scanning/alerts.service';
+import type { Finding } from '../../src/services/secret-scanning/alert-types';
 import {
   CreatePushProtectionBypassDocument,
   NodesByIdsDocument,
@@ -97,7 +97,7 @@ describe('secret scanning in the graph', () => {
 
   async function record(repo: RepositoryEntity, kind: Omit<Finding, 'secret' | 'location'>, location: Finding['location'], minute: number, value?: string) {
     const s = value ?? secret('s');
-    return t.db.dataSource.transaction((m) => f.services.secretScanning.recordFinding(m, repo, { ...kind, secret: s, location }, at(minute)));
+    return t.db.dataSource.transaction((m) => f.services.secretScanningFindings.recordFinding(m, repo, { ...kind, secret: s, location }, at(minute)));
   }
 
   async function setAlert(a: SecretScanningAlertEntity, changes: Partial<SecretScanningAlertEntity>): Promise<void> {
@@ -141,7 +141,7 @@ describe('secret scanning in the graph', () => {
     alerts.A2 = (await record(repos.alpha, AWS, commitAt('deploy/aws.sh', 10, 'bbb222'), 2)).alert;
     alerts.A3 = (
       await t.db.dataSource.transaction((m) =>
-        f.services.secretScanning.recordFinding(
+        f.services.secretScanningFindings.recordFinding(
           m,
           repos.alpha,
           { ...SLACK, secret: secret('xoxb-'), location: commitAt('bot.js', 1, 'ccc333'), bypass: { byId: users.sswriter.id, at: at(3), reason: 'will_fix_later' } },
@@ -637,7 +637,7 @@ describe('secret scanning in the graph', () => {
   // ------------------------------------------------------------------ scan history
 
   it('scan history: the latest scan per kind and type, in five lists; NOT_FOUND without advanced security', async () => {
-    const ss = f.services.secretScanning;
+    const ss = f.services.secretScanningScans;
     const m = t.db.dataSource.manager;
     const rid = repos.alpha.id;
     await ss.recordScan(m, { repositoryId: rid, kind: 'incremental', type: 'git', completedAt: at(1) });
@@ -797,7 +797,7 @@ describe('secret scanning in the graph', () => {
     await t.db.dataSource.transaction(async (m) => {
       for (let i = 0; i < 120; i++) {
         const repo = bulkRepos[i % bulkRepos.length];
-        const { alert } = await f.services.secretScanning.recordFinding(
+        const { alert } = await f.services.secretScanningFindings.recordFinding(
           m,
           repo,
           { ...GITHUB, secret: secret('ghp_bulk'), location: commitAt(`f${i}.txt`, i + 1, `fe${i}`) },

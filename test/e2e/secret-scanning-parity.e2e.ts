@@ -29,7 +29,7 @@
 import { DocumentNode, print } from 'graphql';
 import { AccountEntity, RepositoryEntity } from '../../entities';
 import { parseLinkHeader } from '../../src/rest/github/link';
-import type { Finding } from '../../src/services/secret-scanning/alerts.service';
+import type { Finding } from '../../src/services/secret-scanning/alert-types';
 import {
   CreatePushProtectionBypassDocument,
   CreatePushProtectionBypassInput,
@@ -414,7 +414,7 @@ describe('secret scanning: REST and GraphQL answer the same', () => {
         commitSha: commitSha(),
       },
     };
-    const { alert } = await t.db.dataSource.transaction((m) => f.services.secretScanning.recordFinding(m, repo, finding, new Date('2026-01-06T00:00:00.456Z')));
+    const { alert } = await t.db.dataSource.transaction((m) => f.services.secretScanningFindings.recordFinding(m, repo, finding, new Date('2026-01-06T00:00:00.456Z')));
     return alert.number;
   }
 

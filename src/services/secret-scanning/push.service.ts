@@ -32,9 +32,10 @@ import { lockedFindOne } from '../../db/transaction';
 import { FieldError, ForbiddenError, NotFoundError, UnauthenticatedError, ValidationError } from '../../errors/app-error';
 import { lookupKey } from '../common/decode';
 import { parseFullName } from '../identity/identity.service';
-import type { Finding } from './alerts.service';
+import type { Finding } from './alert-types';
 import { secretTypeBySlug, type DetectedSecret } from './detector';
 import { DetectorPool } from './detector/pool';
+import { SECRET_SCANNING_CODES as CODES } from './error-codes';
 
 export interface PushFileInput {
   path: string;
@@ -369,14 +370,14 @@ export class SecretScanningPushService {
           commitSha: o.commitSha,
         });
         if (bypass) finding.bypass = { byId: bypass.pusherId, at: bypass.bypassedAt!, reason: bypass.bypassReason! };
-        const r = await ctx.services.secretScanning.recordFinding(tx.db, repo, finding, now);
+        const r = await ctx.services.secretScanningFindings.recordFinding(tx.db, repo, finding, now);
         touched.add(r);
         if (bypass) usedBypasses.set(bypass.id, r.alert.id);
       }
       for (const [placeholderId, alertId] of usedBypasses) {
         await tx.db.getRepository(PushProtectionPlaceholderEntity).update({ id: placeholderId, alertId: IsNull() }, { alertId });
       }
-      await ctx.services.secretScanning.recordScan(tx.db, {
+      await ctx.services.secretScanningScans.recordScan(tx.db, {
         repositoryId: repo.id,
         kind: 'incremental',
         type: 'git',
@@ -504,9 +505,9 @@ export class SecretScanningPushService {
         { locationType, commitSha: null, path: null, blobSha: null, url: input.url, pusherId, content: input.content },
       ]);
       for (const d of detected) {
-        touched.add(await ctx.services.secretScanning.recordFinding(tx.db, repo, findingFor(d, { type: locationType, url: input.url }), now));
+        touched.add(await ctx.services.secretScanningFindings.recordFinding(tx.db, repo, findingFor(d, { type: locationType, url: input.url }), now));
       }
-      await ctx.services.secretScanning.recordScan(tx.db, {
+      await ctx.services.secretScanningScans.recordScan(tx.db, {
         repositoryId: repo.id,
         kind: 'incremental',
         type: scanTypeOf(locationType),
@@ -542,18 +543,20 @@ export class SecretScanningPushService {
       });
     }
     if (body.placeholderId === undefined || body.placeholderId === null || body.placeholderId === '') {
-      errors.push({ resource: 'SecretScanningPushProtectionBypass', field: 'placeholder_id', code: 'missing_field', message: 'placeholder_id is required' });
+      errors.push({ resource: 'SecretScanningPushProtectionBypass', field: 'placeholderId', code: 'missing_field', message: 'the placeholder id is required' });
     } else if (typeof body.placeholderId !== 'string') {
-      errors.push({ resource: 'SecretScanningPushProtectionBypass', field: 'placeholder_id', code: 'invalid', message: 'placeholder_id must be a string' });
+      errors.push({ resource: 'SecretScanningPushProtectionBypass', field: 'placeholderId', code: 'invalid', message: 'the placeholder id must be a string' });
     }
-    if (errors.length) throw new ValidationError(`Invalid request: ${errors.map((e) => e.message).join('; ')}.`, { fieldErrors: errors });
+    if (errors.length) {
+      throw new ValidationError(`Invalid request: ${errors.map((e) => e.message).join('; ')}.`, { domainCode: CODES.INVALID_PUSH_INPUT, fieldErrors: errors });
+    }
     const reason = body.reason as BypassReason;
     const placeholderId = body.placeholderId as string;
 
     const found = await ctx.services.identity.findRepositoryUnchecked(ctx.db, owner, name);
     const facts = await ctx.services.access.requireVisibleRepository(ctx, found);
     const repo = found!;
-    if (!repo.secretScanning || !repo.pushProtection) throw new NotFoundError('Push protection is disabled on this repository');
+    if (!repo.secretScanning || !repo.pushProtection) throw new NotFoundError('Push protection is disabled on this repository', { domainCode: CODES.PUSH_PROTECTION_DISABLED });
     if (ctx.viewer.kind !== 'user' || !can(ctx.viewer, 'secret_scanning.bypass.create', facts)) {
       throw ctx.services.access.forbidden(ctx, 'secret_scanning.bypass.create', facts, () => new ForbiddenError('User does not have enough permissions'));
     }
@@ -568,8 +571,10 @@ export class SecretScanningPushService {
     const p = key !== undefined ? await lockedFindOne(ctx.db, PushProtectionPlaceholderEntity, { placeholderId: key, repositoryId: repo.id }) : null;
     const now = new Date();
     const live = p && (p.expireAt.getTime() > now.getTime() || (p.bypassExpireAt !== null && p.bypassExpireAt.getTime() > now.getTime()));
-    if (!p || !live) throw new NotFoundError('Placeholder ID not found');
-    if (p.pusherId !== viewerId) throw new ForbiddenError('User does not have enough permissions: only the author of the pushed secret may bypass push protection for it');
+    if (!p || !live) throw new NotFoundError('Placeholder ID not found', { domainCode: CODES.PLACEHOLDER_NOT_FOUND });
+    if (p.pusherId !== viewerId) throw new ForbiddenError('User does not have enough permissions: only the author of the pushed secret may bypass push protection for it', {
+        domainCode: CODES.BYPASS_NOT_PUSHER,
+      });
 
     if (p.bypassedAt === null) {
       // Conditional update: of two concurrent first calls, one sets the window and both return it.
@@ -606,10 +611,10 @@ export class SecretScanningPushService {
       );
     }
     const kind = input.kind as ScanKind;
-    const { repo } = await ctx.services.secretScanning.repositoryFor(ctx, owner, name, 'secret_scanning.alerts.write');
+    const { repo } = await ctx.services.secretScanningAlertAccess.repositoryFor(ctx, owner, name, 'secret_scanning.alerts.write');
     if (!repo.advancedSecurity) throw new NotFoundError('Advanced security is not enabled on this repository.');
 
-    const started = await ctx.services.secretScanning.recordScan(ctx.dataSource.manager, {
+    const started = await ctx.services.secretScanningScans.recordScan(ctx.dataSource.manager, {
       repositoryId: repo.id,
       kind,
       type: 'git',
@@ -671,7 +676,7 @@ export class SecretScanningPushService {
           const started = performance.now();
           const out = [];
           for (const f of part) {
-            out.push(await ctx.services.secretScanning.recordFinding(tx.db, repo, f, now));
+            out.push(await ctx.services.secretScanningFindings.recordFinding(tx.db, repo, f, now));
             if (performance.now() - started >= budgetMs) break;
           }
           return out;

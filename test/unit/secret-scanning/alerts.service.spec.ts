@@ -1,13 +1,14 @@
 /**
- * SecretScanningAlertsService on a real database: numbering, findings, filters, paging, update rules.
+ * The secret scanning alert services on a real database: numbering, findings, filters, paging, update rules, scan history.
  */
+import { github } from '../../helpers/github-answer';
 import type { AccountEntity, RepositoryEntity } from '../../../entities';
 import { authenticateBearer } from '../../../src/auth/authenticate';
 import { loadConfig } from '../../../src/config';
 import { contextFor, RequestContext } from '../../../src/context';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../../src/errors/app-error';
 import { createLogger } from '../../../src/observability/logger';
-import type { AlertUpdate, Finding } from '../../../src/services/secret-scanning/alerts.service';
+import type { AlertUpdate, Finding } from '../../../src/services/secret-scanning/alert-types';
 import { IdentityFixtures } from '../../fixtures/identity';
 import { openTestDatabase, TestDatabase } from '../../helpers/db';
 
@@ -21,16 +22,11 @@ const finding = (secret: string, over: Partial<Finding> = {}, line = 1): Finding
   ...over,
 });
 
-const upd = (body: Record<string, unknown>): AlertUpdate => ({
-  state: body.state,
-  resolution: body.resolution,
-  resolutionComment: body.resolution_comment,
-  assignee: body.assignee,
-  validity: body.validity,
-  present: new Set(Object.keys(body)) as AlertUpdate['present'],
-});
+/** A REST-style body (snake_case keys) -> the service's AlertUpdate; only the keys the body has. */
+const upd = (body: Record<string, unknown>): AlertUpdate =>
+  Object.fromEntries(Object.entries(body).map(([k, v]) => [k === 'resolution_comment' ? 'resolutionComment' : k, v])) as AlertUpdate;
 
-describe('SecretScanningAlertsService', () => {
+describe('secret scanning alert services', () => {
   let db: TestDatabase;
   let f: IdentityFixtures;
   let org: AccountEntity;
@@ -50,8 +46,9 @@ describe('SecretScanningAlertsService', () => {
       'test',
       token ? await authenticateBearer(db.dataSource, `Bearer ${token}`) : undefined,
     );
-  const record = (r: RepositoryEntity, fd: Finding) => db.dataSource.transaction((m) => f.services.secretScanning.recordFinding(m, r, fd));
-  const svc = () => f.services.secretScanning;
+  const record = (r: RepositoryEntity, fd: Finding) => db.dataSource.transaction((m) => f.services.secretScanningFindings.recordFinding(m, r, fd));
+  const svc = () => f.services.secretScanningAlerts;
+  const updates = () => f.services.secretScanningAlertUpdates;
 
   beforeAll(async () => {
     db = await openTestDatabase();
@@ -151,36 +148,36 @@ describe('SecretScanningAlertsService', () => {
 
   describe('update rules', () => {
     it('rule 1: resolution required when resolving; state must match', async () => {
-      await expect(svc().updateAlert(adminCtx, 'ssorg', 'app', 1, upd({ state: 'resolved' }))).rejects.toMatchObject({ status: 422 });
-      await expect(svc().updateAlert(adminCtx, 'ssorg', 'app', 1, upd({ state: 'open', resolution: 'revoked' }))).rejects.toMatchObject({ status: 422 });
-      await expect(svc().updateAlert(adminCtx, 'ssorg', 'app', 1, upd({}))).rejects.toMatchObject({ status: 422 });
-      await expect(svc().updateAlert(adminCtx, 'ssorg', 'app', 1, upd({ state: 'resolved', resolution: 'nope' }))).rejects.toMatchObject({ status: 422 });
+      await expect(github(updates().updateAlert(adminCtx, 'ssorg', 'app', 1, upd({ state: 'resolved' })))).rejects.toMatchObject({ status: 422 });
+      await expect(github(updates().updateAlert(adminCtx, 'ssorg', 'app', 1, upd({ state: 'open', resolution: 'revoked' })))).rejects.toMatchObject({ status: 422 });
+      await expect(github(updates().updateAlert(adminCtx, 'ssorg', 'app', 1, upd({})))).rejects.toMatchObject({ status: 422 });
+      await expect(github(updates().updateAlert(adminCtx, 'ssorg', 'app', 1, upd({ state: 'resolved', resolution: 'nope' })))).rejects.toMatchObject({ status: 422 });
     });
 
     it('resolves with resolver and time; rule 3: unchanged resolution or an invalid comment is 400', async () => {
-      const { alert } = await svc().updateAlert(adminCtx, 'ssorg', 'app', 1, upd({ state: 'resolved', resolution: 'revoked', resolution_comment: 'rotated' }));
+      const { alert } = await updates().updateAlert(adminCtx, 'ssorg', 'app', 1, upd({ state: 'resolved', resolution: 'revoked', resolution_comment: 'rotated' }));
       expect(alert).toMatchObject({ state: 'resolved', resolution: 'revoked', resolutionComment: 'rotated' });
       expect(alert.resolvedAt).toBeInstanceOf(Date);
       expect(alert.resolvedById).not.toBeNull();
-      await expect(svc().updateAlert(adminCtx, 'ssorg', 'app', 1, upd({ state: 'resolved', resolution: 'revoked' }))).rejects.toMatchObject({ status: 400 });
-      await expect(svc().updateAlert(adminCtx, 'ssorg', 'app', 2, upd({ state: 'resolved', resolution: 'revoked', resolution_comment: 'x'.repeat(281) }))).rejects.toMatchObject({ status: 400 });
+      await expect(github(updates().updateAlert(adminCtx, 'ssorg', 'app', 1, upd({ state: 'resolved', resolution: 'revoked' })))).rejects.toMatchObject({ status: 400 });
+      await expect(github(updates().updateAlert(adminCtx, 'ssorg', 'app', 2, upd({ state: 'resolved', resolution: 'revoked', resolution_comment: 'x'.repeat(281) })))).rejects.toMatchObject({ status: 400 });
     });
 
     it('rule 2: the resolution comment cannot be changed or deleted; reopening clears resolution, resolved_at, resolved_by', async () => {
-      await expect(svc().updateAlert(adminCtx, 'ssorg', 'app', 1, upd({ state: 'resolved', resolution: 'false_positive', resolution_comment: 'other' }))).rejects.toMatchObject({ status: 400 });
-      await expect(svc().updateAlert(adminCtx, 'ssorg', 'app', 1, upd({ state: 'open', resolution_comment: null }))).rejects.toMatchObject({ status: 400 });
-      const { alert } = await svc().updateAlert(adminCtx, 'ssorg', 'app', 1, upd({ state: 'open' }));
+      await expect(github(updates().updateAlert(adminCtx, 'ssorg', 'app', 1, upd({ state: 'resolved', resolution: 'false_positive', resolution_comment: 'other' })))).rejects.toMatchObject({ status: 400 });
+      await expect(github(updates().updateAlert(adminCtx, 'ssorg', 'app', 1, upd({ state: 'open', resolution_comment: null })))).rejects.toMatchObject({ status: 400 });
+      const { alert } = await updates().updateAlert(adminCtx, 'ssorg', 'app', 1, upd({ state: 'open' }));
       expect(alert).toMatchObject({ state: 'open', resolution: null, resolvedAt: null, resolvedById: null, resolutionComment: 'rotated' });
-      await expect(svc().updateAlert(adminCtx, 'ssorg', 'app', 1, upd({ state: 'open' }))).rejects.toMatchObject({ status: 400 });
+      await expect(github(updates().updateAlert(adminCtx, 'ssorg', 'app', 1, upd({ state: 'open' })))).rejects.toMatchObject({ status: 400 });
     });
 
     it('rule 5: assignee (needs write access) and validity do not move state', async () => {
-      const { alert } = await svc().updateAlert(adminCtx, 'ssorg', 'app', 2, upd({ assignee: 'SSWRITER', validity: 'active' }));
+      const { alert } = await updates().updateAlert(adminCtx, 'ssorg', 'app', 2, upd({ assignee: 'SSWRITER', validity: 'active' }));
       expect(alert).toMatchObject({ state: 'open', assignedToId: writer.id, validity: 'active' });
-      await expect(svc().updateAlert(adminCtx, 'ssorg', 'app', 2, upd({ assignee: reader.login }))).rejects.toMatchObject({ status: 422 });
-      await expect(svc().updateAlert(adminCtx, 'ssorg', 'app', 2, upd({ assignee: 'nobody-here' }))).rejects.toMatchObject({ status: 422 });
-      await expect(svc().updateAlert(adminCtx, 'ssorg', 'app', 2, upd({ validity: 'unknown' }))).rejects.toMatchObject({ status: 422 });
-      const cleared = await svc().updateAlert(adminCtx, 'ssorg', 'app', 2, upd({ assignee: null, validity: null }));
+      await expect(github(updates().updateAlert(adminCtx, 'ssorg', 'app', 2, upd({ assignee: reader.login })))).rejects.toMatchObject({ status: 422 });
+      await expect(github(updates().updateAlert(adminCtx, 'ssorg', 'app', 2, upd({ assignee: 'nobody-here' })))).rejects.toMatchObject({ status: 422 });
+      await expect(github(updates().updateAlert(adminCtx, 'ssorg', 'app', 2, upd({ validity: 'unknown' })))).rejects.toMatchObject({ status: 422 });
+      const cleared = await updates().updateAlert(adminCtx, 'ssorg', 'app', 2, upd({ assignee: null, validity: null }));
       expect(cleared.alert).toMatchObject({ assignedToId: null, validity: 'unknown' });
       const assigned = await svc().listRepositoryAlerts(adminCtx, 'ssorg', 'app', { assignee: '*' }, {}, { mode: 'page', page: 1, perPage: 30 });
       expect(assigned.page.items).toHaveLength(0);
@@ -188,10 +185,10 @@ describe('SecretScanningAlertsService', () => {
 
     it('rule 4: with delegated alert dismissal only org owners and security managers may close', async () => {
       await f.services.identity.updateRepositorySecuritySettings(adminCtx, 'ssorg', 'app', { delegatedAlertDismissal: true });
-      await expect(svc().updateAlert(repoAdminCtx, 'ssorg', 'app', 3, upd({ state: 'resolved', resolution: 'wont_fix' }))).rejects.toThrow(ForbiddenError);
+      await expect(updates().updateAlert(repoAdminCtx, 'ssorg', 'app', 3, upd({ state: 'resolved', resolution: 'wont_fix' }))).rejects.toThrow(ForbiddenError);
       // triage that does not close is still allowed
-      await svc().updateAlert(repoAdminCtx, 'ssorg', 'app', 3, upd({ validity: 'inactive' }));
-      const { alert } = await svc().updateAlert(secManagerCtx, 'ssorg', 'app', 3, upd({ state: 'resolved', resolution: 'wont_fix' }));
+      await updates().updateAlert(repoAdminCtx, 'ssorg', 'app', 3, upd({ validity: 'inactive' }));
+      const { alert } = await updates().updateAlert(secManagerCtx, 'ssorg', 'app', 3, upd({ state: 'resolved', resolution: 'wont_fix' }));
       expect(alert.state).toBe('resolved');
       await f.services.identity.updateRepositorySecuritySettings(adminCtx, 'ssorg', 'app', { delegatedAlertDismissal: false });
     });
@@ -203,14 +200,14 @@ describe('SecretScanningAlertsService', () => {
   });
 
   it('scan history: advanced security required; latest scan per kind and type', async () => {
-    await expect(svc().scanHistory(adminCtx, 'ssorg', 'app')).rejects.toThrow(NotFoundError);
+    await expect(f.services.secretScanningScans.scanHistory(adminCtx, 'ssorg', 'app')).rejects.toThrow(NotFoundError);
     const adv = await f.repo(org, { name: 'adv', private: true, secretScanning: true, advancedSecurity: true });
     const m = db.dataSource.manager;
-    await svc().recordScan(m, { repositoryId: adv.id, kind: 'incremental', type: 'git', completedAt: new Date('2026-01-01T00:00:00Z') });
-    await svc().recordScan(m, { repositoryId: adv.id, kind: 'incremental', type: 'git', completedAt: new Date('2026-01-02T00:00:00Z') });
-    await svc().recordScan(m, { repositoryId: adv.id, kind: 'incremental', type: 'issue', completedAt: new Date('2026-01-03T00:00:00Z') });
-    await svc().recordScan(m, { repositoryId: adv.id, kind: 'backfill', type: 'git', status: 'in_progress', startedAt: new Date() });
-    const h = await svc().scanHistory(adminCtx, 'ssorg', 'adv');
+    await f.services.secretScanningScans.recordScan(m, { repositoryId: adv.id, kind: 'incremental', type: 'git', completedAt: new Date('2026-01-01T00:00:00Z') });
+    await f.services.secretScanningScans.recordScan(m, { repositoryId: adv.id, kind: 'incremental', type: 'git', completedAt: new Date('2026-01-02T00:00:00Z') });
+    await f.services.secretScanningScans.recordScan(m, { repositoryId: adv.id, kind: 'incremental', type: 'issue', completedAt: new Date('2026-01-03T00:00:00Z') });
+    await f.services.secretScanningScans.recordScan(m, { repositoryId: adv.id, kind: 'backfill', type: 'git', status: 'in_progress', startedAt: new Date() });
+    const h = await f.services.secretScanningScans.scanHistory(adminCtx, 'ssorg', 'adv');
     expect(h.scans.incremental.map((s) => [s.type, s.completedAt?.toISOString()])).toEqual([
       ['issue', '2026-01-03T00:00:00.000Z'],
       ['git', '2026-01-02T00:00:00.000Z'],

@@ -3,6 +3,7 @@
  * real detector: pushes become alerts and locations, push protection blocks and bypasses, other content,
  * rescans, and the access rules. Contexts are built from real tokens, as a request would be.
  */
+import { statusOf } from '../../helpers/github-answer';
 import { In } from 'typeorm';
 import {
   AccountEntity,
@@ -18,7 +19,7 @@ import { loadConfig } from '../../../src/config';
 import { contextFor, RequestContext } from '../../../src/context';
 import { AppError, ForbiddenError, NotFoundError, UnauthenticatedError, ValidationError } from '../../../src/errors/app-error';
 import { createLogger } from '../../../src/observability/logger';
-import { hashSecret } from '../../../src/services/secret-scanning/alerts.service';
+import { hashSecret } from '../../../src/services/secret-scanning/alert-findings';
 import { secretTypeBySlug } from '../../../src/services/secret-scanning/detector';
 import {
   BYPASS_TTL_MS,
@@ -472,17 +473,17 @@ describe('SecretScanningPushService', () => {
       const ctx = await as(w.tokens.dev);
       const bad = await failure(push().createBypass(ctx, 'nobody-here', 'nothing', { reason: 'wont_fix', placeholderId: 'x' }));
       expect(bad).toBeInstanceOf(ValidationError);
-      expect(bad.status).toBe(422);
+      expect(statusOf(bad)).toBe(422);
       expect(bad.fieldErrors).toEqual([expect.objectContaining({ field: 'reason', code: 'invalid' })]);
 
       const missing = await failure(push().createBypass(ctx, w.org.login, w.repo.name, { reason: undefined, placeholderId: '' }));
       expect(missing).toBeInstanceOf(ValidationError);
       expect(missing.fieldErrors?.map((e) => [e.field, e.code])).toEqual([
         ['reason', 'missing_field'],
-        ['placeholder_id', 'missing_field'],
+        ['placeholderId', 'missing_field'],
       ]);
       const notString = await failure(push().createBypass(ctx, w.org.login, w.repo.name, { reason: 'false_positive', placeholderId: 42 }));
-      expect(notString.fieldErrors?.map((e) => [e.field, e.code])).toEqual([['placeholder_id', 'invalid']]);
+      expect(notString.fieldErrors?.map((e) => [e.field, e.code])).toEqual([['placeholderId', 'invalid']]);
     });
 
     it('404 for a missing or invisible repository, or when push protection is off', async () => {
@@ -642,7 +643,7 @@ describe('SecretScanningPushService', () => {
     async function ended(w: World, scan: SecretScanningScanEntity): Promise<SecretScanningScanEntity> {
       const deadline = Date.now() + 60_000;
       for (;;) {
-        const history = await f.services.secretScanning.scanHistory(await as(w.tokens.admin), w.org.login, w.repo.name);
+        const history = await f.services.secretScanningScans.scanHistory(await as(w.tokens.admin), w.org.login, w.repo.name);
         const entry = history.scans[scan.kind].find((x) => x.id === scan.id);
         if (!entry) throw new Error(`scan ${scan.id} is not in the history`);
         if (entry.status !== 'in_progress') return entry;
@@ -698,7 +699,7 @@ describe('SecretScanningPushService', () => {
       expect(await ended(w, custom.scan)).toMatchObject({ patternScope: 'repository', status: 'completed' });
 
       // scan history shows them
-      const history = await f.services.secretScanning.scanHistory(await as(w.tokens.admin), w.org.login, w.repo.name);
+      const history = await f.services.secretScanningScans.scanHistory(await as(w.tokens.admin), w.org.login, w.repo.name);
       expect(history.scans.backfill.map((x) => x.status)).toEqual(['completed']);
       expect(history.scans.pattern_update.map((x) => x.status)).toEqual(['completed']);
       expect(history.scans.incremental.map((x) => x.type).sort()).toEqual(['git', 'issue']);
@@ -734,7 +735,7 @@ describe('SecretScanningPushService', () => {
       const w = await world();
       const reader = await failure(push().submitPush(await as(w.tokens.reader), clean(w.full)));
       expect(reader).toBeInstanceOf(ForbiddenError);
-      expect(reader.status).toBe(403);
+      expect(statusOf(reader)).toBe(403);
       expect(await failure(push().submitPush(await as(w.tokens.outsider), clean(w.full)))).toBeInstanceOf(NotFoundError);
       expect(await failure(push().submitPush(await as(), clean(w.full)))).toBeInstanceOf(NotFoundError);
       expect(await failure(push().submitPush(await as(w.tokens.dev), clean(`${w.org.login}/does-not-exist`)))).toBeInstanceOf(NotFoundError);
@@ -785,7 +786,7 @@ describe('SecretScanningPushService', () => {
       for (const [override, message] of cases) {
         const e = await failure(push().submitPush(ctx, { ...onePush(w.full, [file]), ...override } as SubmitPushInput));
         expect(e).toBeInstanceOf(ValidationError);
-        expect(e.status).toBe(422);
+        expect(statusOf(e)).toBe(422);
         expect(e.message).toMatch(message);
       }
       // validation comes before the repository look-up
