@@ -77,7 +77,7 @@ export function contextFor(deps: AppDeps, requestId: string, viewer: Viewer = AN
     viewer,
     db,
     dataSource: deps.dataSource,
-    loaders: createLoaders(db),
+    loaders: createLoaders(db, viewer.kind === 'user' ? viewer.user.id : undefined),
     services: deps.services,
     config: deps.config,
     log: log ?? deps.log,
@@ -92,6 +92,6 @@ export function contextFor(deps: AppDeps, requestId: string, viewer: Viewer = AN
  */
 export async function withTransaction<T>(ctx: RequestContext, fn: (tx: RequestContext) => Promise<T>): Promise<T> {
   return writeTransaction(ctx.db, async (manager) =>
-    manager === ctx.db ? fn(ctx) : fn({ ...ctx, db: manager, loaders: createLoaders(manager) }),
+    manager === ctx.db ? fn(ctx) : fn({ ...ctx, db: manager, loaders: createLoaders(manager, ctx.viewer.kind === 'user' ? ctx.viewer.user.id : undefined) }),
   );
 }

@@ -4,7 +4,8 @@
  * REST routes use (access rules live there) -> entities. Related rows (repository, users, first location)
  * go through the request's DataLoaders, so a page of alerts costs a fixed number of statements.
  */
-import { Arg, Args, createParameterDecorator, Ctx, FieldResolver, ID, Int, Mutation, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, createParameterDecorator, Ctx, FieldResolver, ID, Info, Int, Mutation, Resolver, Root } from 'type-graphql';
 import {
   AccountEntity,
   RepositoryEntity,
@@ -17,7 +18,9 @@ import type { RequestContext } from '../../src/context';
 import { NotFoundError } from '../../src/errors/app-error';
 import { parseFullName } from '../../src/services/identity/identity.service';
 import type { AlertFilter, AlertOrder, AlertUpdate, AlertUpdateField } from '../../src/services/secret-scanning/alert-types';
+import type { AlertIncludes } from '../../src/services/secret-scanning/alert-queries';
 import type { PlaceholderResult } from '../../src/services/secret-scanning/push.service';
+import { connectionSelection } from '../common/lookahead';
 import { Connection, ConnectionArgs, ConnectionShape, toConnection } from '../common/connection';
 import { toGlobalId } from '../common/global-id';
 import { registerNodeType } from '../common/node';
@@ -156,6 +159,21 @@ function toOrder(o: SecretScanningAlertOrder | null | undefined): AlertOrder {
   return { sort: o?.field ?? 'created', direction: o?.direction ?? 'desc' };
 }
 
+/** Alert fields whose resolvers read the alert's repository (and its owner) through the loaders. */
+const NEEDS_REPOSITORY = ['repository', 'url', 'htmlUrl', 'locationsUrl', 'firstLocationDetected', 'locations'];
+const USER_FIELDS = ['assignedTo', 'resolvedBy', 'pushProtectionBypassedBy'] as const;
+
+/** Lookahead: the relations the selected alert fields need, joined into the page statement; totalCount if asked. */
+function alertIncludes(info: GraphQLResolveInfo): AlertIncludes {
+  const { connection, node } = connectionSelection(info);
+  return {
+    repository: NEEDS_REPOSITORY.some((f) => node.has(f)),
+    users: USER_FIELDS.filter((f) => node.has(f)),
+    firstLocation: node.has('firstLocationDetected'),
+    totalCount: connection.has('totalCount'),
+  };
+}
+
 function cursorPaging(args: ConnectionArgs) {
   return { mode: 'cursor' as const, first: args.first, after: args.after, last: args.last, before: args.before };
 }
@@ -282,10 +300,10 @@ export class OrganizationSecretScanningResolver {
     @Arg('orderBy', () => SecretScanningAlertOrder, { nullable: true }) orderBy: SecretScanningAlertOrder | null,
     @Args() args: ConnectionArgs,
     @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<ConnectionShape<SecretScanningAlertEntity>> {
-    const { org, page } = await ctx.services.secretScanningAlerts.listOrganizationAlerts(ctx, o.login, toFilter(filter), toOrder(orderBy), cursorPaging(args));
-    // Every alert's repository is owned by this organization: the owner lookups of the page need no query.
-    ctx.loaders.accountById.prime(org.id, org);
+    // The service joins what the selection needs and primes the loaders the field resolvers read.
+    const { page } = await ctx.services.secretScanningAlerts.listOrganizationAlerts(ctx, o.login, toFilter(filter), toOrder(orderBy), cursorPaging(args), alertIncludes(info));
     return toConnection(page);
   }
 }
@@ -301,16 +319,17 @@ export class RepositorySecretScanningResolver {
     @Arg('orderBy', () => SecretScanningAlertOrder, { nullable: true }) orderBy: SecretScanningAlertOrder | null,
     @Args() args: ConnectionArgs,
     @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
   ): Promise<ConnectionShape<SecretScanningAlertEntity>> {
-    const { repo, page } = await ctx.services.secretScanningAlerts.listRepositoryAlerts(
+    const { page } = await ctx.services.secretScanningAlerts.listRepositoryAlerts(
       ctx,
       await ownerLogin(ctx, r),
       r.name,
       toFilter(filter),
       toOrder(orderBy),
       cursorPaging(args),
+      alertIncludes(info),
     );
-    ctx.loaders.repositoryById.prime(repo.id, repo);
     return toConnection(page);
   }
 

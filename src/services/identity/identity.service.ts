@@ -110,11 +110,14 @@ export class IdentityService {
 
   // ---------- reads (visibility enforced) ----------
 
-  /** The account with this login (case-insensitive); null when none, or when `login` cannot be one (decoded before SQL). */
+  /**
+   * The account with this login (case-insensitive), through the request's loader (one statement per
+   * request, however many callers ask); null when none, or when `login` cannot be one (decoded before SQL).
+   */
   async findAccount(ctx: RequestContext, login: string): Promise<AccountEntity | null> {
     const key = lookupKey(login, MAX_LOGIN_LENGTH);
     if (key === undefined) return null;
-    return ctx.db.getRepository(AccountEntity).findOne({ where: { loginLower: key.toLowerCase() } });
+    return ctx.loaders.accountByLogin.load(key.toLowerCase());
   }
 
   async getUser(ctx: RequestContext, login: string): Promise<AccountEntity> {

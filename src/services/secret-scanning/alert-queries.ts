@@ -15,7 +15,8 @@ import {
 import type { RequestContext } from '../../context';
 import { NotFoundError, quoteInput, ValidationError } from '../../errors/app-error';
 import { decodeInt, lookupKeys, POSITIVE_INT4 } from '../common/decode';
-import { keysetPage, offsetPage, Page, PageArgs } from '../common/pagination';
+import { entityColumns } from '../../db/rows';
+import { keysetPage, offsetPage, Page, PageArgs, PageQueryOptions } from '../common/pagination';
 import {
   AlertFilter,
   AlertOrder,
@@ -27,6 +28,34 @@ import {
   MAX_SLUG_LENGTH,
 } from './alert-types';
 import { SECRET_SCANNING_CODES as CODES } from './error-codes';
+
+/**
+ * What a listing reads in its page statement besides the alerts (joined, then primed into the request's
+ * loaders, so whatever later asks for them through the loaders runs no statement): the repository, the
+ * users an alert names, the first location, and the total count (a scalar subquery in the same statement).
+ * GraphQL asks for what the selection needs (lookahead); REST and in-process callers get everything.
+ */
+export interface AlertIncludes {
+  repository?: boolean;
+  users?: ReadonlyArray<AlertUserField>;
+  firstLocation?: boolean;
+  totalCount?: boolean;
+}
+
+export type AlertUserField = 'assignedTo' | 'resolvedBy' | 'pushProtectionBypassedBy';
+
+const USER_JOINS: Record<AlertUserField, { alias: string; column: string }> = {
+  assignedTo: { alias: 'asg', column: 'assigned_to_id' },
+  resolvedBy: { alias: 'rsb', column: 'resolved_by_id' },
+  pushProtectionBypassedBy: { alias: 'ppb', column: 'push_protection_bypassed_by_id' },
+};
+
+/** Everything an answer can refer to (REST's full GitHub shape). */
+export const ALL_ALERT_INCLUDES: AlertIncludes = {
+  repository: true,
+  users: ['assignedTo', 'resolvedBy', 'pushProtectionBypassedBy'],
+  firstLocation: true,
+};
 
 /** Every value of a list filter must be one of `allowed` (`what` names one value in the message). */
 function checkList(field: string, what: string, values: string[] | null | undefined, allowed: readonly string[]): void {
@@ -110,16 +139,76 @@ export class SecretScanningAlertQueryService {
   }
 
   private async page(
+    ctx: RequestContext,
     qb: SelectQueryBuilder<SecretScanningAlertEntity>,
     matches: boolean,
     order: { sort: 'created' | 'updated'; direction: 'asc' | 'desc' },
     paging: AlertPaging,
+    include: AlertIncludes,
+    countQuery?: SelectQueryBuilder<SecretScanningAlertEntity>,
   ): Promise<AlertPage> {
-    if (!matches) qb.andWhere('1 = 0');
+    if (!matches) {
+      qb.andWhere('1 = 0');
+      countQuery?.andWhere('1 = 0');
+    }
     const sort = { property: order.sort === 'created' ? 'createdAt' : 'updatedAt', direction: order.direction === 'asc' ? ('ASC' as const) : ('DESC' as const) };
+    const opts = this.joinIncludes(ctx, qb, include, countQuery);
     return paging.mode === 'page'
-      ? offsetPage(qb, paging, sort, { resource: 'SecretScanningAlert' })
-      : keysetPage(qb, paging, sort, DEFAULT_PER_PAGE);
+      ? offsetPage(qb, paging, sort, { resource: 'SecretScanningAlert', ...opts })
+      : keysetPage(qb, paging, sort, DEFAULT_PER_PAGE, opts);
+  }
+
+  /**
+   * One page statement: the included to-one relations LEFT JOINed (each alert names at most one of each),
+   * rows hydrated from their raw columns and the related rows primed into the request's loaders.
+   */
+  private joinIncludes(
+    ctx: RequestContext,
+    qb: SelectQueryBuilder<SecretScanningAlertEntity>,
+    include: AlertIncludes,
+    countQuery: SelectQueryBuilder<SecretScanningAlertEntity> | undefined,
+  ): PageQueryOptions<SecretScanningAlertEntity> {
+    // The count never needs the joins: take it before they are added.
+    const count = countQuery ?? qb.clone();
+    const a = qb.alias;
+    const alerts = entityColumns(ctx.db, SecretScanningAlertEntity, a, `${a}_`);
+    const hydrators: Array<(row: Record<string, unknown>) => void> = [];
+    const loaders = ctx.loaders;
+    if (include.repository) {
+      qb.leftJoinAndSelect(RepositoryEntity, 'jr', `jr.id = ${a}.repository_id`);
+      const repos = entityColumns(ctx.db, RepositoryEntity, 'jr', 'jr_');
+      hydrators.push((row) => {
+        const r = repos.hydrate(row);
+        if (r) loaders.repositoryById.prime(r.id, r);
+      });
+    }
+    for (const field of new Set(include.users ?? [])) {
+      const { alias, column } = USER_JOINS[field];
+      qb.leftJoinAndSelect(AccountEntity, alias, `${alias}.id = ${a}.${column}`);
+      const users = entityColumns(ctx.db, AccountEntity, alias, `${alias}_`);
+      hydrators.push((row) => {
+        const u = users.hydrate(row);
+        if (u) loaders.accountById.prime(u.id, u);
+      });
+    }
+    if (include.firstLocation) {
+      qb.leftJoinAndSelect(SecretScanningLocationEntity, 'jl', `jl.id = ${a}.first_location_id`);
+      const locations = entityColumns(ctx.db, SecretScanningLocationEntity, 'jl', 'jl_');
+      hydrators.push((row) => {
+        const l = locations.hydrate(row);
+        if (l) loaders.locationById.prime(l.id, l);
+      });
+    }
+    return {
+      countQuery: count,
+      inlineCount: Boolean(include.totalCount),
+      hydrate: (row) => {
+        for (const h of hydrators) h(row);
+        const alert = alerts.hydrate(row)!;
+        loaders.secretScanningAlertById.prime(alert.id, alert);
+        return alert;
+      },
+    };
   }
 
   async listRepositoryAlerts(
@@ -129,33 +218,45 @@ export class SecretScanningAlertQueryService {
     filter: AlertFilter,
     order: AlertOrder,
     paging: AlertPaging,
+    include: AlertIncludes = { ...ALL_ALERT_INCLUDES, repository: false, totalCount: paging.mode === 'page' },
   ): Promise<{ repo: RepositoryEntity; page: AlertPage }> {
     const o = this.validateFilter(filter, order);
     const { repo } = await ctx.services.secretScanningAlertAccess.repositoryFor(ctx, owner, name, 'secret_scanning.alerts.read');
     const qb = ctx.db.getRepository(SecretScanningAlertEntity).createQueryBuilder('a').where('a.repository_id = :rid', { rid: repo.id });
     const matches = await this.applyFilter(ctx, qb, filter);
-    return { repo, page: await this.page(qb, matches, o, paging) };
+    // Every alert of the page is of this repository: the loaders know it already.
+    ctx.loaders.repositoryById.prime(repo.id, repo);
+    return { repo, page: await this.page(ctx, qb, matches, o, paging, { ...include, repository: false }) };
   }
 
-  async listOrganizationAlerts(ctx: RequestContext, login: string, filter: AlertFilter, order: AlertOrder, paging: AlertPaging): Promise<{ org: AccountEntity; page: AlertPage }> {
+  async listOrganizationAlerts(
+    ctx: RequestContext,
+    login: string,
+    filter: AlertFilter,
+    order: AlertOrder,
+    paging: AlertPaging,
+    include: AlertIncludes = { ...ALL_ALERT_INCLUDES, totalCount: paging.mode === 'page' },
+  ): Promise<{ org: AccountEntity; page: AlertPage }> {
     const o = this.validateFilter(filter, order);
     const org = await ctx.services.secretScanningAlertAccess.organizationFor(ctx, login);
-    // Alerts of the organization's repositories, minus those with secret scanning off. The NOT IN
-    // (uncorrelated subquery) form keeps the (owner_id, created_at|updated_at) indexes usable for the
-    // ordered page, and (owner_id, repository_id) covering for the count.
-    const qb = ctx.db
-      .getRepository(SecretScanningAlertEntity)
-      .createQueryBuilder('a')
-      .where('a.owner_id = :oid', { oid: org.id })
-      .andWhere('a.repository_id NOT IN (SELECT r.id FROM repositories r WHERE r.owner_id = :oid AND r.secret_scanning = :off)', { off: false });
+    // Alerts of the organization's repositories with secret scanning on. The page says it as NOT IN (the
+    // repositories with it off, an uncorrelated subquery) so the (owner_id, created_at|updated_at) indexes
+    // give the order; the count says IN (those with it on) so (owner_id, repository_id) covers it (on
+    // SQLite 0.7 ms instead of 3 ms over 20k alerts). Both name the same alerts: owner_id copies the
+    // repository owner.
+    const base = ctx.db.getRepository(SecretScanningAlertEntity).createQueryBuilder('a').where('a.owner_id = :oid', { oid: org.id });
     const v = ctx.viewer;
     if (v.kind === 'user' && v.credential.type === 'fine_grained') {
       const ids = [...v.credential.repositoryIds];
-      if (ids.length === 0) qb.andWhere('1 = 0');
-      else qb.andWhere('a.repository_id IN (:...fgRepos)', { fgRepos: ids.slice(0, 10_000) });
+      if (ids.length === 0) base.andWhere('1 = 0');
+      else base.andWhere('a.repository_id IN (:...fgRepos)', { fgRepos: ids.slice(0, 10_000) });
     }
-    const matches = await this.applyFilter(ctx, qb, filter);
-    return { org, page: await this.page(qb, matches, o, paging) };
+    const matches = await this.applyFilter(ctx, base, filter);
+    const count = base.clone().andWhere('a.repository_id IN (SELECT sr.id FROM repositories sr WHERE sr.owner_id = :oid AND sr.secret_scanning = :on)', { on: true });
+    const qb = base.andWhere('a.repository_id NOT IN (SELECT r.id FROM repositories r WHERE r.owner_id = :oid AND r.secret_scanning = :off)', { off: false });
+    // The repositories' owner is the organization.
+    ctx.loaders.accountById.prime(org.id, org);
+    return { org, page: await this.page(ctx, qb, matches, o, paging, include, count) };
   }
 
   // ------------------------------------------------------------------ one alert
