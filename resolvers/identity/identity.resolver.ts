@@ -1,7 +1,9 @@
 /**
  * Identity fields of the graph: viewer, users, organizations, repositories. Thin: args -> service -> entity.
  */
-import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { connectionSelection } from '../common/lookahead';
 import { AccountEntity, RepositoryEntity } from '../../entities';
 import type { RequestContext } from '../../src/context';
 import { NotFoundError } from '../../src/errors/app-error';
@@ -75,8 +77,13 @@ export class UserResolver {
   }
 
   @FieldResolver(() => RepositoryConnection, { description: "The user's repositories the viewer may see, by name." })
-  repositories(@Root() u: AccountEntity, @Args() args: ConnectionArgs, @Ctx() ctx: RequestContext): Promise<ConnectionShape<RepositoryEntity>> {
-    return ctx.services.identity.listRepositories(ctx, u, args).then(toConnection);
+  repositories(
+    @Root() u: AccountEntity,
+    @Args() args: ConnectionArgs,
+    @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<ConnectionShape<RepositoryEntity>> {
+    return ctx.services.identity.listRepositories(ctx, u, args, { totalCount: connectionSelection(info).connection.has('totalCount') }).then(toConnection);
   }
 }
 
@@ -103,8 +110,13 @@ export class OrganizationResolver {
   }
 
   @FieldResolver(() => RepositoryConnection, { description: "The organization's repositories the viewer may see, by name." })
-  repositories(@Root() o: AccountEntity, @Args() args: ConnectionArgs, @Ctx() ctx: RequestContext): Promise<ConnectionShape<RepositoryEntity>> {
-    return ctx.services.identity.listRepositories(ctx, o, args).then(toConnection);
+  repositories(
+    @Root() o: AccountEntity,
+    @Args() args: ConnectionArgs,
+    @Ctx() ctx: RequestContext,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<ConnectionShape<RepositoryEntity>> {
+    return ctx.services.identity.listRepositories(ctx, o, args, { totalCount: connectionSelection(info).connection.has('totalCount') }).then(toConnection);
   }
 }
 

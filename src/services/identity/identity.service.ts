@@ -25,6 +25,7 @@ import { generateAccessKeyPair, generateToken, hashToken, randomId, tokenHint } 
 import { RequestContext, withTransaction } from '../../context';
 import { InWriteTransaction, lockedFindOne, writeTransaction } from '../../db/transaction';
 import { ConflictError, ForbiddenError, NotFoundError, quoteInput, ValidationError } from '../../errors/app-error';
+import { entityColumns } from '../../db/rows';
 import { lookupKey } from '../common/decode';
 import { keysetPage, Page, PageArgs } from '../common/pagination';
 import { AccessService } from './access.service';
@@ -154,11 +155,23 @@ export class IdentityService {
     return db.getRepository(RepositoryEntity).findOne({ where: { ownerId: ownerAccount.id, nameLower: nameKey.toLowerCase() } });
   }
 
-  /** Repositories of an owner that the viewer may see (the rule of getRepository, as SQL), by name. */
-  async listRepositories(ctx: RequestContext, owner: AccountEntity, args: PageArgs): Promise<Page<RepositoryEntity>> {
+  /**
+   * Repositories of an owner that the viewer may see (the rule of getRepository, as SQL), by name. One
+   * statement: with `totalCount` the total is a scalar subquery of the page statement; the rows are primed
+   * into the request's repositoryById loader.
+   */
+  async listRepositories(ctx: RequestContext, owner: AccountEntity, args: PageArgs, include: { totalCount?: boolean } = {}): Promise<Page<RepositoryEntity>> {
     const qb = ctx.db.getRepository(RepositoryEntity).createQueryBuilder('r').where('r.owner_id = :owner', { owner: owner.id });
     await this.access.whereVisible(ctx, qb, 'r', owner);
-    return keysetPage(qb, args, { property: 'nameLower', direction: 'ASC' });
+    const columns = entityColumns(ctx.db, RepositoryEntity, 'r', 'r_');
+    return keysetPage(qb, args, { property: 'nameLower', direction: 'ASC' }, undefined, {
+      inlineCount: Boolean(include.totalCount),
+      hydrate: (row) => {
+        const repo = columns.hydrate(row)!;
+        ctx.loaders.repositoryById.prime(repo.id, repo);
+        return repo;
+      },
+    });
   }
 
   async listMembers(ctx: RequestContext, org: AccountEntity, args: PageArgs): Promise<Page<MembershipEntity>> {
