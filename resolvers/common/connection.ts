@@ -6,7 +6,7 @@ import { ArgsType, ClassType, Field, Int, ObjectType } from 'type-graphql';
 import { IsOptional, Max, MaxLength, Min } from 'class-validator';
 import type { Page, PageArgs } from '../../src/services/common/pagination';
 
-@ObjectType('PageInfo', { description: 'Information about pagination in a connection.' })
+@ObjectType('PageInfo', { simpleResolvers: true, description: 'Information about pagination in a connection.' })
 export class PageInfo {
   @Field() hasNextPage: boolean;
   @Field() hasPreviousPage: boolean;
@@ -28,13 +28,13 @@ export function Connection<T extends object>(nodeType: ClassType<T> | (() => unk
   if (hit) return hit as ClassType<ConnectionShape<T>>;
   const nodeThunk = () => ((nodeType as { prototype?: unknown }).prototype ? nodeType : (nodeType as () => unknown)());
 
-  @ObjectType(`${typeName}Edge`, { description: `An edge in a ${typeName} connection.` })
+  @ObjectType(`${typeName}Edge`, { simpleResolvers: true, description: `An edge in a ${typeName} connection.` })
   class Edge {
     @Field({ description: 'A cursor for use in pagination.' }) cursor: string;
     @Field(() => nodeThunk() as ClassType, { description: 'The item at the end of the edge.' }) node: T;
   }
 
-  @ObjectType(`${typeName}Connection`, { description: `A list of ${typeName} items.` })
+  @ObjectType(`${typeName}Connection`, { simpleResolvers: true, description: `A list of ${typeName} items.` })
   class Conn {
     @Field(() => [Edge], { description: 'A list of edges.' }) edges: Edge[];
     @Field(() => [nodeThunk() as ClassType], { description: 'A list of nodes.' }) nodes: T[];

@@ -36,7 +36,7 @@ export abstract class RepositoryOwner {
   @Field() login: string;
 }
 
-@ObjectType('User', { implements: [Node, RepositoryOwner], description: 'A user account.' })
+@ObjectType('User', { simpleResolvers: true, implements: [Node, RepositoryOwner], description: 'A user account.' })
 export class User {
   @Field(() => ID) id: string;
   @Field(() => Int, { description: 'The numeric id used by the REST APIs.' }) databaseId: number;
@@ -48,7 +48,7 @@ export class User {
   @Field() createdAt: Date;
 }
 
-@ObjectType('Organization', { implements: [Node, RepositoryOwner], description: 'An organization account.' })
+@ObjectType('Organization', { simpleResolvers: true, implements: [Node, RepositoryOwner], description: 'An organization account.' })
 export class Organization {
   @Field(() => ID) id: string;
   @Field(() => Int) databaseId: number;
@@ -57,7 +57,7 @@ export class Organization {
   @Field() createdAt: Date;
 }
 
-@ObjectType('RepositorySecuritySettings', { description: 'Security and analysis settings of a repository.' })
+@ObjectType('RepositorySecuritySettings', { simpleResolvers: true, description: 'Security and analysis settings of a repository.' })
 export class RepositorySecuritySettings {
   @Field() secretScanning: boolean;
   @Field() pushProtection: boolean;
@@ -66,7 +66,7 @@ export class RepositorySecuritySettings {
   delegatedAlertDismissal: boolean;
 }
 
-@ObjectType('Repository', { implements: [Node], description: 'A repository.' })
+@ObjectType('Repository', { simpleResolvers: true, implements: [Node], description: 'A repository.' })
 export class Repository {
   @Field(() => ID) id: string;
   @Field(() => Int) databaseId: number;
@@ -89,7 +89,7 @@ export class UpdateRepositorySecuritySettingsInput {
   @Field(() => Boolean, { nullable: true }) @IsOptional() delegatedAlertDismissal?: boolean | null;
 }
 
-@ObjectType('UpdateRepositorySecuritySettingsPayload')
+@ObjectType('UpdateRepositorySecuritySettingsPayload', { simpleResolvers: true })
 export class UpdateRepositorySecuritySettingsPayload {
   @Field(() => Repository) repository: unknown;
 }

@@ -128,7 +128,7 @@ registerEnumType(SecretScanningScanStatusEnum, { name: 'SecretScanningScanStatus
 
 // ------------------------------------------------------------------ location details (one type per location type)
 
-@ObjectType('SecretScanningCommitLocation', { description: 'A secret found in a commit: the file, range, blob and commit.' })
+@ObjectType('SecretScanningCommitLocation', { simpleResolvers: true, description: 'A secret found in a commit: the file, range, blob and commit.' })
 export class SecretScanningCommitLocation {
   @Field(() => String, { nullable: true }) path: string | null;
   @Field(() => Int, { nullable: true }) startLine: number | null;
@@ -141,7 +141,7 @@ export class SecretScanningCommitLocation {
   @Field(() => String, { nullable: true, description: 'API URL of the commit.' }) commitUrl: string | null;
 }
 
-@ObjectType('SecretScanningWikiCommitLocation', { description: 'A secret found in a commit of the wiki.' })
+@ObjectType('SecretScanningWikiCommitLocation', { simpleResolvers: true, description: 'A secret found in a commit of the wiki.' })
 export class SecretScanningWikiCommitLocation {
   @Field(() => String, { nullable: true }) path: string | null;
   @Field(() => Int, { nullable: true }) startLine: number | null;
@@ -154,47 +154,47 @@ export class SecretScanningWikiCommitLocation {
   @Field(() => String, { nullable: true, description: 'Web URL comparing the wiki commit.' }) commitUrl: string | null;
 }
 
-@ObjectType('SecretScanningIssueTitleLocation', { description: 'A secret found in the title of an issue.' })
+@ObjectType('SecretScanningIssueTitleLocation', { simpleResolvers: true, description: 'A secret found in the title of an issue.' })
 export class SecretScanningIssueTitleLocation {
   @Field(() => String, { nullable: true }) issueTitleUrl: string | null;
 }
-@ObjectType('SecretScanningIssueBodyLocation', { description: 'A secret found in the body of an issue.' })
+@ObjectType('SecretScanningIssueBodyLocation', { simpleResolvers: true, description: 'A secret found in the body of an issue.' })
 export class SecretScanningIssueBodyLocation {
   @Field(() => String, { nullable: true }) issueBodyUrl: string | null;
 }
-@ObjectType('SecretScanningIssueCommentLocation', { description: 'A secret found in a comment on an issue.' })
+@ObjectType('SecretScanningIssueCommentLocation', { simpleResolvers: true, description: 'A secret found in a comment on an issue.' })
 export class SecretScanningIssueCommentLocation {
   @Field(() => String, { nullable: true }) issueCommentUrl: string | null;
 }
-@ObjectType('SecretScanningDiscussionTitleLocation', { description: 'A secret found in the title of a discussion.' })
+@ObjectType('SecretScanningDiscussionTitleLocation', { simpleResolvers: true, description: 'A secret found in the title of a discussion.' })
 export class SecretScanningDiscussionTitleLocation {
   @Field(() => String, { nullable: true }) discussionTitleUrl: string | null;
 }
-@ObjectType('SecretScanningDiscussionBodyLocation', { description: 'A secret found in the body of a discussion.' })
+@ObjectType('SecretScanningDiscussionBodyLocation', { simpleResolvers: true, description: 'A secret found in the body of a discussion.' })
 export class SecretScanningDiscussionBodyLocation {
   @Field(() => String, { nullable: true }) discussionBodyUrl: string | null;
 }
-@ObjectType('SecretScanningDiscussionCommentLocation', { description: 'A secret found in a comment on a discussion.' })
+@ObjectType('SecretScanningDiscussionCommentLocation', { simpleResolvers: true, description: 'A secret found in a comment on a discussion.' })
 export class SecretScanningDiscussionCommentLocation {
   @Field(() => String, { nullable: true }) discussionCommentUrl: string | null;
 }
-@ObjectType('SecretScanningPullRequestTitleLocation', { description: 'A secret found in the title of a pull request.' })
+@ObjectType('SecretScanningPullRequestTitleLocation', { simpleResolvers: true, description: 'A secret found in the title of a pull request.' })
 export class SecretScanningPullRequestTitleLocation {
   @Field(() => String, { nullable: true }) pullRequestTitleUrl: string | null;
 }
-@ObjectType('SecretScanningPullRequestBodyLocation', { description: 'A secret found in the body of a pull request.' })
+@ObjectType('SecretScanningPullRequestBodyLocation', { simpleResolvers: true, description: 'A secret found in the body of a pull request.' })
 export class SecretScanningPullRequestBodyLocation {
   @Field(() => String, { nullable: true }) pullRequestBodyUrl: string | null;
 }
-@ObjectType('SecretScanningPullRequestCommentLocation', { description: 'A secret found in a comment on a pull request.' })
+@ObjectType('SecretScanningPullRequestCommentLocation', { simpleResolvers: true, description: 'A secret found in a comment on a pull request.' })
 export class SecretScanningPullRequestCommentLocation {
   @Field(() => String, { nullable: true }) pullRequestCommentUrl: string | null;
 }
-@ObjectType('SecretScanningPullRequestReviewLocation', { description: 'A secret found in a pull request review.' })
+@ObjectType('SecretScanningPullRequestReviewLocation', { simpleResolvers: true, description: 'A secret found in a pull request review.' })
 export class SecretScanningPullRequestReviewLocation {
   @Field(() => String, { nullable: true }) pullRequestReviewUrl: string | null;
 }
-@ObjectType('SecretScanningPullRequestReviewCommentLocation', { description: 'A secret found in a pull request review comment.' })
+@ObjectType('SecretScanningPullRequestReviewCommentLocation', { simpleResolvers: true, description: 'A secret found in a pull request review comment.' })
 export class SecretScanningPullRequestReviewCommentLocation {
   @Field(() => String, { nullable: true }) pullRequestReviewCommentUrl: string | null;
 }
@@ -223,7 +223,7 @@ export const SecretScanningLocationDetails = createUnionType({
   resolveType: (value) => LOCATION_DETAIL_CLASSES.find((c) => value instanceof c)?.name,
 });
 
-@ObjectType('SecretScanningLocation', { description: 'A place where a secret was found.' })
+@ObjectType('SecretScanningLocation', { simpleResolvers: true, description: 'A place where a secret was found.' })
 export class SecretScanningLocation {
   @Field(() => SecretScanningLocationTypeEnum) type: SecretScanningLocationTypeEnum;
   // `details` is resolved by SecretScanningLocationResolver.
@@ -231,7 +231,7 @@ export class SecretScanningLocation {
 
 // ------------------------------------------------------------------ alert
 
-@ObjectType('SecretScanningAlert', { implements: [Node], description: 'A secret detected in a repository.' })
+@ObjectType('SecretScanningAlert', { simpleResolvers: true, implements: [Node], description: 'A secret detected in a repository.' })
 export class SecretScanningAlert {
   @Field(() => ID) id: string;
   @Field(() => Int, { description: 'The alert number within its repository.' }) number: number;
@@ -258,7 +258,7 @@ export class SecretScanningAlert {
 
 // ------------------------------------------------------------------ scan history
 
-@ObjectType('SecretScanningScan', { description: 'One secret scan run of a repository.' })
+@ObjectType('SecretScanningScan', { simpleResolvers: true, description: 'One secret scan run of a repository.' })
 export class SecretScanningScan {
   @Field(() => SecretScanningScanKindEnum) kind: SecretScanningScanKindEnum;
   @Field({ description: 'What was scanned: git, issue, discussion, ...' }) type: string;
@@ -270,7 +270,7 @@ export class SecretScanningScan {
   patternScope: string | null;
 }
 
-@ObjectType('SecretScanningScanHistory', { description: 'The latest scans of a repository, by kind and scanned type.' })
+@ObjectType('SecretScanningScanHistory', { simpleResolvers: true, description: 'The latest scans of a repository, by kind and scanned type.' })
 export class SecretScanningScanHistory {
   @Field(() => [SecretScanningScan]) incrementalScans: unknown[];
   @Field(() => [SecretScanningScan]) backfillScans: unknown[];
@@ -393,7 +393,7 @@ export class UpdateSecretScanningAlertInput {
   validity?: SecretScanningAlertValidityUpdateEnum | null;
 }
 
-@ObjectType('UpdateSecretScanningAlertPayload')
+@ObjectType('UpdateSecretScanningAlertPayload', { simpleResolvers: true })
 export class UpdateSecretScanningAlertPayload {
   @Field(() => SecretScanningAlert) alert: unknown;
 }
@@ -414,7 +414,7 @@ export class CreatePushProtectionBypassInput {
   placeholderId: string;
 }
 
-@ObjectType('CreatePushProtectionBypassPayload')
+@ObjectType('CreatePushProtectionBypassPayload', { simpleResolvers: true })
 export class CreatePushProtectionBypassPayload {
   @Field(() => SecretScanningBypassReasonEnum) reason: SecretScanningBypassReasonEnum;
   @Field({ description: 'Until when the secret may be pushed.' }) expireAt: Date;
@@ -464,7 +464,7 @@ export class SubmitPushInput {
   commits: SubmitPushCommitInput[];
 }
 
-@ObjectType('SecretScanningPushPlaceholder', { description: 'A secret the push was blocked on; bypass it with createPushProtectionBypass.' })
+@ObjectType('SecretScanningPushPlaceholder', { simpleResolvers: true, description: 'A secret the push was blocked on; bypass it with createPushProtectionBypass.' })
 export class SecretScanningPushPlaceholder {
   @Field() placeholderId: string;
   @Field() secretType: string;
@@ -477,14 +477,14 @@ export class SecretScanningPushPlaceholder {
   @Field() expireAt: Date;
 }
 
-@ObjectType('SecretScanningAlertReference', { description: 'An alert created, or given a new location, by scanned content.' })
+@ObjectType('SecretScanningAlertReference', { simpleResolvers: true, description: 'An alert created, or given a new location, by scanned content.' })
 export class SecretScanningAlertReference {
   @Field(() => Int) number: number;
   @Field({ description: 'true when the alert is new.' }) created: boolean;
   // `alert` is resolved by SecretScanningAlertReferenceResolver (null + error when the viewer may not read alerts).
 }
 
-@ObjectType('SubmitPushPayload')
+@ObjectType('SubmitPushPayload', { simpleResolvers: true })
 export class SubmitPushPayload {
   @Field({ description: 'true when push protection refused the push.' }) blocked: boolean;
   @Field(() => [SecretScanningPushPlaceholder]) placeholders: unknown[];
@@ -516,7 +516,7 @@ export class SubmitContentInput {
   content: string;
 }
 
-@ObjectType('SubmitContentPayload')
+@ObjectType('SubmitContentPayload', { simpleResolvers: true })
 export class SubmitContentPayload {
   @Field(() => [SecretScanningAlertReference], {
     nullable: true,
@@ -536,7 +536,7 @@ export class StartSecretScanInput {
   kind: SecretScanningRescanKindEnum;
 }
 
-@ObjectType('StartSecretScanPayload')
+@ObjectType('StartSecretScanPayload', { simpleResolvers: true })
 export class StartSecretScanPayload {
   @Field(() => SecretScanningScan) scan: unknown;
 }
