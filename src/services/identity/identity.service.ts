@@ -164,10 +164,13 @@ export class IdentityService {
     const qb = ctx.db.getRepository(RepositoryEntity).createQueryBuilder('r').where('r.owner_id = :owner', { owner: owner.id });
     await this.access.whereVisible(ctx, qb, 'r', owner);
     const columns = entityColumns(ctx.db, RepositoryEntity, 'r', 'r_');
+    // SQLite: each row as one json_array value (better-sqlite3's per-row result objects cost 2.7x more here).
+    const sqlite = ctx.db.connection.options.type !== 'postgres';
+    if (sqlite) qb.select(columns.jsonArray, 'r_row');
     return keysetPage(qb, args, { property: 'nameLower', direction: 'ASC' }, undefined, {
       inlineCount: Boolean(include.totalCount),
       hydrate: (row) => {
-        const repo = columns.hydrate(row)!;
+        const repo = (sqlite ? columns.hydrateJsonArray(row.r_row) : columns.hydrate(row))!;
         ctx.loaders.repositoryById.prime(repo.id, repo);
         return repo;
       },
