@@ -158,16 +158,21 @@ export class RepositoryResolver {
   }
 
   @FieldResolver(() => RepositoryOwner)
-  async owner(@Root() r: RepositoryEntity, @Ctx() ctx: RequestContext): Promise<AccountEntity> {
-    const a = await ctx.loaders.accountById.load(r.ownerId);
-    if (!a) throw new NotFoundError('Repository owner not found');
-    return a;
+  owner(@Root() r: RepositoryEntity, @Ctx() ctx: RequestContext): AccountEntity | Promise<AccountEntity> {
+    const found = (a: AccountEntity | null): AccountEntity => {
+      if (!a) throw new NotFoundError('Repository owner not found');
+      return a;
+    };
+    // The value itself when the loader holds it (lists prime the owner): no promise per repository.
+    const known = ctx.loaders.accountById.peek(r.ownerId);
+    return known !== undefined ? found(known) : ctx.loaders.accountById.load(r.ownerId).then(found);
   }
 
   @FieldResolver(() => String, { description: 'owner/name' })
-  async nameWithOwner(@Root() r: RepositoryEntity, @Ctx() ctx: RequestContext): Promise<string> {
-    const a = await ctx.loaders.accountById.load(r.ownerId);
-    return `${a?.login ?? 'ghost'}/${r.name}`;
+  nameWithOwner(@Root() r: RepositoryEntity, @Ctx() ctx: RequestContext): string | Promise<string> {
+    const name = (a: AccountEntity | null) => `${a?.login ?? 'ghost'}/${r.name}`;
+    const known = ctx.loaders.accountById.peek(r.ownerId);
+    return known !== undefined ? name(known) : ctx.loaders.accountById.load(r.ownerId).then(name);
   }
 
   @FieldResolver(() => RepositoryPermissionEnum, { nullable: true, description: "The viewer's permission on the repository." })

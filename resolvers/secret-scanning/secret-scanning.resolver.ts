@@ -81,6 +81,29 @@ async function repoWhere(ctx: RequestContext, repositoryId: number): Promise<Rep
   return { repo, owner };
 }
 
+/**
+ * The repository and its owner when the request's loaders already hold both (the list resolver primed
+ * them): no promise. Undefined otherwise (then `repoWhere`).
+ */
+function repoWhereNow(ctx: RequestContext, repositoryId: number): RepoWhere | undefined {
+  const repo = ctx.loaders.repositoryById.peek(repositoryId);
+  const owner = repo ? ctx.loaders.accountById.peek(repo.ownerId) : undefined;
+  return repo && owner ? { repo, owner } : undefined;
+}
+
+/** `f` of the alert's repository: synchronously when the loaders hold it, else after loading it. */
+function withRepo<T>(ctx: RequestContext, repositoryId: number, f: (w: RepoWhere) => T): T | Promise<T> {
+  const w = repoWhereNow(ctx, repositoryId);
+  return w ? f(w) : repoWhere(ctx, repositoryId).then(f);
+}
+
+/** An account by id: the value itself when the loader holds it, else its promise. */
+function accountNowOrLater(ctx: RequestContext, id: number | null): AccountEntity | null | Promise<AccountEntity | null> {
+  if (id == null) return null;
+  const known = ctx.loaders.accountById.peek(id);
+  return known !== undefined ? known : ctx.loaders.accountById.load(id);
+}
+
 async function ownerLogin(ctx: RequestContext, repo: RepositoryEntity): Promise<string> {
   const owner = await ctx.loaders.accountById.load(repo.ownerId);
   if (!owner) throw new NotFoundError();
@@ -207,48 +230,55 @@ export class SecretScanningAlertResolver {
   }
 
   @FieldResolver(() => String, { description: 'API URL of the alert.' })
-  async url(@Root() a: SecretScanningAlertEntity, @Ctx() ctx: RequestContext): Promise<string> {
-    return alertUrls(ctx.config.publicUrl, nameOf(await repoWhere(ctx, a.repositoryId)), a.number).url;
+  url(@Root() a: SecretScanningAlertEntity, @Ctx() ctx: RequestContext): string | Promise<string> {
+    return withRepo(ctx, a.repositoryId, (w) => alertUrls(ctx.config.publicUrl, nameOf(w), a.number).url);
   }
 
   @FieldResolver(() => String, { description: 'Web URL of the alert.' })
-  async htmlUrl(@Root() a: SecretScanningAlertEntity, @Ctx() ctx: RequestContext): Promise<string> {
-    return alertUrls(ctx.config.publicUrl, nameOf(await repoWhere(ctx, a.repositoryId)), a.number).htmlUrl;
+  htmlUrl(@Root() a: SecretScanningAlertEntity, @Ctx() ctx: RequestContext): string | Promise<string> {
+    return withRepo(ctx, a.repositoryId, (w) => alertUrls(ctx.config.publicUrl, nameOf(w), a.number).htmlUrl);
   }
 
   @FieldResolver(() => String, { description: "API URL of the alert's locations." })
-  async locationsUrl(@Root() a: SecretScanningAlertEntity, @Ctx() ctx: RequestContext): Promise<string> {
-    return alertUrls(ctx.config.publicUrl, nameOf(await repoWhere(ctx, a.repositoryId)), a.number).locationsUrl;
+  locationsUrl(@Root() a: SecretScanningAlertEntity, @Ctx() ctx: RequestContext): string | Promise<string> {
+    return withRepo(ctx, a.repositoryId, (w) => alertUrls(ctx.config.publicUrl, nameOf(w), a.number).locationsUrl);
   }
 
   @FieldResolver(() => User, { nullable: true })
-  resolvedBy(@Root() a: SecretScanningAlertEntity, @Ctx() ctx: RequestContext): Promise<AccountEntity | null> | null {
-    return a.resolvedById == null ? null : ctx.loaders.accountById.load(a.resolvedById);
+  resolvedBy(@Root() a: SecretScanningAlertEntity, @Ctx() ctx: RequestContext): AccountEntity | null | Promise<AccountEntity | null> {
+    return accountNowOrLater(ctx, a.resolvedById);
   }
 
   @FieldResolver(() => User, { nullable: true })
-  pushProtectionBypassedBy(@Root() a: SecretScanningAlertEntity, @Ctx() ctx: RequestContext): Promise<AccountEntity | null> | null {
-    return a.pushProtectionBypassedById == null ? null : ctx.loaders.accountById.load(a.pushProtectionBypassedById);
+  pushProtectionBypassedBy(@Root() a: SecretScanningAlertEntity, @Ctx() ctx: RequestContext): AccountEntity | null | Promise<AccountEntity | null> {
+    return accountNowOrLater(ctx, a.pushProtectionBypassedById);
   }
 
   @FieldResolver(() => User, { nullable: true })
-  assignedTo(@Root() a: SecretScanningAlertEntity, @Ctx() ctx: RequestContext): Promise<AccountEntity | null> | null {
-    return a.assignedToId == null ? null : ctx.loaders.accountById.load(a.assignedToId);
+  assignedTo(@Root() a: SecretScanningAlertEntity, @Ctx() ctx: RequestContext): AccountEntity | null | Promise<AccountEntity | null> {
+    return accountNowOrLater(ctx, a.assignedToId);
   }
 
   @FieldResolver(() => Repository)
-  async repository(@Root() a: SecretScanningAlertEntity, @Ctx() ctx: RequestContext): Promise<RepositoryEntity> {
-    return (await repoWhere(ctx, a.repositoryId)).repo;
+  repository(@Root() a: SecretScanningAlertEntity, @Ctx() ctx: RequestContext): RepositoryEntity | Promise<RepositoryEntity> {
+    return withRepo(ctx, a.repositoryId, (w) => w.repo);
   }
 
   @FieldResolver(() => SecretScanningCommitLocation, {
     nullable: true,
     description: 'The first commit location (commit form of the details); null when the secret was only found outside commits.',
   })
-  async firstLocationDetected(@Root() a: SecretScanningAlertEntity, @Ctx() ctx: RequestContext): Promise<SecretScanningCommitLocation | null> {
+  firstLocationDetected(
+    @Root() a: SecretScanningAlertEntity,
+    @Ctx() ctx: RequestContext,
+  ): SecretScanningCommitLocation | null | Promise<SecretScanningCommitLocation | null> {
     if (a.firstLocationId == null) return null;
-    const [l, w] = await Promise.all([ctx.loaders.locationById.load(a.firstLocationId), repoWhere(ctx, a.repositoryId)]);
-    return l ? commitDetails(ctx, w, l) : null;
+    const known = ctx.loaders.locationById.peek(a.firstLocationId);
+    const w = known !== undefined ? repoWhereNow(ctx, a.repositoryId) : undefined;
+    if (known !== undefined && w) return known ? commitDetails(ctx, w, known) : null;
+    return Promise.all([ctx.loaders.locationById.load(a.firstLocationId), repoWhere(ctx, a.repositoryId)]).then(([l, where]) =>
+      l ? commitDetails(ctx, where, l) : null,
+    );
   }
 
   @FieldResolver(() => Boolean, { description: 'true when the secret was found in more than one place.' })

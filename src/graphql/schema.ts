@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import { GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
-import { buildSchema } from 'type-graphql';
+import { GraphQLSchema, isAbstractType, lexicographicSortSchema, printSchema } from 'graphql';
+import { buildSchema, getMetadataStorage } from 'type-graphql';
 import { RESOLVERS } from '../../resolvers';
 
 let built: Promise<GraphQLSchema> | undefined;
@@ -17,8 +17,39 @@ export function getSchema(): Promise<GraphQLSchema> {
     resolvers: RESOLVERS,
     validate: { forbidUnknownValues: false, skipMissingProperties: false },
     emitSchemaFile: false,
-  });
+  }).then(syncResolveTypes);
   return built;
+}
+
+type ResolveTypeFn = (...args: unknown[]) => unknown;
+
+/**
+ * type-graphql wraps every interface's and union's `resolveType` in an async function, so graphql-js
+ * gets a promise for each abstract value (e.g. every repository's `owner` in a list) even though ours all
+ * answer synchronously. Put back the same mapping (a type name, or a class -> its type name among the
+ * possible types, else undefined, as type-graphql does) without the promise when the answer is not one.
+ */
+function syncResolveTypes(schema: GraphQLSchema): GraphQLSchema {
+  const storage = getMetadataStorage();
+  const userFns = new Map<string, ResolveTypeFn>();
+  for (const i of storage.interfaceTypes) if (i.resolveType) userFns.set(i.name, i.resolveType as ResolveTypeFn);
+  for (const u of storage.unions) if (u.resolveType) userFns.set(u.name, u.resolveType as ResolveTypeFn);
+  const nameOfClass = new Map<unknown, string>(storage.objectTypes.map((o) => [o.target, o.name]));
+  for (const type of Object.values(schema.getTypeMap())) {
+    const user = isAbstractType(type) ? userFns.get(type.name) : undefined;
+    if (!user || !isAbstractType(type) || !type.resolveType) continue;
+    const possible = new Set(schema.getPossibleTypes(type).map((t) => t.name));
+    const toName = (r: unknown): string | undefined => {
+      if (!r || typeof r === 'string') return (r ?? undefined) as string | undefined;
+      const name = nameOfClass.get(r);
+      return name !== undefined && possible.has(name) ? name : undefined;
+    };
+    type.resolveType = (...args: Parameters<NonNullable<typeof type.resolveType>>) => {
+      const r = user(...args);
+      return r && typeof (r as PromiseLike<unknown>).then === 'function' ? Promise.resolve(r).then(toName) : toName(r);
+    };
+  }
+  return schema;
 }
 
 /** The SDL committed as schema/schema.graphql (sorted so diffs stay readable). */

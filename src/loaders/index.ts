@@ -18,12 +18,56 @@ import {
 
 export const MAX_BATCH = 1000;
 
+/**
+ * A DataLoader that can also answer synchronously for a key it already holds (primed, or loaded by an
+ * earlier batch): `peek`. Field resolvers use it to return the value itself instead of a promise when the
+ * list resolver primed it (lookahead), which spares graphql-js a promise per field and per object
+ * (promiseForObject/runMicrotasks were ~13% of the org-repositories profile). `peek` never loads: when it
+ * says undefined, `load` it.
+ */
+export class PeekableLoader<K, V> extends DataLoader<K, V> {
+  private readonly known: Map<K, V>;
+
+  constructor(batch: DataLoader.BatchLoadFn<K, V>, options?: DataLoader.Options<K, V>) {
+    const known = new Map<K, V>();
+    super(async (keys) => {
+      const values = await batch(keys);
+      for (let i = 0; i < values.length; i++) {
+        const v = values[i];
+        if (!(v instanceof Error) && !known.has(keys[i])) known.set(keys[i], v);
+      }
+      return values;
+    }, options);
+    this.known = known;
+  }
+
+  /** The value `load(key)` would resolve to, when already known; undefined otherwise. */
+  peek(key: K): V | undefined {
+    return this.known.get(key);
+  }
+
+  override prime(key: K, value: V | PromiseLike<V> | Error): this {
+    // DataLoader keeps the first value of a key: so does peek.
+    if (!(value instanceof Error) && !(value && typeof (value as PromiseLike<V>).then === 'function') && !this.known.has(key)) {
+      this.known.set(key, value as V);
+    }
+    return super.prime(key, value);
+  }
+
+  override clear(key: K): this {
+    this.known.delete(key);
+    return super.clear(key);
+  }
+
+  override clearAll(): this {
+    this.known.clear();
+    return super.clearAll();
+  }
+}
+
 /** Loader of rows by a numeric column; results in key order, null where missing. */
-export function byIdLoader<T extends { id: number }>(
-  db: EntityManager,
-  entity: new () => T,
-): DataLoader<number, T | null> {
-  return new DataLoader<number, T | null>(
+export function byIdLoader<T extends { id: number }>(db: EntityManager, entity: new () => T): PeekableLoader<number, T | null> {
+  return new PeekableLoader<number, T | null>(
     async (ids) => {
       const rows = await db.getRepository(entity).find({ where: { id: In([...ids]) } as never });
       const map = new Map(rows.map((r) => [r.id, r]));
