@@ -1,0 +1,94 @@
+/**
+ * The GraphQL fast path (src/graphql/fast-path.ts) answers exactly as Apollo does: the same bytes, status
+ * and content type for a query it runs (compared with the same query over GET, which always goes through
+ * Apollo), and Apollo's own answer whenever the result would carry errors, for mutations, persisted
+ * queries, and operations over the cost limit.
+ */
+import { IdentityFixtures } from '../fixtures/identity';
+import { startTestApp, TestApp } from '../helpers/app';
+
+describe('GraphQL fast path', () => {
+  let t: TestApp;
+  let token: string;
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    const f = new IdentityFixtures(t.db.dataSource);
+    const org = await f.org('fastorg');
+    const admin = await f.user('fastadmin', { name: 'Fast Admin' });
+    await f.member(org, admin, 'admin');
+    for (let i = 0; i < 5; i++) await f.repo(org, { name: `fast${i}`, private: i % 2 === 0, secretScanning: i < 3 });
+    token = await f.classicToken(admin, ['repo', 'security_events', 'read:org']);
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const post = async (body: unknown, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${t.url}/graphql`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, ...headers },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
+  };
+  const get = async (query: string, variables?: Record<string, unknown>) => {
+    const qs = new URLSearchParams({ query, ...(variables ? { variables: JSON.stringify(variables) } : {}) });
+    const res = await fetch(`${t.url}/graphql?${qs}`, {
+      headers: { authorization: `Bearer ${token}`, 'apollo-require-preflight': 'true' },
+    });
+    return { status: res.status, type: res.headers.get('content-type'), text: await res.text() };
+  };
+
+  const QUERIES: Array<{ query: string; variables?: Record<string, unknown> }> = [
+    { query: '{ __typename }' },
+    { query: '{ viewer { id login name databaseId } }' },
+    {
+      query: `query Repos($login: String!, $first: Int) { organization(login: $login) { id viewerRole repositories(first: $first) {
+        totalCount pageInfo { hasNextPage endCursor } edges { cursor node { id name nameWithOwner isPrivate owner { __typename login }
+        viewerPermission securitySettings { secretScanning pushProtection } } } } } }`,
+      variables: { login: 'fastorg', first: 3 },
+    },
+    { query: 'fragment R on Repository { name isPrivate } query { organization(login: "FASTORG") { repositories(last: 2) { nodes { ...R ... on Repository { id } } } } }' },
+  ];
+
+  it('answers a query with the bytes, status and content type Apollo gives it', async () => {
+    for (const q of QUERIES) {
+      const viaApollo = await get(q.query, q.variables);
+      expect(viaApollo.status).toBe(200);
+      expect(JSON.parse(viaApollo.text).errors).toBeUndefined();
+      for (let i = 0; i < 2; i++) {
+        // The first POST prepares the document, the second runs the cached one.
+        expect(await post(q)).toEqual(viaApollo);
+      }
+    }
+  });
+
+  it('leaves errors, bad variables, bad tokens and over-limit operations to Apollo', async () => {
+    const notFound = await post({ query: '{ organization(login: "nobody-here") { id } }' });
+    expect(notFound.status).toBe(200);
+    expect(JSON.parse(notFound.text).errors[0].extensions.code).toBe('NOT_FOUND');
+
+    const badVariable = await post({ query: 'query($n: Int) { organization(login: "fastorg") { repositories(first: $n) { totalCount } } }', variables: { n: 'x' } });
+    expect(badVariable.status).toBe(400);
+    expect(JSON.parse(badVariable.text).errors[0].extensions.code).toBe('BAD_USER_INPUT');
+
+    const badToken = await post({ query: '{ viewer { login } }' }, { authorization: 'Bearer gwc_nope' });
+    expect(badToken.status).toBe(401);
+
+    const tooCostly = await post({ query: '{ organization(login: "fastorg") { repositories(first: 100) { nodes { owner { ... on Organization { repositories(first: 100) { nodes { owner { ... on Organization { repositories(first: 100) { totalCount } } } } } } } } } } }' });
+    expect(tooCostly.status).toBe(400);
+    expect(JSON.parse(tooCostly.text).errors[0].extensions.code).toBe('QUERY_TOO_COMPLEX');
+
+    const invalid = await post({ query: '{ viewer { nope } }' });
+    expect(invalid.status).toBe(400);
+    expect(JSON.parse(invalid.text).errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+  });
+
+  it('never runs a mutation itself: a mutation answers as before', async () => {
+    const r = await post({ query: 'mutation { updateRepositorySecuritySettings(input: { repository: "fastorg/fast0", secretScanning: true }) { repository { name } } }' });
+    expect(r.status).toBe(200);
+    expect(JSON.parse(r.text)).toEqual({ data: { updateRepositorySecuritySettings: { repository: { name: 'fast0' } } } });
+  });
+});
