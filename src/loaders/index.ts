@@ -41,13 +41,62 @@ function pairs(keys: readonly string[]): Array<[number, number]> {
 }
 
 export function createLoaders(db: EntityManager) {
+  const accountById = byIdLoader(db, AccountEntity);
+  const repositoryById = byIdLoader(db, RepositoryEntity);
+  const secretScanningAlertById = byIdLoader(db, SecretScanningAlertEntity);
+  /** lowercase login -> account or null (primes accountById) */
+  const accountByLogin = new DataLoader<string, AccountEntity | null>(
+    async (logins) => {
+      const rows = await db.getRepository(AccountEntity).find({ where: { loginLower: In([...logins]) } });
+      for (const r of rows) accountById.prime(r.id, r);
+      const map = new Map(rows.map((r) => [r.loginLower, r]));
+      return logins.map((l) => map.get(l) ?? null);
+    },
+    { maxBatchSize: MAX_BATCH },
+  );
   return {
-    accountById: byIdLoader(db, AccountEntity),
-    repositoryById: byIdLoader(db, RepositoryEntity),
+    accountById,
+    accountByLogin,
+    repositoryById,
+    /**
+     * key `${ownerLoginLower}/${nameLower}` -> repository or null, whatever the viewer may see (callers
+     * check access); the owner comes through accountByLogin. Primes repositoryById.
+     */
+    repositoryByName: new DataLoader<string, RepositoryEntity | null>(
+      async (keys) => {
+        const split = keys.map((k) => {
+          const i = k.indexOf('/');
+          return { owner: k.slice(0, i), name: k.slice(i + 1) };
+        });
+        const owners = await accountByLogin.loadMany([...new Set(split.map((k) => k.owner))]);
+        const ownerIds = owners.filter((o): o is AccountEntity => o instanceof AccountEntity).map((o) => o.id);
+        const rows = ownerIds.length
+          ? await db.getRepository(RepositoryEntity).find({ where: { ownerId: In(ownerIds), nameLower: In([...new Set(split.map((k) => k.name))]) } })
+          : [];
+        for (const r of rows) repositoryById.prime(r.id, r);
+        const loginOf = new Map(owners.filter((o): o is AccountEntity => o instanceof AccountEntity).map((o) => [o.id, o.loginLower]));
+        const map = new Map(rows.map((r) => [`${loginOf.get(r.ownerId)}/${r.nameLower}`, r]));
+        return keys.map((k) => map.get(k) ?? null);
+      },
+      { maxBatchSize: MAX_BATCH },
+    ),
     /** secret scanning: an alert's first location (first_location_detected) */
     locationById: byIdLoader(db, SecretScanningLocationEntity),
     /** secret scanning: alerts by id (node(id:) / nodes(ids:)); visibility is applied by the service afterwards */
-    secretScanningAlertById: byIdLoader(db, SecretScanningAlertEntity),
+    secretScanningAlertById,
+    /** secret scanning: key `${repositoryId}:${number}` -> alert or null (primes secretScanningAlertById) */
+    secretScanningAlertByNumber: new DataLoader<string, SecretScanningAlertEntity | null>(
+      async (keys) => {
+        const ps = pairs(keys);
+        const rows = await db.getRepository(SecretScanningAlertEntity).find({
+          where: { repositoryId: In([...new Set(ps.map((p) => p[0]))]), number: In([...new Set(ps.map((p) => p[1]))]) },
+        });
+        for (const r of rows) secretScanningAlertById.prime(r.id, r);
+        const map = new Map(rows.map((r) => [`${r.repositoryId}:${r.number}`, r]));
+        return keys.map((k) => map.get(k) ?? null);
+      },
+      { maxBatchSize: MAX_BATCH },
+    ),
     /** key `${organizationId}:${userId}` -> role or null */
     orgRole: new DataLoader<string, OrgRole | null>(
       async (keys) => {
@@ -76,3 +125,8 @@ export function createLoaders(db: EntityManager) {
 }
 
 export type Loaders = ReturnType<typeof createLoaders>;
+
+/** Forget everything a request's loaders cached (after a write, so later reads see it). */
+export function clearLoaders(loaders: Loaders): void {
+  for (const loader of Object.values(loaders)) loader.clearAll();
+}

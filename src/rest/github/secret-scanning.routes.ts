@@ -398,7 +398,7 @@ export const githubSecretScanningRoutes: RestRoute<any, any>[] = [
     },
     input: (req) => ({ org: req.params.org, q: parseAlertListQuery(req.query) }),
     handle: async (ctx, i) => {
-      const { org, page } = await ctx.services.secretScanningAlerts.listOrganizationAlerts(ctx, i.org, i.q.filter, i.q.order, i.q.paging);
+      const { org, page } = await ctx.services.secretScanningAlerts.listOrganizationAlerts(ctx, await ctx.services.identity.findAccount(ctx, i.org), i.q.filter, i.q.order, i.q.paging);
       return { q: i.q, org, page };
     },
     present: (r, ctx, req) => presentAlertList(ctx, req, r.q, r.page, 'organization', []),
@@ -422,7 +422,7 @@ export const githubSecretScanningRoutes: RestRoute<any, any>[] = [
     },
     input: (req) => ({ owner: req.params.owner, repo: req.params.repo, q: parseAlertListQuery(req.query) }),
     handle: async (ctx, i) => {
-      const { repo, page } = await ctx.services.secretScanningAlerts.listRepositoryAlerts(ctx, i.owner, i.repo, i.q.filter, i.q.order, i.q.paging);
+      const { repo, page } = await ctx.services.secretScanningAlerts.listRepositoryAlerts(ctx, await ctx.services.identity.findRepository(ctx, i.owner, i.repo), i.q.filter, i.q.order, i.q.paging);
       return { q: i.q, repo, page };
     },
     present: async (r, ctx, req) => presentAlertList(ctx, req, r.q, r.page, 'repository', [await repoRef(ctx, r.repo)]),
@@ -456,7 +456,7 @@ export const githubSecretScanningRoutes: RestRoute<any, any>[] = [
       number: parseAlertNumber(req.params.alert_number),
       hideSecret: bool(req.query, 'hide_secret') ?? false,
     }),
-    handle: async (ctx, i) => ({ hideSecret: i.hideSecret, ...(await ctx.services.secretScanningAlerts.getAlert(ctx, i.owner, i.repo, i.number)) }),
+    handle: async (ctx, i) => ({ hideSecret: i.hideSecret, ...(await ctx.services.secretScanningAlerts.getAlert(ctx, await ctx.services.identity.findRepository(ctx, i.owner, i.repo), i.number)) }),
     present: async (r, ctx, req) => {
       const refs = await loadAlertRefs(ctx, [r.alert], [await repoRef(ctx, r.repo)]);
       const body = presentAlert(r.alert, refs, { base: ctx.config.publicUrl, variant: 'single', hideSecret: r.hideSecret });
@@ -502,7 +502,7 @@ export const githubSecretScanningRoutes: RestRoute<any, any>[] = [
       '503': UNAVAILABLE,
     },
     input: (req) => ({ owner: req.params.owner, repo: req.params.repo, number: parseAlertNumber(req.params.alert_number), update: toAlertUpdate(req.body) }),
-    handle: (ctx, i) => ctx.services.secretScanningAlertUpdates.updateAlert(ctx, i.owner, i.repo, i.number, i.update),
+    handle: async (ctx, i) => ctx.services.secretScanningAlertUpdates.updateAlert(ctx, await ctx.services.identity.findRepository(ctx, i.owner, i.repo), i.number, i.update),
     present: async (r, ctx) => {
       const refs = await loadAlertRefs(ctx, [r.alert], [await repoRef(ctx, r.repo)]);
       return { body: presentAlert(r.alert, refs, { base: ctx.config.publicUrl, variant: 'single' }) };
@@ -527,7 +527,7 @@ export const githubSecretScanningRoutes: RestRoute<any, any>[] = [
     },
     input: (req) => ({ owner: req.params.owner, repo: req.params.repo, number: parseAlertNumber(req.params.alert_number), ...parsePageQuery(req.query) }),
     handle: async (ctx, i) => {
-      const { repo, page } = await ctx.services.secretScanningAlerts.listLocations(ctx, i.owner, i.repo, i.number, { page: i.page, perPage: i.perPage });
+      const { repo, page } = await ctx.services.secretScanningAlerts.listLocations(ctx, await ctx.services.identity.findRepository(ctx, i.owner, i.repo), i.number, { page: i.page, perPage: i.perPage });
       return { q: { page: i.page, perPage: i.perPage }, repo, page };
     },
     present: async (r, ctx, req) => {
@@ -566,7 +566,7 @@ export const githubSecretScanningRoutes: RestRoute<any, any>[] = [
       const b = objectBody(req.body);
       return { owner: req.params.owner, repo: req.params.repo, reason: b.reason, placeholderId: b.placeholder_id };
     },
-    handle: (ctx, i) => ctx.services.secretScanningPush.createBypass(ctx, i.owner, i.repo, { reason: i.reason, placeholderId: i.placeholderId }),
+    handle: async (ctx, i) => ctx.services.secretScanningPush.createBypass(ctx, await ctx.services.identity.findRepository(ctx, i.owner, i.repo), { reason: i.reason, placeholderId: i.placeholderId }),
     present: (r) => ({ status: 200, body: presentBypass(r) }),
   }),
 
@@ -586,7 +586,7 @@ export const githubSecretScanningRoutes: RestRoute<any, any>[] = [
       '503': UNAVAILABLE,
     },
     input: (req) => ({ owner: req.params.owner, repo: req.params.repo }),
-    handle: (ctx, i) => ctx.services.secretScanningScans.scanHistory(ctx, i.owner, i.repo),
+    handle: async (ctx, i) => ctx.services.secretScanningScans.scanHistory(ctx, await ctx.services.identity.findRepository(ctx, i.owner, i.repo)),
     present: (r) => ({ body: presentScanHistory(r.scans) }),
   }),
 ];
