@@ -79,12 +79,6 @@ async function repoWhere(ctx: RequestContext, repositoryId: number): Promise<Rep
   return { repo, owner };
 }
 
-async function ownerLogin(ctx: RequestContext, repo: RepositoryEntity): Promise<string> {
-  const owner = await ctx.loaders.accountById.load(repo.ownerId);
-  if (!owner) throw new NotFoundError();
-  return owner.login;
-}
-
 const nameOf = (w: RepoWhere) => ({ owner: w.owner.login, name: w.repo.name });
 
 function rangeOf(l: SecretScanningLocationEntity) {

@@ -4,7 +4,7 @@
  * the request's loader), and the alerts a mutation reports (`SecretScanningAlertReference.alert`) are
  * loaded in one batched statement, not one round trip per item. Runs on SQLite and on PostgreSQL.
  */
-import type { AccountEntity, RepositoryEntity } from '../../entities';
+import type { AccountEntity } from '../../entities';
 import { commitSha, fakeSecrets, fileOf } from '../fixtures/fake-secrets';
 import { IdentityFixtures } from '../fixtures/identity';
 import { gql, startTestApp, TestApp } from '../helpers/app';
@@ -40,7 +40,6 @@ describe('one request never runs the same statement twice', () => {
   let t: TestApp;
   let f: IdentityFixtures;
   let org: AccountEntity;
-  let repo: RepositoryEntity;
   let token: string;
 
   /** The statements of one request; it must not repeat one. */
@@ -60,7 +59,7 @@ describe('one request never runs the same statement twice', () => {
     org = await f.org('onceorg');
     const admin = await f.user('onceadmin');
     await f.member(org, admin, 'admin');
-    repo = await f.repo(org, { name: 'app', private: true, secretScanning: true });
+    await f.repo(org, { name: 'app', private: true, secretScanning: true });
     token = await f.classicToken(admin, ['repo', 'security_events']);
     const ctx = await testContexts(t.db.dataSource, t.app.deps.services).as(token);
     const secrets = [fakeSecrets.awsAccessKeyId(), fakeSecrets.githubPat(), fakeSecrets.slackBot()];

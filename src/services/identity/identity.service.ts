@@ -19,7 +19,6 @@ import {
   TokenKind,
   WorkflowAccessKeyEntity,
 } from '../../../entities';
-import { can } from '../../auth/permissions';
 import { SecretBox } from '../../auth/secret-box';
 import { generateAccessKeyPair, generateToken, hashToken, randomId, tokenHint } from '../../auth/tokens';
 import { RequestContext, withTransaction } from '../../context';
@@ -171,14 +170,6 @@ export class IdentityService {
     const qb = ctx.db.getRepository(RepositoryEntity).createQueryBuilder('r').where('r.owner_id = :owner', { owner: owner.id });
     await this.access.whereVisible(ctx, qb, 'r', owner);
     return keysetPage(qb, args, { property: 'nameLower', direction: 'ASC' });
-  }
-
-  async listMembers(ctx: RequestContext, org: AccountEntity, args: PageArgs): Promise<Page<MembershipEntity>> {
-    const qb = ctx.db
-      .getRepository(MembershipEntity)
-      .createQueryBuilder('m')
-      .where('m.organization_id = :org', { org: org.id });
-    return keysetPage(qb, args, { property: 'id', direction: 'ASC' });
   }
 
   async viewerPermission(ctx: RequestContext, repo: RepositoryEntity): Promise<RepositoryPermission | null> {
