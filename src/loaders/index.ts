@@ -68,13 +68,16 @@ export function createLoaders(db: EntityManager) {
           const i = k.indexOf('/');
           return { owner: k.slice(0, i), name: k.slice(i + 1) };
         });
-        const owners = await accountByLogin.loadMany([...new Set(split.map((k) => k.owner))]);
-        const ownerIds = owners.filter((o): o is AccountEntity => o instanceof AccountEntity).map((o) => o.id);
+        // load, not loadMany: a failed owner lookup (database down) fails the batch instead of reading as "none"
+        const owners = (await Promise.all([...new Set(split.map((k) => k.owner))].map((o) => accountByLogin.load(o)))).filter(
+          (o): o is AccountEntity => o !== null,
+        );
+        const ownerIds = owners.map((o) => o.id);
         const rows = ownerIds.length
           ? await db.getRepository(RepositoryEntity).find({ where: { ownerId: In(ownerIds), nameLower: In([...new Set(split.map((k) => k.name))]) } })
           : [];
         for (const r of rows) repositoryById.prime(r.id, r);
-        const loginOf = new Map(owners.filter((o): o is AccountEntity => o instanceof AccountEntity).map((o) => [o.id, o.loginLower]));
+        const loginOf = new Map(owners.map((o) => [o.id, o.loginLower]));
         const map = new Map(rows.map((r) => [`${loginOf.get(r.ownerId)}/${r.nameLower}`, r]));
         return keys.map((k) => map.get(k) ?? null);
       },
