@@ -16,6 +16,7 @@ import {
 import type { RequestContext } from '../../src/context';
 import { NotFoundError } from '../../src/errors/app-error';
 import { parseFullName } from '../../src/services/identity/identity.service';
+import { canReadAlert } from '../../src/services/secret-scanning/alert-access';
 import type { AlertFilter, AlertOrder, AlertUpdate, AlertUpdateField } from '../../src/services/secret-scanning/alert-types';
 import type { PlaceholderResult } from '../../src/services/secret-scanning/push.service';
 import { Connection, ConnectionArgs, ConnectionShape, toConnection } from '../common/connection';
@@ -169,7 +170,7 @@ registerNodeType({
     const a = await ctx.loaders.secretScanningAlertById.load(id);
     if (!a) return null;
     // Hidden (404) and not allowed (403) alike give null, never data; checks go through the loaders.
-    return (await ctx.services.secretScanningAlertAccess.canReadAlert(ctx, a)) ? a : null;
+    return (await canReadAlert(ctx, a)) ? a : null;
   },
 });
 
@@ -283,7 +284,7 @@ export class OrganizationSecretScanningResolver {
     @Args() args: ConnectionArgs,
     @Ctx() ctx: RequestContext,
   ): Promise<ConnectionShape<SecretScanningAlertEntity>> {
-    const { org, page } = await ctx.services.secretScanningAlerts.listOrganizationAlerts(ctx, o.login, toFilter(filter), toOrder(orderBy), cursorPaging(args));
+    const { org, page } = await ctx.services.secretScanningAlerts.listOrganizationAlerts(ctx, o, toFilter(filter), toOrder(orderBy), cursorPaging(args));
     // Every alert's repository is owned by this organization: the owner lookups of the page need no query.
     ctx.loaders.accountById.prime(org.id, org);
     return toConnection(page);
@@ -302,15 +303,8 @@ export class RepositorySecretScanningResolver {
     @Args() args: ConnectionArgs,
     @Ctx() ctx: RequestContext,
   ): Promise<ConnectionShape<SecretScanningAlertEntity>> {
-    const { repo, page } = await ctx.services.secretScanningAlerts.listRepositoryAlerts(
-      ctx,
-      await ownerLogin(ctx, r),
-      r.name,
-      toFilter(filter),
-      toOrder(orderBy),
-      cursorPaging(args),
-    );
-    ctx.loaders.repositoryById.prime(repo.id, repo);
+    const { page } = await ctx.services.secretScanningAlerts.listRepositoryAlerts(ctx, r, toFilter(filter), toOrder(orderBy), cursorPaging(args));
+    ctx.loaders.repositoryById.prime(r.id, r);
     return toConnection(page);
   }
 
@@ -320,7 +314,7 @@ export class RepositorySecretScanningResolver {
     @Arg('number', () => Int) number: number,
     @Ctx() ctx: RequestContext,
   ): Promise<SecretScanningAlertEntity> {
-    return (await ctx.services.secretScanningAlerts.getAlert(ctx, await ownerLogin(ctx, r), r.name, number)).alert;
+    return (await ctx.services.secretScanningAlerts.getAlert(ctx, r, number)).alert;
   }
 
   @FieldResolver(() => SecretScanningScanHistory, {
@@ -328,7 +322,7 @@ export class RepositorySecretScanningResolver {
     description: 'The latest scans by kind and type. Null with NOT_FOUND without advanced security or secret scanning.',
   })
   async secretScanningScanHistory(@Root() r: RepositoryEntity, @Ctx() ctx: RequestContext): Promise<Record<string, SecretScanningScanEntity[]>> {
-    const { scans } = await ctx.services.secretScanningScans.scanHistory(ctx, await ownerLogin(ctx, r), r.name);
+    const { scans } = await ctx.services.secretScanningScans.scanHistory(ctx, r);
     const s = scans as Record<ScanKind, SecretScanningScanEntity[]>;
     return {
       incrementalScans: s.incremental,
@@ -352,7 +346,7 @@ interface AlertReference {
 export class SecretScanningAlertReferenceResolver {
   @FieldResolver(() => SecretScanningAlert, { nullable: true, description: 'The alert; null with an error when the viewer may not read alerts.' })
   async alert(@Root() ref: AlertReference, @Ctx() ctx: RequestContext): Promise<SecretScanningAlertEntity> {
-    return (await ctx.services.secretScanningAlerts.getAlert(ctx, await ownerLogin(ctx, ref.repository), ref.repository.name, ref.number)).alert;
+    return (await ctx.services.secretScanningAlerts.getAlert(ctx, ref.repository, ref.number)).alert;
   }
 }
 
@@ -376,7 +370,8 @@ export class SecretScanningMutationResolver {
     for (const field of UPDATE_FIELDS) {
       if (Object.prototype.hasOwnProperty.call(given, field)) update[field] = given[field] ?? null;
     }
-    const { alert } = await ctx.services.secretScanningAlertUpdates.updateAlert(ctx, owner, name, input.number, update);
+    const repository = await ctx.services.identity.findRepository(ctx, owner, name);
+    const { alert } = await ctx.services.secretScanningAlertUpdates.updateAlert(ctx, repository, input.number, update);
     return { alert };
   }
 
@@ -388,7 +383,8 @@ export class SecretScanningMutationResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<CreatePushProtectionBypassPayload> {
     const { owner, name } = parseFullName(input.repository);
-    const r = await ctx.services.secretScanningPush.createBypass(ctx, owner, name, { reason: input.reason, placeholderId: input.placeholderId });
+    const repository = await ctx.services.identity.findRepository(ctx, owner, name);
+    const r = await ctx.services.secretScanningPush.createBypass(ctx, repository, { reason: input.reason, placeholderId: input.placeholderId });
     return { reason: r.reason as CreatePushProtectionBypassPayload['reason'], expireAt: r.expireAt, tokenType: r.tokenType };
   }
 

@@ -50,7 +50,7 @@ import {
 import { IdentityFixtures } from '../fixtures/identity';
 import { SecretScanningFixtures } from '../fixtures/secret-scanning';
 import { gql, gqlDoc, startTestApp, TestApp } from '../helpers/app';
-import { commitSha, fakeSecrets, fileOf, randomChars } from '../unit/secret-scanning/fixtures';
+import { commitSha, fakeSecrets, fileOf, randomChars } from '../fixtures/fake-secrets';
 
 type Json = Record<string, any>;
 type GqlAlert = SecretScanningAlertParityFieldsFragment;

@@ -27,6 +27,7 @@ import {
   MAX_SLUG_LENGTH,
 } from './alert-types';
 import { SECRET_SCANNING_CODES as CODES } from './error-codes';
+import { requireAlertsRepository, requireOrganizationAlerts } from './alert-access';
 
 /** Every value of a list filter must be one of `allowed` (`what` names one value in the message). */
 function checkList(field: string, what: string, values: string[] | null | undefined, allowed: readonly string[]): void {
@@ -124,22 +125,21 @@ export class SecretScanningAlertQueryService {
 
   async listRepositoryAlerts(
     ctx: RequestContext,
-    owner: string,
-    name: string,
+    repository: RepositoryEntity | null,
     filter: AlertFilter,
     order: AlertOrder,
     paging: AlertPaging,
   ): Promise<{ repo: RepositoryEntity; page: AlertPage }> {
     const o = this.validateFilter(filter, order);
-    const { repo } = await ctx.services.secretScanningAlertAccess.repositoryFor(ctx, owner, name, 'secret_scanning.alerts.read');
+    const { repo } = await requireAlertsRepository(ctx, repository, 'secret_scanning.alerts.read');
     const qb = ctx.db.getRepository(SecretScanningAlertEntity).createQueryBuilder('a').where('a.repository_id = :rid', { rid: repo.id });
     const matches = await this.applyFilter(ctx, qb, filter);
     return { repo, page: await this.page(qb, matches, o, paging) };
   }
 
-  async listOrganizationAlerts(ctx: RequestContext, login: string, filter: AlertFilter, order: AlertOrder, paging: AlertPaging): Promise<{ org: AccountEntity; page: AlertPage }> {
+  async listOrganizationAlerts(ctx: RequestContext, organization: AccountEntity | null, filter: AlertFilter, order: AlertOrder, paging: AlertPaging): Promise<{ org: AccountEntity; page: AlertPage }> {
     const o = this.validateFilter(filter, order);
-    const org = await ctx.services.secretScanningAlertAccess.organizationFor(ctx, login);
+    const org = await requireOrganizationAlerts(ctx, organization);
     // Alerts of the organization's repositories, minus those with secret scanning off. The NOT IN
     // (uncorrelated subquery) form keeps the (owner_id, created_at|updated_at) indexes usable for the
     // ordered page, and (owner_id, repository_id) covering for the count.
@@ -160,10 +160,11 @@ export class SecretScanningAlertQueryService {
 
   // ------------------------------------------------------------------ one alert
 
-  async getAlert(ctx: RequestContext, owner: string, name: string, number: number): Promise<{ repo: RepositoryEntity; alert: SecretScanningAlertEntity }> {
+  /** Alert `number` of a repository (as loaded; null when none); batched across a request through the loader. */
+  async getAlert(ctx: RequestContext, repository: RepositoryEntity | null, number: number): Promise<{ repo: RepositoryEntity; alert: SecretScanningAlertEntity }> {
     if (decodeInt(number, POSITIVE_INT4) === undefined) throw new NotFoundError();
-    const { repo } = await ctx.services.secretScanningAlertAccess.repositoryFor(ctx, owner, name, 'secret_scanning.alerts.read');
-    const alert = await ctx.db.getRepository(SecretScanningAlertEntity).findOne({ where: { repositoryId: repo.id, number } });
+    const { repo } = await requireAlertsRepository(ctx, repository, 'secret_scanning.alerts.read');
+    const alert = await ctx.loaders.secretScanningAlertByNumber.load(`${repo.id}:${number}`);
     if (!alert) throw new NotFoundError();
     return { repo, alert };
   }
@@ -172,12 +173,11 @@ export class SecretScanningAlertQueryService {
 
   async listLocations(
     ctx: RequestContext,
-    owner: string,
-    name: string,
+    repository: RepositoryEntity | null,
     number: number,
     paging: { page: number; perPage: number } | ({ mode: 'cursor' } & PageArgs),
   ): Promise<{ repo: RepositoryEntity; alert: SecretScanningAlertEntity; page: Page<SecretScanningLocationEntity> }> {
-    const { repo, alert } = await this.getAlert(ctx, owner, name, number);
+    const { repo, alert } = await this.getAlert(ctx, repository, number);
     return { repo, alert, page: await this.locationsOf(ctx.db, alert, paging) };
   }
 
