@@ -23,6 +23,20 @@ export interface RequestContext {
   services: Services;
   config: AppConfig;
   log: AppLogger;
+  /**
+   * The HTTP request as sent, for what must see it unchanged (request signatures such as SigV4 cover the
+   * method, the target, the headers and the exact body bytes). Absent for in-process callers.
+   */
+  request?: HttpRequestFacts;
+}
+
+export interface HttpRequestFacts {
+  method: string;
+  /** Path and query exactly as the client sent them (origin-form). */
+  target: string;
+  headers: Record<string, string | string[] | undefined>;
+  /** The body bytes as received; undefined without a body. */
+  rawBody?: Buffer;
 }
 
 export interface AppDeps {
@@ -37,6 +51,8 @@ export interface IncomingRequestLike {
   id: string;
   headers: Record<string, string | string[] | undefined>;
   log?: AppLogger;
+  /** The request as sent (REST routes pass it; see RequestContext.request). */
+  http?: HttpRequestFacts;
 }
 
 export function headerValue(headers: IncomingRequestLike['headers'], name: string): string | undefined {
@@ -48,7 +64,9 @@ export function headerValue(headers: IncomingRequestLike['headers'], name: strin
 export async function createContext(deps: AppDeps, request: IncomingRequestLike, viewer?: Viewer): Promise<RequestContext> {
   const resolvedViewer =
     viewer ?? (await authenticateBearer(deps.dataSource, headerValue(request.headers, 'authorization')));
-  return contextFor(deps, request.id, resolvedViewer, request.log);
+  const ctx = contextFor(deps, request.id, resolvedViewer, request.log);
+  if (request.http) ctx.request = request.http;
+  return ctx;
 }
 
 /** A context for in-process callers (CLI, seeding, tests). */

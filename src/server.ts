@@ -15,18 +15,22 @@ import type { DataSource } from 'typeorm';
 import { openDatabase } from '../ormconfig';
 import { AppConfig, describeConfig } from './config';
 import { AppDeps, createContext } from './context';
-import { AppError, toAppError, UnauthenticatedError } from './errors/app-error';
+import { toAppError, UnauthenticatedError, ValidationError } from './errors/app-error';
 import { createApollo, fastifyGraphqlHandler, GraphqlContext } from './graphql/apollo';
 import { PLAYGROUND_ASSET_PREFIX, playgroundAsset, playgroundPage } from './graphql/playground';
 import { getSchema } from './graphql/schema';
 import { createLogger } from './observability/logger';
 import { Metrics } from './observability/metrics';
-import { ErrorReply, appErrorReply, familyOf, httpErrorReply, internalErrorReply, malformedBodyReply, notFoundReply } from './rest/families';
+import { REQUEST_CODES } from './errors/codes';
+import { graphqlHttpErrors, isGraphqlPath } from './graphql/http-errors';
 import { normalizeTarget, requestLineProblem } from './http-guard';
-import { githubFamilyHooks } from './rest/github/family';
-import { registerSecretScanningOpenApi } from './rest/github/secret-scanning.routes';
+import type { ErrorReply, ErrorStyle, IncomingLike } from './rest/family';
+import { familyOf } from './rest/families';
+import { githubFamily } from './rest/github/family';
+import { registerOpenApiDocuments } from './rest/openapi';
+import type { RestRoute } from './rest/route-table';
 import { REST_ROUTES } from './rest/routes';
-import { registerRoutes } from './rest/register';
+import { registerRoutes, routeErrorReply } from './rest/register';
 import { createServices } from './services';
 import { GraphQLError } from 'graphql';
 import { createRedis, RedisLike } from './db/redis';
@@ -48,36 +52,24 @@ export interface CreateAppOptions {
   dataSource?: DataSource;
   /** Use this logger (tests capture logs). */
   logger?: Logger;
+  /** The REST route rows to serve (default: every domain's, src/rest/routes.ts). */
+  routes?: RestRoute<any, any>[];
 }
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
 
-function sendError(reply: FastifyReply, r: ErrorReply): FastifyReply {
+/**
+ * Who answers this request's failures: the GraphQL endpoint (GraphQL's error shape), the family of the route
+ * that took it, or the family that claims its path (unknown routes, errors before routing).
+ */
+function errorStyleOf(req: IncomingLike & { restFamily?: ErrorStyle }): ErrorStyle {
+  if (isGraphqlPath(req.url)) return graphqlHttpErrors;
+  return req.restFamily ?? familyOf(req);
+}
+
+function sendError(reply: FastifyReply, r: ErrorReply, style: ErrorStyle = errorStyleOf(reply.request)): FastifyReply {
   if (r.headers) reply.headers(r.headers);
-  const family = reply.request.restFamily ?? familyOf(reply.request);
-  const type = family === 'aws' ? 'application/x-amz-json-1.0' : 'application/json; charset=utf-8';
-  return reply.code(r.status).type(type).send(r.body);
-}
-
-function isGraphqlPath(url: string): boolean {
-  const path = url.split('?')[0];
-  return path === '/graphql' || path === '/graphql/';
-}
-
-/** An error of the HTTP layer (request line, Host, timeout): GraphQL's error shape on /graphql, else the family's. */
-function httpError(req: { url: string; headers: FastifyRequest['headers'] }, status: number, message: string): ErrorReply {
-  if (isGraphqlPath(req.url)) {
-    const code = status === 408 ? 'REQUEST_TIMEOUT' : status === 431 ? 'REQUEST_HEADER_FIELDS_TOO_LARGE' : 'BAD_REQUEST';
-    return { status, body: { errors: [{ message, extensions: { code } }] } };
-  }
-  return httpErrorReply(familyOf(req), status, message);
-}
-
-/** A family error reply re-shaped for a GraphQL client: same status and message, `errors[].extensions.code`. */
-function graphqlShaped(r: ErrorReply, code: string): ErrorReply {
-  const body = r.body as { message?: unknown } | undefined;
-  const message = typeof body?.message === 'string' ? body.message : 'Bad request';
-  return { status: r.status, headers: r.headers, body: { errors: [{ message, extensions: { code } }] } };
+  return reply.code(r.status).type(style.mediaType).send(r.body);
 }
 
 /** `Authorization: Bearer <expected>`, compared in constant time (both sides hashed to equal lengths). */
@@ -107,15 +99,15 @@ function writeClientError(err: NodeJS.ErrnoException, socket: RawSocket, log: Lo
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   const [status, message] = CLIENT_ERROR_STATUS[err.code ?? ''] ?? [400, 'Bad request: the request could not be parsed'];
   const incoming = { url: socket.parser?.incoming?.url ?? '/', headers: socket.parser?.incoming?.headers ?? {} };
-  const r = httpError(incoming, status, message);
-  const aws = !isGraphqlPath(incoming.url) && familyOf(incoming) === 'aws';
+  const style = errorStyleOf(incoming);
+  const r = style.httpError(status, message);
   const body = JSON.stringify(r.body);
   const extra = Object.entries(r.headers ?? {}).map(([k, v]) => `${k}: ${v}\r\n`).join('');
   log.warn({ code: err.code, status }, 'client error');
   if (socket.writable && !socket._httpMessage?.headersSent) {
     socket.write(
       `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Bad Request'}\r\n` +
-        `Content-Type: ${aws ? 'application/x-amz-json-1.0' : 'application/json; charset=utf-8'}\r\n` +
+        `Content-Type: ${style.mediaType}\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\n${extra}Connection: close\r\n\r\n${body}`,
     );
   }
@@ -158,7 +150,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     // Routing errors (e.g. a malformed percent-encoding in the path): a 400 in the API's style, the path not echoed.
     frameworkErrors(error, req, reply) {
       req.log.warn({ code: error.code }, 'bad request target');
-      return sendError(reply, httpError(req, 400, 'Bad request: the request target is not a valid URL path'));
+      return sendError(reply, errorStyleOf(req).httpError(400, 'Bad request: the request target is not a valid URL path'));
     },
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: false, ignoreDuplicateSlashes: false },
@@ -167,11 +159,20 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   // Connections above the cap are closed as they arrive (Node's server.maxConnections).
   if (config.maxConnections > 0) fastify.server.maxConnections = config.maxConnections;
 
-  // AWS JSON protocol bodies.
+  // JSON bodies (and AWS JSON protocol bodies): parsed by Fastify's own JSON parser (prototype poisoning
+  // refused), and the exact bytes kept on the request (`rawBody`): a signature (SigV4) covers the payload as sent.
+  const keepingRawBody =
+    (parse: ReturnType<typeof fastify.getDefaultJsonParser>) =>
+    (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
+      req.rawBody = body as Buffer;
+      parse(req, (body as Buffer).toString('utf8'), done);
+    };
+  fastify.removeContentTypeParser('application/json');
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, keepingRawBody(fastify.getDefaultJsonParser('error', 'error')));
   fastify.addContentTypeParser(
     ['application/x-amz-json-1.0', 'application/x-amz-json-1.1'],
-    { parseAs: 'string' },
-    fastify.getDefaultJsonParser('error', 'ignore'),
+    { parseAs: 'buffer' },
+    keepingRawBody(fastify.getDefaultJsonParser('error', 'ignore')),
   );
 
   // ---- request log line + metrics ----
@@ -182,7 +183,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     const problem = requestLineProblem(req.raw);
     if (problem) {
       req.log.warn({ problem }, 'bad request line or Host header');
-      return sendError(reply, httpError(req, 400, `Bad request: ${problem}`));
+      return sendError(reply, errorStyleOf(req).httpError(400, `Bad request: ${problem}`));
     }
   });
   // While shutting down, answers close their keep-alive connection so the server can finish closing.
@@ -212,33 +213,26 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
 
   // ---- errors: one mapper per family; GraphQL errors are formatted by Apollo ----
   fastify.setErrorHandler((error: FastifyError, req: FastifyRequest, reply: FastifyReply) => {
-    const family = req.restFamily ?? familyOf(req);
-    // Errors raised before Apollo runs (body parsing) on /graphql keep GraphQL's shape: { errors: [...] }.
-    const send = (r: ErrorReply, graphqlCode: string) => sendError(reply, isGraphqlPath(req.url) ? graphqlShaped(r, graphqlCode) : r);
+    const style = errorStyleOf(req);
+    const send = (r: ErrorReply) => sendError(reply, r, style);
     const code = error.code ?? '';
     if (
       code === 'FST_ERR_CTP_INVALID_JSON_BODY' ||
       code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ||
       (error.statusCode === 400 && error instanceof SyntaxError)
     ) {
-      return send(malformedBodyReply(family), 'BAD_REQUEST');
+      return send(style.malformedBody());
     }
     if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      return send(appErrorReply(family, new (class extends AppError {
-        readonly code = 'BAD_USER_INPUT' as const;
-        readonly httpStatus = 415;
-      })('Unsupported media type: send application/json')), 'BAD_REQUEST');
+      return send(style.errorReply(new ValidationError('Unsupported media type: send application/json', { domainCode: REQUEST_CODES.MEDIA_TYPE_UNSUPPORTED })));
     }
     if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return send(appErrorReply(family, new (class extends AppError {
-        readonly code = 'BAD_USER_INPUT' as const;
-        readonly httpStatus = 413;
-      })('Request body is too large')), 'BAD_REQUEST');
+      return send(style.errorReply(new ValidationError('Request body is too large', { domainCode: REQUEST_CODES.BODY_TOO_LARGE })));
     }
     const app = toAppError(error);
-    if (app) return send(appErrorReply(family, app), app.code);
+    if (app) return send(req.restFamily && style === req.restFamily ? routeErrorReply(req.restFamily, req.restRoute, app) : style.errorReply(app));
     req.log.error({ err: error }, 'unexpected error');
-    return send(internalErrorReply(family, req.id), 'INTERNAL_SERVER_ERROR');
+    return send(style.internalError(req.id));
   });
 
   fastify.setNotFoundHandler(async (req, reply) => {
@@ -248,9 +242,9 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     try {
       await createContext(deps, { id: req.id, headers: req.headers, log: req.log });
     } catch (e) {
-      if (e instanceof UnauthenticatedError) return sendError(reply, appErrorReply(family, e));
+      if (e instanceof UnauthenticatedError) return sendError(reply, family.errorReply(e), family);
     }
-    return sendError(reply, notFoundReply(family, req.method, req.url.split('?')[0]));
+    return sendError(reply, family.noRoute(req.method, req.url.split('?')[0]), family);
   });
 
   // ---- health ----
@@ -279,8 +273,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   fastify.get('/metrics', async (req, reply) => {
     // METRICS_TOKEN set: only a scraper with that bearer token reads the metrics.
     if (config.metricsToken && !bearerMatches(req.headers.authorization, config.metricsToken)) {
-      const r = appErrorReply('github', new UnauthenticatedError('Requires authentication: send "Authorization: Bearer <METRICS_TOKEN>"'));
-      return sendError(reply, { ...r, headers: { ...r.headers, 'www-authenticate': 'Bearer realm="metrics"' } });
+      const r = githubFamily.errorReply(new UnauthenticatedError('Requires authentication: send "Authorization: Bearer <METRICS_TOKEN>"'));
+      return sendError(reply, { ...r, headers: { ...r.headers, 'www-authenticate': 'Bearer realm="metrics"' } }, githubFamily);
     }
     reply.type(metrics.registry.contentType);
     return metrics.registry.metrics();
@@ -300,7 +294,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
         const app = toAppError(e);
         if (app) {
           throw new GraphQLError(app.message, {
-            extensions: { code: app.code, http: { status: app.status } },
+            extensions: { code: app.code, http: { status: graphqlHttpErrors.errorReply(app).status } },
           });
         }
         throw e;
@@ -324,9 +318,10 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   });
 
   // ---- REST families ----
-  registerRoutes(fastify, deps, REST_ROUTES, { github: githubFamilyHooks });
-  // GET /openapi/secret-scanning.json, generated from the same route table rows.
-  registerSecretScanningOpenApi(fastify, config, REST_ROUTES);
+  const routes = options.routes ?? REST_ROUTES;
+  registerRoutes(fastify, deps, routes);
+  // Every family's OpenAPI documents (GET /openapi/secret-scanning.json, ...), generated from the same rows.
+  registerOpenApiDocuments(fastify, config, routes);
 
   let closing: Promise<void> | undefined;
   const app: App = {

@@ -1,11 +1,12 @@
 import { Arg, Ctx, ID, Query, Resolver } from 'type-graphql';
 import type { RequestContext } from '../../src/context';
 import { quoteInput, ValidationError } from '../../src/errors/app-error';
+import { REQUEST_CODES } from '../../src/errors/codes';
 import { decodeNodeId, fromGlobalId } from './global-id';
 import { Node, nodeRegistration } from './node';
 
 function invalidId(globalId: string): ValidationError {
-  return new ValidationError(`Could not resolve to a node with the global id of ${quoteInput(globalId)}`, { status: 400 });
+  return new ValidationError(`Could not resolve to a node with the global id of ${quoteInput(globalId)}`, { domainCode: REQUEST_CODES.INVALID_GLOBAL_ID });
 }
 
 /**
@@ -35,7 +36,7 @@ export class NodeResolver {
    */
   @Query(() => [Node], { nullable: 'items', description: 'Fetches objects given their global ids (at most 100).' })
   async nodes(@Arg('ids', () => [ID]) ids: string[], @Ctx() ctx: RequestContext): Promise<Array<unknown | null>> {
-    if (ids.length > 100) throw new ValidationError('`ids` may contain at most 100 ids.', { status: 400 });
+    if (ids.length > 100) throw new ValidationError('`ids` may contain at most 100 ids.', { domainCode: REQUEST_CODES.TOO_MANY_IDS });
     return Promise.all(ids.map((id) => loadNode(ctx, id).catch((e: unknown) => (e instanceof ValidationError ? e : Promise.reject(e)))));
   }
 }

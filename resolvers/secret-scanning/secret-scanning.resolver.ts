@@ -17,7 +17,7 @@ import type { RequestContext } from '../../src/context';
 import { NotFoundError } from '../../src/errors/app-error';
 import { parseFullName } from '../../src/services/identity/identity.service';
 import { canReadAlert } from '../../src/services/secret-scanning/alert-access';
-import type { AlertFilter, AlertOrder, AlertUpdate } from '../../src/services/secret-scanning/alert-types';
+import type { AlertFilter, AlertOrder, AlertUpdate, AlertUpdateField } from '../../src/services/secret-scanning/alert-types';
 import type { PlaceholderResult } from '../../src/services/secret-scanning/push.service';
 import { Connection, ConnectionArgs, ConnectionShape, toConnection } from '../common/connection';
 import { toGlobalId } from '../common/global-id';
@@ -344,16 +344,8 @@ export class SecretScanningAlertReferenceResolver {
   }
 }
 
-type UpdateKey = AlertUpdate['present'] extends Set<infer K> ? K : never;
-
-/** GraphQL input field -> the service's update key (REST body names). */
-const UPDATE_FIELDS: Record<'state' | 'resolution' | 'resolutionComment' | 'assignee' | 'validity', UpdateKey> = {
-  state: 'state',
-  resolution: 'resolution',
-  resolutionComment: 'resolution_comment',
-  assignee: 'assignee',
-  validity: 'validity',
-};
+/** The GraphQL input fields that are update fields (the service's own names). */
+const UPDATE_FIELDS: AlertUpdateField[] = ['state', 'resolution', 'resolutionComment', 'assignee', 'validity'];
 
 @Resolver()
 export class SecretScanningMutationResolver {
@@ -367,12 +359,10 @@ export class SecretScanningMutationResolver {
   ): Promise<{ alert: SecretScanningAlertEntity }> {
     const { owner, name } = parseFullName(input.repository);
     const given = (raw.input ?? {}) as Record<string, unknown>;
-    const update: AlertUpdate = { present: new Set() };
-    for (const [field, key] of Object.entries(UPDATE_FIELDS) as Array<[keyof typeof UPDATE_FIELDS, UpdateKey]>) {
-      if (Object.prototype.hasOwnProperty.call(given, field)) {
-        update.present.add(key);
-        update[field] = given[field] ?? null;
-      }
+    // An input field sent as null is part of the update (null unassigns); an absent one is not.
+    const update: AlertUpdate = {};
+    for (const field of UPDATE_FIELDS) {
+      if (Object.prototype.hasOwnProperty.call(given, field)) update[field] = given[field] ?? null;
     }
     const repository = await ctx.services.identity.findRepository(ctx, owner, name);
     const { alert } = await ctx.services.secretScanningAlertUpdates.updateAlert(ctx, repository, input.number, update);

@@ -26,10 +26,13 @@ export type AppErrorCode =
   | 'CONFLICT'
   | 'GONE'
   | 'RATE_LIMITED'
-  | 'SERVICE_UNAVAILABLE'
-  | 'NOT_MODIFIED';
+  | 'SERVICE_UNAVAILABLE';
 
-/** One field-level problem, in the spirit of GitHub's 422 `errors` entries. */
+/**
+ * One field-level problem, in the spirit of GitHub's 422 `errors` entries. `field` is the DOMAIN's name of
+ * the field (camelCase, as services and GraphQL spell it); a REST family renames it to its own parameter
+ * name when it answers (GitHub: snake_case).
+ */
 export interface FieldError {
   resource?: string;
   field?: string;
@@ -38,72 +41,108 @@ export interface FieldError {
   message?: string;
 }
 
+export interface AppErrorOptions {
+  /**
+   * The domain's reason, e.g. RESOLUTION_UNCHANGED, INVALID_CURSOR, ASSIGNEE_LACKS_WRITE_ACCESS. Families map
+   * it to their status and body (GitHub: 400 vs 422; WordPress: `rest_*` codes; AWS: `__type`). Defaults to the
+   * category code (`NOT_FOUND`, `BAD_USER_INPUT`, ...).
+   */
+  domainCode?: string;
+  fieldErrors?: FieldError[];
+  /** The message names fields as `{{field}}` tokens (see the AppError constructor). */
+  namesFields?: boolean;
+}
+
+/**
+ * The base of every error a service throws. It says WHAT went wrong (category `code` + `domainCode`, a
+ * message for API users, field errors in the domain's names), never HOW a transport answers it: no HTTP
+ * status here. The GraphQL mapper (src/graphql/errors.ts) and each REST family adapter
+ * (src/rest/<family>/family.ts) decide that.
+ */
+const FIELD_TOKEN = /\{\{([A-Za-z][A-Za-z0-9]*)\}\}/g;
+
+/** A message template's `{{field}}` tokens, each replaced by `rename(field)`. */
+function renderTemplate(template: string, rename: (field: string) => string): string {
+  return template.replace(FIELD_TOKEN, (_m, field: string) => rename(field));
+}
+
 export abstract class AppError extends Error {
   abstract readonly code: AppErrorCode;
-  /** Default HTTP status; a REST family may refine it via `httpStatus`. */
-  abstract readonly httpStatus: number;
-  /** A family-specific machine code (e.g. WordPress `rest_post_invalid_id`, AWS `InvalidArn`). */
-  readonly detailCode?: string;
+  /** The domain's reason (see AppErrorOptions.domainCode); equals `code` when nothing more specific was given. */
+  readonly domainCode: string;
   readonly fieldErrors?: FieldError[];
+  /** The message as written, when it names fields as `{{field}}` tokens (see messageFor). */
+  private readonly template?: string;
 
-  constructor(message: string, opts: { detailCode?: string; fieldErrors?: FieldError[]; status?: number } = {}) {
+  /**
+   * With `namesFields`, `message` names fields as `{{domainFieldName}}` (e.g. '{{secretTypes}} and
+   * {{excludeSecretTypes}} cannot be used together'): `message` shows the domain's names (what GraphQL callers
+   * use), and a REST family renders its own parameter names with `messageFor`. Such a message must not hold
+   * client input.
+   */
+  constructor(message: string, opts: AppErrorOptions = {}) {
     // Backstop: a message that quotes input without quoteInput still cannot flood a response or a log.
-    super(truncate(message, MAX_MESSAGE_CHARS));
+    const capped = truncate(message, MAX_MESSAGE_CHARS);
+    const templated = opts.namesFields === true;
+    super(templated ? renderTemplate(capped, (f) => f) : capped);
+    if (templated) this.template = capped;
     this.name = new.target.name;
-    this.detailCode = opts.detailCode;
+    this.domainCode = opts.domainCode ?? '';
     this.fieldErrors = opts.fieldErrors?.map((f) => (f.message === undefined ? f : { ...f, message: truncate(f.message, MAX_MESSAGE_CHARS) }));
-    if (opts.status !== undefined) (this as { statusOverride?: number }).statusOverride = opts.status;
   }
 
-  /** The HTTP status, honouring a per-instance override (e.g. GitHub's 400 vs 422 validation split). */
-  get status(): number {
-    return (this as { statusOverride?: number }).statusOverride ?? this.httpStatus;
+  /** The message with field names as a transport spells them (`rename`: domain field -> transport name). */
+  messageFor(rename: (field: string) => string): string {
+    return this.template === undefined ? this.message : renderTemplate(this.template, rename);
+  }
+
+  /** True when the service named a reason more specific than the category. */
+  get hasDomainCode(): boolean {
+    return this.domainCode !== '' && this.domainCode !== this.code;
+  }
+
+  /** The domain code, or the category code when none more specific was given. */
+  get reason(): string {
+    return this.domainCode || this.code;
   }
 }
 
 export class NotFoundError extends AppError {
   readonly code = 'NOT_FOUND' as const;
-  readonly httpStatus = 404;
-  constructor(message = 'Not Found', opts?: { detailCode?: string }) {
+  constructor(message = 'Not Found', opts?: AppErrorOptions) {
     super(message, opts);
   }
 }
 
-/** Bad input. Defaults to 422 (GitHub's "Validation Failed"); pass status 400 for malformed requests. */
+/** Bad input (GitHub answers it 422 "Validation Failed" unless the domain code says the request is malformed). */
 export class ValidationError extends AppError {
   readonly code = 'BAD_USER_INPUT' as const;
-  readonly httpStatus = 422;
 }
 
 export class ForbiddenError extends AppError {
   readonly code = 'FORBIDDEN' as const;
-  readonly httpStatus = 403;
-  constructor(message = 'Forbidden', opts?: { detailCode?: string }) {
+  constructor(message = 'Forbidden', opts?: AppErrorOptions) {
     super(message, opts);
   }
 }
 
 export class UnauthenticatedError extends AppError {
   readonly code = 'UNAUTHENTICATED' as const;
-  readonly httpStatus = 401;
-  constructor(message = 'Requires authentication', opts?: { detailCode?: string }) {
+  constructor(message = 'Requires authentication', opts?: AppErrorOptions) {
     super(message, opts);
   }
 }
 
 export class ConflictError extends AppError {
   readonly code = 'CONFLICT' as const;
-  readonly httpStatus = 409;
 }
 
 export class GoneError extends AppError {
   readonly code = 'GONE' as const;
-  readonly httpStatus = 410;
 }
 
 export class RateLimitedError extends AppError {
   readonly code = 'RATE_LIMITED' as const;
-  readonly httpStatus = 429;
   constructor(message = 'Rate limit exceeded', readonly retryAfterSeconds?: number) {
     super(message);
   }
@@ -111,8 +150,7 @@ export class RateLimitedError extends AppError {
 
 export class UnavailableError extends AppError {
   readonly code = 'SERVICE_UNAVAILABLE' as const;
-  readonly httpStatus = 503;
-  constructor(message = 'Service unavailable', opts?: { detailCode?: string }) {
+  constructor(message = 'Service unavailable', opts?: AppErrorOptions) {
     super(message, opts);
   }
 }

@@ -37,6 +37,8 @@ function formatError(_log?: Logger) {
     const app = toAppError(original);
     if (app) {
       const ext: Record<string, unknown> = { code: app.code };
+      // The domain's reason when it says more than the category (e.g. RESOLUTION_UNCHANGED, INVALID_CURSOR).
+      if (app.hasDomainCode) ext.domainCode = app.domainCode;
       if (app.fieldErrors?.length) {
         ext.fieldErrors = app.fieldErrors.map((f) => (f.message === undefined ? f : { ...f, message: capMessage(f.message) }));
       }

@@ -17,6 +17,17 @@ import {
 
 export const MAX_BATCH = 1000;
 
+/**
+ * `loader.loadMany(keys)` that fails like `load` does: DataLoader's loadMany resolves failed keys to Error
+ * objects instead of rejecting, so a database outage would otherwise look like missing rows (a 404 instead of
+ * a 503). Missing rows stay null.
+ */
+export async function loadAll<K, V>(loader: DataLoader<K, V>, keys: readonly K[]): Promise<V[]> {
+  const values = await loader.loadMany(keys);
+  for (const v of values) if (v instanceof Error) throw v;
+  return values as V[];
+}
+
 /** Loader of rows by a numeric column; results in key order, null where missing. */
 export function byIdLoader<T extends { id: number }>(
   db: EntityManager,
@@ -68,16 +79,14 @@ export function createLoaders(db: EntityManager) {
           const i = k.indexOf('/');
           return { owner: k.slice(0, i), name: k.slice(i + 1) };
         });
-        // load, not loadMany: a failed owner lookup (database down) fails the batch instead of reading as "none"
-        const owners = (await Promise.all([...new Set(split.map((k) => k.owner))].map((o) => accountByLogin.load(o)))).filter(
-          (o): o is AccountEntity => o !== null,
-        );
-        const ownerIds = owners.map((o) => o.id);
+        const owners = await loadAll(accountByLogin, [...new Set(split.map((k) => k.owner))]);
+        const found = owners.filter((o): o is AccountEntity => o !== null);
+        const ownerIds = found.map((o) => o.id);
         const rows = ownerIds.length
           ? await db.getRepository(RepositoryEntity).find({ where: { ownerId: In(ownerIds), nameLower: In([...new Set(split.map((k) => k.name))]) } })
           : [];
         for (const r of rows) repositoryById.prime(r.id, r);
-        const loginOf = new Map(owners.map((o) => [o.id, o.loginLower]));
+        const loginOf = new Map(found.map((o) => [o.id, o.loginLower]));
         const map = new Map(rows.map((r) => [`${loginOf.get(r.ownerId)}/${r.nameLower}`, r]));
         return keys.map((k) => map.get(k) ?? null);
       },

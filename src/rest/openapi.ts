@@ -11,7 +11,8 @@
  * an error at build time, so a generated document never holds a dangling `$ref`.
  */
 import type { FastifyInstance } from 'fastify';
-import { GITHUB_DOCS } from './families';
+import type { OpenApiDocumentSpec, OpenApiSecurityScheme, RestFamily } from './family';
+import { FAMILIES } from './families';
 import type { Family, ParamSpec, RestRoute } from './route-table';
 
 // ---------------------------------------------------------------------------------------------------------
@@ -67,9 +68,7 @@ export interface OpenAPIV3Operation {
 export type OpenAPIV3Method = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
 export type OpenAPIV3PathItem = Partial<Record<OpenAPIV3Method, OpenAPIV3Operation>>;
 
-export type OpenAPIV3SecurityScheme =
-  | { type: 'http'; scheme: string; bearerFormat?: string; description?: string }
-  | { type: 'apiKey'; name: string; in: 'header' | 'query' | 'cookie'; description?: string };
+export type OpenAPIV3SecurityScheme = OpenApiSecurityScheme;
 
 export interface OpenAPIV3Document {
   openapi: '3.0.3';
@@ -99,135 +98,23 @@ export interface BuildOpenApiOptions {
 }
 
 // ---------------------------------------------------------------------------------------------------------
-// Family conventions.
+// Family conventions come from the family adapters (src/rest/<family>/family.ts).
 
 const SCHEMA_REF_PREFIX = '#/components/schemas/';
 const schemaRef = (name: string): JsonSchema & OpenAPIV3Reference => ({ $ref: `${SCHEMA_REF_PREFIX}${name}` });
 
 /** The error body schemas of each family, by component name. */
-export const FAMILY_ERROR_SCHEMAS: Record<Family, Record<string, JsonSchema>> = {
-  github: {
-    'basic-error': {
-      title: 'Basic Error',
-      description: 'The body of every GitHub-family error answer.',
-      type: 'object',
-      required: ['message', 'documentation_url', 'status'],
-      properties: {
-        message: { type: 'string', example: 'Not Found' },
-        documentation_url: { type: 'string', example: GITHUB_DOCS },
-        status: { type: 'string', description: 'The HTTP status code, as a string.', example: '404' },
-      },
-    },
-    'validation-error': {
-      title: 'Validation Error',
-      description: 'A 422 answer: the request was well formed but some fields are invalid.',
-      type: 'object',
-      required: ['message', 'documentation_url', 'status'],
-      properties: {
-        message: { type: 'string', example: 'Validation Failed' },
-        documentation_url: { type: 'string' },
-        status: { type: 'string', example: '422' },
-        errors: {
-          type: 'array',
-          items: {
-            type: 'object',
-            required: ['code'],
-            properties: {
-              resource: { type: 'string' },
-              field: { type: 'string' },
-              code: { type: 'string', description: 'missing, missing_field, invalid, already_exists, unprocessable or custom.' },
-              message: { type: 'string' },
-            },
-          },
-        },
-      },
-    },
-  },
-  wordpress: {
-    'wordpress-error': {
-      title: 'WordPress REST Error',
-      type: 'object',
-      required: ['code', 'message', 'data'],
-      properties: {
-        code: { type: 'string', example: 'rest_not_found' },
-        message: { type: 'string' },
-        data: {
-          type: 'object',
-          required: ['status'],
-          properties: {
-            status: { type: 'integer', example: 404 },
-            params: {
-              type: 'object',
-              description: 'Invalid parameters: name -> problem.',
-              additionalProperties: { type: 'string' },
-            },
-          },
-        },
-      },
-    },
-  },
-  aws: {
-    'aws-error': {
-      title: 'AWS JSON Error',
-      type: 'object',
-      required: ['__type', 'message'],
-      properties: {
-        __type: { type: 'string', example: 'ResourceNotFound' },
-        message: { type: 'string' },
-      },
-    },
-  },
-};
+export const FAMILY_ERROR_SCHEMAS: Record<Family, Record<string, JsonSchema>> = Object.fromEntries(
+  Object.values(FAMILIES).map((f) => [f.name, f.openapi.errorSchemas]),
+) as Record<Family, Record<string, JsonSchema>>;
 
-/** The content type of the family's answers (as `registerRoutes` and the error handler send them). */
-function responseMediaType(family: Family): string {
-  return family === 'aws' ? 'application/x-amz-json-1.0' : 'application/json';
+/**
+ * The key of a row in `paths`: its path, or for a row keyed by operation (several rows share one path, told
+ * apart by a header such as X-Amz-Target) `<path>#<operation>`, the form AWS's own OpenAPI exports use.
+ */
+export function openApiPathKey(r: Pick<RestRoute<any, any>, 'path' | 'operation'>): string {
+  return r.operation ? `${r.path}#${r.operation}` : r.path;
 }
-
-/** Which error schema a status of the family uses. */
-function errorSchemaName(family: Family, status: string): string {
-  switch (family) {
-    case 'github':
-      return status === '422' ? 'validation-error' : 'basic-error';
-    case 'wordpress':
-      return 'wordpress-error';
-    case 'aws':
-      return 'aws-error';
-  }
-}
-
-/** Error answers every operation of the family may give (a row's own description of a status wins). */
-const STANDARD_ERRORS: Record<Family, Record<string, string>> = {
-  github: {
-    '400': 'Bad request: malformed JSON or an unsupported API version header',
-    '401': 'Requires authentication (or the credentials are bad)',
-    '403': 'Forbidden',
-    '404': 'Resource not found',
-    '415': 'Unsupported media type (Accept or Content-Type)',
-    '422': 'Validation failed',
-    default: 'Unexpected error (rate limited, service unavailable, internal error)',
-  },
-  wordpress: {
-    '400': 'Invalid JSON body or parameter',
-    '401': 'Not authenticated (or the credentials are bad)',
-    '403': 'Forbidden',
-    '404': 'Resource not found',
-    default: 'Unexpected error',
-  },
-  aws: {
-    '400': 'Client error; `__type` (and the x-amzn-ErrorType header) names it, e.g. ValidationException or ResourceNotFound',
-    default: 'Server error (InternalFailure, ServiceUnavailable)',
-  },
-};
-
-const SECURITY_SCHEMES: Record<Family, [string, OpenAPIV3SecurityScheme]> = {
-  github: ['bearerAuth', { type: 'http', scheme: 'bearer', description: 'A personal access token: `Authorization: Bearer <token>`.' }],
-  wordpress: ['bearerAuth', { type: 'http', scheme: 'bearer', description: 'A personal access token: `Authorization: Bearer <token>`.' }],
-  aws: [
-    'awsSigV4',
-    { type: 'apiKey', in: 'header', name: 'Authorization', description: 'AWS Signature Version 4 with a workflow access key.' },
-  ],
-};
 
 // ---------------------------------------------------------------------------------------------------------
 // Generation.
@@ -284,17 +171,26 @@ function buildParameters(r: RestRoute<any, any>): OpenAPIV3Parameter[] {
     const d = declared.find((p) => p.in === 'path' && p.name === name);
     return d ? toParam(d) : { name, in: 'path' as const, required: true, schema: { type: 'string' } };
   });
-  return [...pathParams, ...declared.filter((p) => p.in !== 'path').map(toParam)];
+  const family = FAMILIES[r.family];
+  const operation: OpenAPIV3Parameter[] =
+    r.operation && family.operationHeader
+      ? [{ name: headerDisplayName(family.operationHeader), in: 'header', required: true, description: 'The operation.', schema: { type: 'string', enum: [r.operation] } }]
+      : [];
+  return [...pathParams, ...operation, ...declared.filter((p) => p.in !== 'path').map(toParam)];
+}
+
+/** `x-amz-target` -> `X-Amz-Target`. */
+function headerDisplayName(lower: string): string {
+  return lower.replace(/(^|-)([a-z])/g, (_m, dash: string, c: string) => dash + c.toUpperCase());
 }
 
 function buildResponses(r: RestRoute<any, any>): Record<string, OpenAPIV3Response> {
-  const mediaType = responseMediaType(r.family);
+  const family = FAMILIES[r.family].openapi;
+  const mediaType = family.responseMediaType;
   const errorResponse = (status: string, description: string, schema?: JsonSchema): OpenAPIV3Response => ({
     description,
-    ...(r.family === 'aws'
-      ? { headers: { 'x-amzn-ErrorType': { description: 'The error type (same as `__type`).', schema: { type: 'string' } } } }
-      : {}),
-    content: { [mediaType]: { schema: schema ? clone(schema) : schemaRef(errorSchemaName(r.family, status)) } },
+    ...(family.errorHeaders ? { headers: clone(family.errorHeaders) } : {}),
+    content: { [mediaType]: { schema: schema ? clone(schema) : schemaRef(family.errorSchemaFor(status)) } },
   });
   const out: Record<string, OpenAPIV3Response> = {};
   const own = r.responses ?? {};
@@ -309,7 +205,7 @@ function buildResponses(r: RestRoute<any, any>): Record<string, OpenAPIV3Respons
   if (!Object.keys(out).some((s) => /^[23]/.test(s))) {
     out['200'] = { description: 'Success' };
   }
-  for (const [status, description] of Object.entries(STANDARD_ERRORS[r.family])) {
+  for (const [status, description] of Object.entries(family.standardErrors)) {
     if (!Object.hasOwn(out, status)) out[status] = errorResponse(status, description);
   }
   // Status codes in ascending order, `default` last.
@@ -321,8 +217,9 @@ function buildRequestBody(r: RestRoute<any, any>): OpenAPIV3RequestBody | undefi
   if (!r.requestBody) return undefined;
   const schema = clone(r.requestBody);
   const required = Array.isArray(schema.required) && schema.required.length > 0;
-  const content: Record<string, OpenAPIV3MediaType> = { 'application/json': { schema } };
-  if (r.family === 'aws') content['application/x-amz-json-1.0'] = { schema: clone(schema) };
+  const content: Record<string, OpenAPIV3MediaType> = Object.fromEntries(
+    FAMILIES[r.family].openapi.requestMediaTypes.map((t) => [t, { schema: clone(schema) }]),
+  );
   return { required, content };
 }
 
@@ -331,7 +228,7 @@ function buildRequestBody(r: RestRoute<any, any>): OpenAPIV3RequestBody | undefi
  * is allowed, `{}`), as GitHub's public reads do.
  */
 function buildSecurity(r: RestRoute<any, any>): OpenAPIV3SecurityRequirement[] {
-  const [name] = SECURITY_SCHEMES[r.family];
+  const [name] = FAMILIES[r.family].openapi.securityScheme;
   return r.responses?.['401'] ? [{ [name]: [] }] : [{ [name]: [] }, {}];
 }
 
@@ -352,8 +249,12 @@ export function buildOpenApi(routes: RestRoute<any, any>[], opts: BuildOpenApiOp
     if (operationIds.has(r.operationId)) throw new Error(`openapi: duplicate operationId '${r.operationId}'`);
     operationIds.add(r.operationId);
     const method = r.method.toLowerCase() as OpenAPIV3Method;
-    const item = (paths[r.path] ??= {});
-    if (item[method]) throw new Error(`openapi: two rows for ${r.method} ${r.path}`);
+    if (r.operation && !FAMILIES[r.family].operationHeader) {
+      throw new Error(`openapi: ${r.operationId} names an operation but the ${r.family} family routes by path`);
+    }
+    const key = openApiPathKey(r);
+    const item = (paths[key] ??= {});
+    if (item[method]) throw new Error(`openapi: two rows for ${r.method} ${key}`);
     families.add(r.family);
     for (const t of r.tags ?? []) tags.add(t);
     const parameters = buildParameters(r);
@@ -370,7 +271,7 @@ export function buildOpenApi(routes: RestRoute<any, any>[], opts: BuildOpenApiOp
   }
 
   // Component schemas: the families' error bodies plus every named schema reachable from the operations.
-  const familyList = (['github', 'wordpress', 'aws'] as const).filter((f) => families.has(f));
+  const familyList = (Object.keys(FAMILIES) as Family[]).filter((f) => families.has(f));
   const builtIn: Record<string, JsonSchema> = Object.assign({}, ...familyList.map((f) => FAMILY_ERROR_SCHEMAS[f]));
   const reserved = new Set(Object.values(FAMILY_ERROR_SCHEMAS).flatMap((s) => Object.keys(s)));
   const registry = opts.schemas ?? {};
@@ -404,7 +305,7 @@ export function buildOpenApi(routes: RestRoute<any, any>[], opts: BuildOpenApiOp
 
   const securitySchemes: Record<string, OpenAPIV3SecurityScheme> = {};
   for (const f of familyList) {
-    const [name, scheme] = SECURITY_SCHEMES[f];
+    const [name, scheme] = FAMILIES[f].openapi.securityScheme;
     securitySchemes[name] = clone(scheme);
   }
 
@@ -431,4 +332,27 @@ export function registerOpenApiRoute(app: FastifyInstance, url: string, build: (
     cached ??= JSON.stringify(build());
     return reply.type('application/json; charset=utf-8').send(cached);
   });
+}
+
+/** The OpenAPI document `doc` of `family`, built from the rows of `routes` it includes. */
+export function buildFamilyDocument(routes: RestRoute<any, any>[], family: RestFamily, doc: OpenApiDocumentSpec, serverUrl: string): OpenAPIV3Document {
+  return buildOpenApi(routes, {
+    title: doc.title,
+    version: doc.version,
+    description: doc.description,
+    serverUrl,
+    family: family.name,
+    pathFilter: (_path, r) => doc.includes(r),
+    schemas: doc.schemas as Record<string, object>,
+  });
+}
+
+/**
+ * Serve every OpenAPI document every family declares (e.g. GET /openapi/secret-scanning.json). A document is
+ * built on first request, so `config.publicUrl` (which may learn its port only at listen time) is read then.
+ */
+export function registerOpenApiDocuments(app: FastifyInstance, config: { publicUrl: string }, routes: RestRoute<any, any>[]): void {
+  for (const family of Object.values(FAMILIES)) {
+    for (const doc of family.documents) registerOpenApiRoute(app, doc.url, () => buildFamilyDocument(routes, family, doc, config.publicUrl));
+  }
 }

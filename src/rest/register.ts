@@ -1,12 +1,18 @@
 /**
- * Turns route-table rows into Fastify routes: build the shared request context, map the request onto the
- * service input, call the service, present the result. Errors are mapped by the server's error handler
- * in the style of the route's family.
+ * Turns route-table rows into Fastify routes: build the shared request context, run the family's checks, map
+ * the request onto the service input, call the service, present the result. Rows of an RPC-style family
+ * (one with an `operationHeader`, e.g. AWS JSON's X-Amz-Target) that share a method and path become ONE
+ * Fastify route that dispatches on the operation; an unknown operation is the family's own error.
+ * Errors are answered by the server's error handler through the route's family adapter.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppDeps, RequestContext } from '../context';
 import { createContext } from '../context';
 import { ValidationError } from '../errors/app-error';
+import { REQUEST_CODES } from '../errors/codes';
+import type { ErrorReply, RestFamily } from './family';
+import { familyNamed } from './families';
+import { fieldRenamer } from './params';
 import { RestRequest, RestRoute, toFastifyPath } from './route-table';
 
 declare module 'fastify' {
@@ -14,7 +20,11 @@ declare module 'fastify' {
     /** Set once the request context exists (REST and GraphQL). */
     appContext?: RequestContext;
     /** The REST family that answers errors for this request. */
-    restFamily?: 'github' | 'wordpress' | 'aws';
+    restFamily?: RestFamily;
+    /** The route row serving this request (its parameters rename error fields). */
+    restRoute?: RestRoute<any, any>;
+    /** The body bytes as received (kept by the content-type parsers, see server.ts). */
+    rawBody?: Buffer;
     /** GraphQL operation name, for the request log line. */
     graphqlOperation?: string;
   }
@@ -27,45 +37,99 @@ export function absoluteRequestUrl(publicUrl: string, rawUrl: string): URL {
 
 function toRestRequest(req: FastifyRequest, publicUrl: string): RestRequest {
   return {
+    method: req.method,
     params: (req.params ?? {}) as Record<string, string>,
     query: (req.query ?? {}) as Record<string, string | string[] | undefined>,
     body: req.body,
     headers: req.headers,
     url: absoluteRequestUrl(publicUrl, req.url),
+    target: req.raw.url ?? req.url,
+    rawBody: req.rawBody,
     raw: req,
   };
 }
 
-export interface FamilyHooks {
-  /** Checks every request of the family before the handler (e.g. GitHub's API version header). */
-  preHandler?: (req: FastifyRequest) => void;
+/** The error reply of an AppError thrown while serving `route`: field names as the client sent them. */
+export function routeErrorReply(family: RestFamily, route: RestRoute<any, any> | undefined, e: import('../errors/app-error').AppError): ErrorReply {
+  return family.errorReply(e, fieldRenamer(route?.parameters, family.fieldName));
 }
 
-export function registerRoutes(app: FastifyInstance, deps: AppDeps, routes: RestRoute<any, any>[], hooks: Partial<Record<string, FamilyHooks>> = {}): void {
+async function serve(deps: AppDeps, r: RestRoute<any, any>, family: RestFamily, req: FastifyRequest, reply: import('fastify').FastifyReply) {
+  req.restRoute = r;
+  // Octokit sends an empty body when a PATCH has no body fields: treat it as "no fields" (the service's 422).
+  if (req.body === '') req.body = undefined;
+  const rr = toRestRequest(req, deps.config.publicUrl);
+  family.preHandler?.(rr);
+  if (r.method !== 'GET' && r.method !== 'DELETE' && req.body !== undefined && req.body !== null && r.requestBody) {
+    if (typeof req.body !== 'object' || Array.isArray(req.body)) {
+      throw new ValidationError('Body should be a JSON object', { domainCode: REQUEST_CODES.BODY_NOT_OBJECT });
+    }
+  }
+  const ctx = await createContext(deps, {
+    id: req.id,
+    headers: req.headers,
+    log: req.log,
+    http: { method: rr.method, target: rr.target, headers: rr.headers, rawBody: rr.rawBody },
+  });
+  req.appContext = ctx;
+  const input = await r.input(rr, ctx);
+  const result = await r.handle(ctx, input);
+  const out = await r.present(result, ctx, rr, input);
+  if (out.headers) reply.headers(out.headers);
+  reply.code(out.status ?? 200);
+  if (out.body === undefined) return reply.send();
+  return reply.type(family.mediaType).send(out.body);
+}
+
+function headerValue(req: FastifyRequest, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v[0] : v;
+}
+
+export function registerRoutes(app: FastifyInstance, deps: AppDeps, routes: RestRoute<any, any>[]): void {
+  // Rows by method and path: one Fastify route each; several rows only when keyed by operation.
+  const groups = new Map<string, RestRoute<any, any>[]>();
   for (const r of routes) {
+    const key = `${r.method} ${toFastifyPath(r.path)}`;
+    groups.set(key, [...(groups.get(key) ?? []), r]);
+  }
+  for (const rows of groups.values()) {
+    const first = rows[0];
+    const family = familyNamed(first.family);
+    const where = `${first.method} ${first.path}`;
+    if (rows.some((r) => r.family !== first.family)) throw new Error(`rest: rows of several families share ${where}`);
+    if (!family.operationHeader) {
+      if (rows.length > 1) throw new Error(`rest: ${rows.length} rows for ${where} (the ${family.name} family routes by path)`);
+      app.route({
+        method: first.method,
+        url: toFastifyPath(first.path),
+        handler: async (req, reply) => {
+          req.restFamily = family;
+          return serve(deps, first, family, req, reply);
+        },
+      });
+      continue;
+    }
+    const header = family.operationHeader;
+    const byOperation = new Map<string, RestRoute<any, any>>();
+    for (const r of rows) {
+      if (!r.operation) throw new Error(`rest: ${r.operationId} (${where}) needs an operation: the ${family.name} family routes by ${header}`);
+      if (byOperation.has(r.operation)) throw new Error(`rest: two rows for operation ${r.operation} on ${where}`);
+      byOperation.set(r.operation, r);
+    }
     app.route({
-      method: r.method,
-      url: toFastifyPath(r.path),
+      method: first.method,
+      url: toFastifyPath(first.path),
       handler: async (req, reply) => {
-        req.restFamily = r.family;
-        hooks[r.family]?.preHandler?.(req);
-        // Octokit sends an empty body when a PATCH has no body fields: treat it as "no fields" (the service's 422).
-        if (req.body === '') req.body = undefined;
-        if (r.method !== 'GET' && r.method !== 'DELETE' && req.body !== undefined && req.body !== null && r.requestBody) {
-          if (typeof req.body !== 'object' || Array.isArray(req.body)) {
-            throw new ValidationError('Body should be a JSON object', { status: 400 });
-          }
+        req.restFamily = family;
+        const operation = headerValue(req, header);
+        const r = operation === undefined ? undefined : byOperation.get(operation);
+        if (!r) {
+          const e = family.unknownOperation(operation, req.method, req.url.split('?')[0]);
+          if (e.headers) reply.headers(e.headers);
+          return reply.code(e.status).type(family.mediaType).send(e.body);
         }
-        const ctx = await createContext(deps, { id: req.id, headers: req.headers, log: req.log });
-        req.appContext = ctx;
-        const rr = toRestRequest(req, deps.config.publicUrl);
-        const input = await r.input(rr, ctx);
-        const result = await r.handle(ctx, input);
-        const out = await r.present(result, ctx, rr);
-        if (out.headers) reply.headers(out.headers);
-        reply.code(out.status ?? 200);
-        if (out.body === undefined) return reply.send();
-        return reply.type(r.family === 'aws' ? 'application/x-amz-json-1.0' : 'application/json; charset=utf-8').send(out.body);
+        return serve(deps, r, family, req, reply);
       },
     });
   }

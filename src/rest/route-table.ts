@@ -1,29 +1,43 @@
 /**
- * The REST compatibility layer is declarative: each documented path is one row of a route table
- * (method, path, which service method, how path/query/body map onto its input, which presenter shapes
- * the answer, which error style the family uses). The same rows generate the OpenAPI documents.
+ * The REST compatibility layer is declarative: each documented operation is one row of a route table
+ * (family, method, path — or an operation name for RPC-style families —, its parameters, which service method,
+ * how the request maps onto its input, which presenter shapes the answer). The same rows generate the OpenAPI
+ * documents, and each parameter is declared once (src/rest/params.ts): its declaration both reads the value
+ * from the request and documents it.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import type { RequestContext } from '../context';
+import type { FamilyName } from './family';
 
-export type Family = 'github' | 'wordpress' | 'aws';
+export type Family = FamilyName;
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/** A parameter as OpenAPI documents it. */
 export interface ParamSpec {
   name: string;
   in: 'path' | 'query' | 'header';
   required?: boolean;
   description?: string;
   schema: Record<string, unknown>;
+  /**
+   * The domain field this parameter fills (e.g. `secret_type` -> `secretTypes`): error field names a service
+   * reports in the domain's names are answered in this parameter's name.
+   */
+  field?: string;
 }
 
 export interface RestRequest {
+  method: string;
   params: Record<string, string>;
   query: Record<string, string | string[] | undefined>;
   body: unknown;
   headers: FastifyRequest['headers'];
-  /** The absolute URL of this request, built from PUBLIC_URL (for Link headers). */
+  /** The absolute URL of this request, built from PUBLIC_URL (for Link headers and URLs in answers). */
   url: URL;
+  /** The request target exactly as the client sent it (path and query, origin-form): what a signature covers. */
+  target: string;
+  /** The body bytes exactly as received (undefined without a body): SigV4 hashes the exact payload. */
+  rawBody: Buffer | undefined;
   raw: FastifyRequest;
 }
 
@@ -37,11 +51,17 @@ export interface RestResult {
 export interface RestRoute<I = unknown, O = unknown> {
   family: Family;
   method: HttpMethod;
-  /** Documented path, OpenAPI style: /repos/{owner}/{repo}. */
+  /** Documented path, OpenAPI style: /repos/{owner}/{repo}. Rows of an RPC family may share one. */
   path: string;
+  /**
+   * RPC-style families (those with an `operationHeader`, e.g. AWS JSON's X-Amz-Target): the operation this row
+   * answers, e.g. `AWSStepFunctions.StartExecution`. Rows with the same method and path are told apart by it.
+   */
+  operation?: string;
   operationId: string;
   summary: string;
   tags?: string[];
+  /** Every parameter, declared once (src/rest/params.ts): it reads the value and documents it. */
   parameters?: ParamSpec[];
   requestBody?: Record<string, unknown>;
   /** OpenAPI responses: status -> description (+ optional schema). */
@@ -50,8 +70,8 @@ export interface RestRoute<I = unknown, O = unknown> {
   input(req: RestRequest, ctx: RequestContext): I | Promise<I>;
   /** The service call. */
   handle(ctx: RequestContext, input: I): Promise<O>;
-  /** Shape the service result the way the family's clients expect. */
-  present(result: O, ctx: RequestContext, req: RestRequest): RestResult | Promise<RestResult>;
+  /** Shape the service result the way the family's clients expect; `input` is what `input()` returned. */
+  present(result: O, ctx: RequestContext, req: RestRequest, input: I): RestResult | Promise<RestResult>;
 }
 
 /** Helper that keeps the generic types of one route together. */
@@ -62,5 +82,3 @@ export function route<I, O>(r: RestRoute<I, O>): RestRoute<I, O> {
 export function toFastifyPath(path: string): string {
   return path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
 }
-
-export type Reply = FastifyReply;

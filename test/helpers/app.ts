@@ -6,6 +6,7 @@ import { print } from 'graphql';
 import type { Logger } from 'typeorm';
 import { AppConfig, loadConfig } from '../../src/config';
 import { createLogger } from '../../src/observability/logger';
+import type { RestRoute } from '../../src/rest/route-table';
 import { App, createApp } from '../../src/server';
 import { openTestDatabase, TestDatabase } from './db';
 
@@ -20,7 +21,7 @@ export interface TestApp {
 }
 
 export async function startTestApp(
-  opts: { env?: Record<string, string>; logger?: Logger; db?: TestDatabase; keepDb?: boolean } = {},
+  opts: { env?: Record<string, string>; logger?: Logger; db?: TestDatabase; keepDb?: boolean; routes?: RestRoute<any, any>[] } = {},
 ): Promise<TestApp> {
   const db = opts.db ?? (await openTestDatabase({ logger: opts.logger }));
   const config: AppConfig = {
@@ -29,7 +30,7 @@ export async function startTestApp(
   };
   const logs: Array<Record<string, unknown>> = [];
   const logger = createLogger(config.logLevel, { write: (line: string) => void logs.push(JSON.parse(line)) });
-  const app = await createApp(config, { dataSource: db.dataSource, logger });
+  const app = await createApp(config, { dataSource: db.dataSource, logger, routes: opts.routes });
   const url = await app.listen();
   // URLs the API returns point at this server.
   app.config.publicUrl = opts.env?.PUBLIC_URL ?? url;

@@ -63,12 +63,15 @@ export function parseLinkHeader(header: string | null | undefined): Partial<Reco
   return out;
 }
 
-/** Links of a page-mode list (`page` + `per_page`). `lastPage` is only asked for when there is a next page. */
-export async function pageModeLinks(
+/**
+ * Links of a page-mode list (`page` + `per_page`). `lastPage` (the number of the last page) is only needed when
+ * there is a next page: load it with `lastPageOf` before presenting.
+ */
+export function pageModeLinks(
   publicUrl: string,
   target: RequestTarget,
-  p: { page: number; perPage: number; hasNextPage: boolean; lastPage?: () => Promise<number> },
-): Promise<string | undefined> {
+  p: { page: number; perPage: number; hasNextPage: boolean; lastPage?: number },
+): string | undefined {
   const url = (page: number) => linkUrl(publicUrl, target, { before: null, after: null, per_page: p.perPage, page });
   const links: Partial<Record<LinkRel, string>> = {};
   if (p.page > 1) {
@@ -77,9 +80,14 @@ export async function pageModeLinks(
   }
   if (p.hasNextPage) {
     links.next = url(p.page + 1);
-    if (p.lastPage) links.last = url(Math.max(p.page + 1, await p.lastPage()));
+    if (p.lastPage !== undefined) links.last = url(Math.max(p.page + 1, p.lastPage));
   }
   return formatLinkHeader(links);
+}
+
+/** The last page's number when a Link header will need it (there is a next page), else undefined. */
+export async function lastPageOf(page: { hasNextPage: boolean; lastPage?: () => Promise<number> }): Promise<number | undefined> {
+  return page.hasNextPage && page.lastPage ? page.lastPage() : undefined;
 }
 
 /** Links of a cursor-mode list (`before` / `after` + `per_page`). */

@@ -23,14 +23,13 @@ import type {
   SecretScanningLocationEntity,
   SecretScanningScanEntity,
 } from '../../../entities';
-import type { RequestContext } from '../../context';
 import type { BypassResult } from '../../services/secret-scanning/push.service';
 import { URL_LOCATION_TYPES } from '../../../entities';
 import { alertUrls, commitLocationUrls, RepoName } from '../../services/secret-scanning/urls';
 import { isoSeconds, presentRepository, presentUser } from './presenters';
 
 // ---------------------------------------------------------------------------------------------------------
-// References (users, first locations, repositories), loaded in batches.
+// References (users, first locations, repositories): loaded by secret-scanning.refs.ts before presenting.
 
 export interface RepoRef {
   repo: RepositoryEntity;
@@ -41,40 +40,6 @@ export interface AlertRefs {
   users: Map<number, AccountEntity>;
   locations: Map<number, SecretScanningLocationEntity>;
   repos: Map<number, RepoRef>;
-}
-
-function present<T>(v: T | null | Error | undefined): v is T {
-  return v !== null && v !== undefined && !(v instanceof Error);
-}
-
-/** Load everything the alerts refer to; `known` repositories (and their owners) are not loaded again. */
-export async function loadAlertRefs(ctx: RequestContext, alerts: SecretScanningAlertEntity[], known: RepoRef[] = []): Promise<AlertRefs> {
-  const repos = new Map<number, RepoRef>(known.map((k) => [k.repo.id, k]));
-  const userIds = new Set<number>();
-  const locationIds = new Set<number>();
-  const repoIds = new Set<number>();
-  for (const a of alerts) {
-    for (const id of [a.resolvedById, a.pushProtectionBypassedById, a.assignedToId]) if (id != null) userIds.add(id);
-    if (a.firstLocationId != null) locationIds.add(a.firstLocationId);
-    if (!repos.has(a.repositoryId)) repoIds.add(a.repositoryId);
-  }
-  const [users, locations, repoRows] = await Promise.all([
-    ctx.loaders.accountById.loadMany([...userIds]),
-    ctx.loaders.locationById.loadMany([...locationIds]),
-    ctx.loaders.repositoryById.loadMany([...repoIds]),
-  ]);
-  const loadedRepos = repoRows.filter(present);
-  const owners = await ctx.loaders.accountById.loadMany([...new Set(loadedRepos.map((r) => r.ownerId))]);
-  const ownerById = new Map(owners.filter(present).map((o) => [o.id, o]));
-  for (const r of loadedRepos) {
-    const owner = ownerById.get(r.ownerId);
-    if (owner) repos.set(r.id, { repo: r, owner });
-  }
-  return {
-    users: new Map(users.filter(present).map((u) => [u.id, u])),
-    locations: new Map(locations.filter(present).map((l) => [l.id, l])),
-    repos,
-  };
 }
 
 // ---------------------------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@
 import { Driver, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { ValidationError } from '../../errors/app-error';
+import { REQUEST_CODES } from '../../errors/codes';
 import { decodeColumnValue, decodeInt, POSITIVE_INT4 } from './decode';
 
 export const MAX_PAGE_SIZE = 100;
@@ -60,7 +61,7 @@ export function encodeCursor(value: CursorValue, id: number | string): string {
 const MAX_CURSOR_CHARS = 1024;
 
 function invalidCursor(argName: string): ValidationError {
-  return new ValidationError(`\`${argName}\` is not a valid cursor`, { status: 400 });
+  return new ValidationError(`\`${argName}\` is not a valid cursor`, { domainCode: REQUEST_CODES.INVALID_CURSOR });
 }
 
 /** The [sort value, id] pair of a cursor, structurally (types are checked by decodeKeysetCursor). */
@@ -98,12 +99,14 @@ export function decodeKeysetCursor(
 
 export function validatePageArgs(args: PageArgs, defaultSize = DEFAULT_PAGE_SIZE): { size: number; backward: boolean } {
   if (args.first != null && args.last != null) {
-    throw new ValidationError('Passing both `first` and `last` to paginate a connection is not supported.', { status: 400 });
+    throw new ValidationError('Passing both `first` and `last` to paginate a connection is not supported.', {
+      domainCode: REQUEST_CODES.INVALID_PAGINATION,
+    });
   }
   for (const name of ['first', 'last'] as const) {
     const v = args[name];
     if (v != null && (!Number.isInteger(v) || v < 0 || v > MAX_PAGE_SIZE)) {
-      throw new ValidationError(`\`${name}\` must be an integer between 0 and ${MAX_PAGE_SIZE} (got ${v}).`, { status: 400 });
+      throw new ValidationError(`\`${name}\` must be an integer between 0 and ${MAX_PAGE_SIZE} (got ${v}).`, { domainCode: REQUEST_CODES.INVALID_PAGINATION });
     }
   }
   const backward = args.last != null || (args.first == null && args.before != null && args.after == null);

@@ -26,11 +26,13 @@ import {
   invalid,
   MAX_SLUG_LENGTH,
 } from './alert-types';
+import { SECRET_SCANNING_CODES as CODES } from './error-codes';
 import { requireAlertsRepository, requireOrganizationAlerts } from './alert-access';
 
-function checkList(field: string, values: string[] | null | undefined, allowed: readonly string[]): void {
+/** Every value of a list filter must be one of `allowed` (`what` names one value in the message). */
+function checkList(field: string, what: string, values: string[] | null | undefined, allowed: readonly string[]): void {
   for (const v of values ?? []) {
-    if (!allowed.includes(v)) throw invalid(field, `${quoteInput(v)} is not a valid ${field}; use one of ${allowed.join(', ')}`);
+    if (!allowed.includes(v)) throw invalid(field, `${quoteInput(v)} is not a valid ${what}; use one of ${allowed.join(', ')}`, CODES.INVALID_FILTER);
   }
 }
 
@@ -39,32 +41,36 @@ export class SecretScanningAlertQueryService {
 
   validateFilter(filter: AlertFilter, order: AlertOrder): { sort: 'created' | 'updated'; direction: 'asc' | 'desc' } {
     if (filter.state != null && !(ALERT_STATES as readonly string[]).includes(filter.state)) {
-      throw invalid('state', `${quoteInput(filter.state)} is not a valid state; use open or resolved`);
+      throw invalid('state', `${quoteInput(filter.state)} is not a valid state; use open or resolved`, CODES.INVALID_FILTER);
     }
     if (filter.secretTypes?.length && filter.excludeSecretTypes?.length) {
-      throw new ValidationError('secret_type and exclude_secret_types cannot be used together', {
-        fieldErrors: [{ resource: 'SecretScanningAlert', field: 'exclude_secret_types', code: 'invalid' }],
+      throw new ValidationError('{{secretTypes}} and {{excludeSecretTypes}} cannot be used together', {
+        domainCode: CODES.INVALID_FILTER,
+        namesFields: true,
+        fieldErrors: [{ resource: 'SecretScanningAlert', field: 'excludeSecretTypes', code: 'invalid' }],
       });
     }
     if (filter.providers?.length && filter.excludeProviders?.length) {
-      throw new ValidationError('providers and exclude_providers cannot be used together', {
-        fieldErrors: [{ resource: 'SecretScanningAlert', field: 'exclude_providers', code: 'invalid' }],
+      throw new ValidationError('{{providers}} and {{excludeProviders}} cannot be used together', {
+        domainCode: CODES.INVALID_FILTER,
+        namesFields: true,
+        fieldErrors: [{ resource: 'SecretScanningAlert', field: 'excludeProviders', code: 'invalid' }],
       });
     }
-    checkList('resolution', filter.resolutions, ALERT_RESOLUTION_FILTERS);
-    checkList('validity', filter.validities, ALERT_VALIDITIES);
+    checkList('resolutions', 'resolution', filter.resolutions, ALERT_RESOLUTION_FILTERS);
+    checkList('validities', 'validity', filter.validities, ALERT_VALIDITIES);
     for (const m of filter.includedMetadata ?? []) {
       if (!(INCLUDED_METADATA_VALUES as readonly string[]).includes(m)) {
-        throw invalid('included_metadata', `${quoteInput(m)} is not a valid included_metadata value; use ${INCLUDED_METADATA_VALUES.join(', ')}`);
+        throw invalid('includedMetadata', `${quoteInput(m)} is not a valid included metadata field; use ${INCLUDED_METADATA_VALUES.join(', ')}`, CODES.INVALID_FILTER);
       }
     }
     if (filter.ownerEmailHash != null && !/^[0-9a-f]{64}$/.test(filter.ownerEmailHash)) {
-      throw invalid('owner_email_hash', 'owner_email_hash must be the lowercase hex SHA-256 of an email address');
+      throw invalid('ownerEmailHash', 'The owner email hash must be the lowercase hex SHA-256 of an email address', CODES.INVALID_FILTER);
     }
     const sort = order.sort ?? 'created';
     const direction = order.direction ?? 'desc';
-    if (sort !== 'created' && sort !== 'updated') throw invalid('sort', `${quoteInput(sort)} is not a valid sort; use created or updated`);
-    if (direction !== 'asc' && direction !== 'desc') throw invalid('direction', `${quoteInput(direction)} is not a valid direction; use asc or desc`);
+    if (sort !== 'created' && sort !== 'updated') throw invalid('sort', `${quoteInput(sort)} is not a valid sort; use created or updated`, CODES.INVALID_FILTER);
+    if (direction !== 'asc' && direction !== 'desc') throw invalid('direction', `${quoteInput(direction)} is not a valid direction; use asc or desc`, CODES.INVALID_FILTER);
     return { sort, direction };
   }
 

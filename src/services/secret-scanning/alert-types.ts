@@ -5,6 +5,7 @@
 import type { LocationType, SecretScanningAlertEntity } from '../../../entities';
 import { ValidationError } from '../../errors/app-error';
 import type { Page, PageArgs } from '../common/pagination';
+import { SECRET_SCANNING_CODES } from './error-codes';
 
 export const DEFAULT_PER_PAGE = 30;
 
@@ -53,14 +54,24 @@ export type AlertPaging = { mode: 'page'; page: number; perPage: number } | ({ m
 
 export type AlertPage = Page<SecretScanningAlertEntity>;
 
+/**
+ * An alert update in the domain's names. A key that is present (even with null) is part of the update; an
+ * absent key is not (`null` unassigns, clears a validity override, ...). Values are unchecked: the service
+ * validates them (REST bodies and GraphQL inputs map onto this as they are).
+ */
 export interface AlertUpdate {
   state?: unknown;
   resolution?: unknown;
   resolutionComment?: unknown;
   assignee?: unknown;
   validity?: unknown;
-  /** Which keys the request actually carried (a key present with null differs from an absent key). */
-  present: Set<'state' | 'resolution' | 'resolution_comment' | 'assignee' | 'validity'>;
+}
+
+export type AlertUpdateField = keyof AlertUpdate;
+
+/** Whether the update carries `field` (with any value, null included). */
+export function carries(update: AlertUpdate, field: AlertUpdateField): boolean {
+  return Object.prototype.hasOwnProperty.call(update, field);
 }
 
 export const MAX_RESOLUTION_COMMENT = 280;
@@ -89,6 +100,6 @@ export interface Finding {
 }
 
 /** A validation error on one field of an alert (or of another secret scanning resource). */
-export function invalid(field: string, message: string, resource = 'SecretScanningAlert'): ValidationError {
-  return new ValidationError(message, { fieldErrors: [{ resource, field, code: 'invalid', message }] });
+export function invalid(field: string, message: string, domainCode: string = SECRET_SCANNING_CODES.INVALID_ALERT_FIELD, resource = 'SecretScanningAlert'): ValidationError {
+  return new ValidationError(message, { domainCode, fieldErrors: [{ resource, field, code: 'invalid', message }] });
 }

@@ -17,7 +17,8 @@ import { lockedFindOne } from '../../db/transaction';
 import { ForbiddenError, NotFoundError, quoteInput, ValidationError } from '../../errors/app-error';
 import { decodeString } from '../common/decode';
 import { requireAlertsRepository } from './alert-access';
-import { AlertUpdate, invalid, MAX_RESOLUTION_COMMENT } from './alert-types';
+import { AlertUpdate, AlertUpdateField, carries, invalid, MAX_RESOLUTION_COMMENT } from './alert-types';
+import { SECRET_SCANNING_CODES as CODES } from './error-codes';
 
 export class SecretScanningAlertUpdateService {
   /** A reviewer under delegated alert dismissal: an org owner or security manager, or the owner of a user repository. */
@@ -29,9 +30,10 @@ export class SecretScanningAlertUpdateService {
 
   async updateAlert(ctx: RequestContext, repository: RepositoryEntity | null, number: number, input: AlertUpdate): Promise<{ repo: RepositoryEntity; alert: SecretScanningAlertEntity }> {
     // Input shape first (validation before permission, like GitHub): at least one of the three fields.
-    const p = input.present;
+    const p = { has: (f: AlertUpdateField) => carries(input, f) };
     if (!p.has('state') && !p.has('assignee') && !p.has('validity')) {
-      throw new ValidationError('Invalid request: the body must contain at least one of state, assignee or validity.', {
+      throw new ValidationError('Invalid request: the update must contain at least one of state, assignee or validity.', {
+        domainCode: CODES.UPDATE_EMPTY,
         fieldErrors: [{ resource: 'SecretScanningAlert', field: 'state', code: 'missing_field' }],
       });
     }
@@ -47,9 +49,11 @@ export class SecretScanningAlertUpdateService {
     if (p.has('assignee') && input.assignee !== null && (typeof input.assignee !== 'string' || input.assignee === '')) {
       throw invalid('assignee', 'assignee must be a login or null');
     }
-    if (p.has('resolution_comment') && input.resolutionComment !== null) {
+    if (p.has('resolutionComment') && input.resolutionComment !== null) {
       if (decodeString(input.resolutionComment, MAX_RESOLUTION_COMMENT) === undefined) {
-        throw new ValidationError(`resolution_comment is invalid: it must be a string of at most ${MAX_RESOLUTION_COMMENT} characters, without NUL characters.`, { status: 400 });
+        throw new ValidationError(`The resolution comment is invalid: it must be a string of at most ${MAX_RESOLUTION_COMMENT} characters, without NUL characters.`, {
+          domainCode: CODES.RESOLUTION_COMMENT_INVALID,
+        });
       }
     }
     const state = p.has('state') ? (input.state as AlertState) : undefined;
@@ -57,12 +61,13 @@ export class SecretScanningAlertUpdateService {
     // Rule 1: resolution required when resolving; a resolution (or comment) needs a matching state.
     if (state === 'resolved' && !resolution) {
       throw new ValidationError('resolution is required when state is resolved', {
+        domainCode: CODES.STATE_RESOLUTION_MISMATCH,
         fieldErrors: [{ resource: 'SecretScanningAlert', field: 'resolution', code: 'missing_field' }],
       });
     }
-    if (state === 'open' && resolution) throw invalid('resolution', 'State does not match the resolution: an open alert has no resolution');
-    if (state === undefined && (resolution != null || (p.has('resolution_comment') && input.resolutionComment != null))) {
-      throw invalid('state', 'State does not match the resolution or resolution comment: send state with them');
+    if (state === 'open' && resolution) throw invalid('resolution', 'State does not match the resolution: an open alert has no resolution', CODES.STATE_RESOLUTION_MISMATCH);
+    if (state === undefined && (resolution != null || (p.has('resolutionComment') && input.resolutionComment != null))) {
+      throw invalid('state', 'State does not match the resolution or resolution comment: send state with them', CODES.STATE_RESOLUTION_MISMATCH);
     }
 
     const { repo, facts } = await requireAlertsRepository(ctx, repository, 'secret_scanning.alerts.write');
@@ -81,7 +86,7 @@ export class SecretScanningAlertUpdateService {
     state: AlertState | undefined,
     resolution: AlertResolution | null | undefined,
   ): Promise<{ repo: RepositoryEntity; alert: SecretScanningAlertEntity }> {
-    const p = input.present;
+    const p = { has: (f: AlertUpdateField) => carries(input, f) };
     const alerts = ctx.db.getRepository(SecretScanningAlertEntity);
     const alert = await lockedFindOne(ctx.db, SecretScanningAlertEntity, { repositoryId: repo.id, number });
     if (!alert) throw new NotFoundError();
@@ -93,17 +98,19 @@ export class SecretScanningAlertUpdateService {
       if (state === alert.state && (state === 'open' || resolution === alert.resolution)) {
         throw new ValidationError(
           state === 'open' ? 'The alert is already open: the resolution was not changed.' : `The alert is already resolved as ${alert.resolution}: the resolution was not changed.`,
-          { status: 400 },
+          { domainCode: CODES.RESOLUTION_UNCHANGED },
         );
       }
       // Rule 2: the resolution comment cannot be updated or deleted once set.
-      if (p.has('resolution_comment') && alert.resolutionComment !== null && input.resolutionComment !== alert.resolutionComment) {
-        throw new ValidationError('resolution_comment cannot be updated or deleted after it is set.', { status: 400 });
+      if (p.has('resolutionComment') && alert.resolutionComment !== null && input.resolutionComment !== alert.resolutionComment) {
+        throw new ValidationError('The resolution comment cannot be updated or deleted after it is set.', { domainCode: CODES.RESOLUTION_COMMENT_IMMUTABLE });
       }
       if (state === 'resolved') {
         // Rule 4: delegated alert dismissal.
         if (repo.delegatedAlertDismissal && !this.isReviewer(ctx, repo, facts)) {
-          throw new ForbiddenError('Delegated alert dismissal is enabled on this repository: only an organization owner or security manager may close this alert.');
+          throw new ForbiddenError('Delegated alert dismissal is enabled on this repository: only an organization owner or security manager may close this alert.', {
+            domainCode: CODES.DISMISSAL_NEEDS_REVIEWER,
+          });
         }
         changes.state = 'resolved';
         changes.resolution = resolution!;
@@ -115,7 +122,7 @@ export class SecretScanningAlertUpdateService {
         changes.resolvedAt = null;
         changes.resolvedById = null;
       }
-      if (p.has('resolution_comment') && typeof input.resolutionComment === 'string' && alert.resolutionComment === null) {
+      if (p.has('resolutionComment') && typeof input.resolutionComment === 'string' && alert.resolutionComment === null) {
         changes.resolutionComment = input.resolutionComment;
       }
     }
@@ -127,6 +134,7 @@ export class SecretScanningAlertUpdateService {
         const ok = user && user.type === 'User' && (await this.hasWriteAccess(ctx, repo, user));
         if (!ok) {
           throw new ValidationError(`The assignee ${quoteInput(input.assignee)} does not have write access to the repository.`, {
+            domainCode: CODES.ASSIGNEE_LACKS_WRITE_ACCESS,
             fieldErrors: [{ resource: 'SecretScanningAlert', field: 'assignee', code: 'invalid' }],
           });
         }

@@ -36,6 +36,7 @@ import { requireAlertsRepository } from './alert-access';
 import type { Finding } from './alert-types';
 import { secretTypeBySlug, type DetectedSecret } from './detector';
 import { DetectorPool } from './detector/pool';
+import { SECRET_SCANNING_CODES as CODES } from './error-codes';
 
 export interface PushFileInput {
   path: string;
@@ -543,16 +544,18 @@ export class SecretScanningPushService {
       });
     }
     if (body.placeholderId === undefined || body.placeholderId === null || body.placeholderId === '') {
-      errors.push({ resource: 'SecretScanningPushProtectionBypass', field: 'placeholder_id', code: 'missing_field', message: 'placeholder_id is required' });
+      errors.push({ resource: 'SecretScanningPushProtectionBypass', field: 'placeholderId', code: 'missing_field', message: 'the placeholder id is required' });
     } else if (typeof body.placeholderId !== 'string') {
-      errors.push({ resource: 'SecretScanningPushProtectionBypass', field: 'placeholder_id', code: 'invalid', message: 'placeholder_id must be a string' });
+      errors.push({ resource: 'SecretScanningPushProtectionBypass', field: 'placeholderId', code: 'invalid', message: 'the placeholder id must be a string' });
     }
-    if (errors.length) throw new ValidationError(`Invalid request: ${errors.map((e) => e.message).join('; ')}.`, { fieldErrors: errors });
+    if (errors.length) {
+      throw new ValidationError(`Invalid request: ${errors.map((e) => e.message).join('; ')}.`, { domainCode: CODES.INVALID_PUSH_INPUT, fieldErrors: errors });
+    }
     const reason = body.reason as BypassReason;
     const placeholderId = body.placeholderId as string;
 
     const { repo } = await ctx.services.access.requireRepository(ctx, repository, 'secret_scanning.bypass.create', {
-      precondition: (r) => (r.secretScanning && r.pushProtection ? null : new NotFoundError('Push protection is disabled on this repository')),
+      precondition: (r) => (r.secretScanning && r.pushProtection ? null : new NotFoundError('Push protection is disabled on this repository', { domainCode: CODES.PUSH_PROTECTION_DISABLED })),
       roleDenied: () => new ForbiddenError('User does not have enough permissions'),
     });
     if (ctx.viewer.kind !== 'user') throw new ForbiddenError('User does not have enough permissions'); // can() lets only users bypass: for the type
@@ -567,8 +570,10 @@ export class SecretScanningPushService {
     const p = key !== undefined ? await lockedFindOne(ctx.db, PushProtectionPlaceholderEntity, { placeholderId: key, repositoryId: repo.id }) : null;
     const now = new Date();
     const live = p && (p.expireAt.getTime() > now.getTime() || (p.bypassExpireAt !== null && p.bypassExpireAt.getTime() > now.getTime()));
-    if (!p || !live) throw new NotFoundError('Placeholder ID not found');
-    if (p.pusherId !== viewerId) throw new ForbiddenError('User does not have enough permissions: only the author of the pushed secret may bypass push protection for it');
+    if (!p || !live) throw new NotFoundError('Placeholder ID not found', { domainCode: CODES.PLACEHOLDER_NOT_FOUND });
+    if (p.pusherId !== viewerId) throw new ForbiddenError('User does not have enough permissions: only the author of the pushed secret may bypass push protection for it', {
+        domainCode: CODES.BYPASS_NOT_PUSHER,
+      });
 
     if (p.bypassedAt === null) {
       // Conditional update: of two concurrent first calls, one sets the window and both return it.

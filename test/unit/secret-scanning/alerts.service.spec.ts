@@ -1,6 +1,7 @@
 /**
  * The secret scanning alert services on a real database: numbering, findings, filters, paging, update rules, scan history.
  */
+import { github } from '../../helpers/github-answer';
 import type { AccountEntity, RepositoryEntity } from '../../../entities';
 import { loadConfig } from '../../../src/config';
 import type { RequestContext } from '../../../src/context';
@@ -20,14 +21,9 @@ const finding = (secret: string, over: Partial<Finding> = {}, line = 1): Finding
   ...over,
 });
 
-const upd = (body: Record<string, unknown>): AlertUpdate => ({
-  state: body.state,
-  resolution: body.resolution,
-  resolutionComment: body.resolution_comment,
-  assignee: body.assignee,
-  validity: body.validity,
-  present: new Set(Object.keys(body)) as AlertUpdate['present'],
-});
+/** A REST-style body (snake_case keys) -> the service's AlertUpdate; only the keys the body has. */
+const upd = (body: Record<string, unknown>): AlertUpdate =>
+  Object.fromEntries(Object.entries(body).map(([k, v]) => [k === 'resolution_comment' ? 'resolutionComment' : k, v])) as AlertUpdate;
 
 describe('secret scanning alert services', () => {
   let db: TestDatabase;
@@ -150,10 +146,10 @@ describe('secret scanning alert services', () => {
 
   describe('update rules', () => {
     it('rule 1: resolution required when resolving; state must match', async () => {
-      await expect(updates().updateAlert(adminCtx, await named('ssorg', 'app'), 1, upd({ state: 'resolved' }))).rejects.toMatchObject({ status: 422 });
-      await expect(updates().updateAlert(adminCtx, await named('ssorg', 'app'), 1, upd({ state: 'open', resolution: 'revoked' }))).rejects.toMatchObject({ status: 422 });
-      await expect(updates().updateAlert(adminCtx, await named('ssorg', 'app'), 1, upd({}))).rejects.toMatchObject({ status: 422 });
-      await expect(updates().updateAlert(adminCtx, await named('ssorg', 'app'), 1, upd({ state: 'resolved', resolution: 'nope' }))).rejects.toMatchObject({ status: 422 });
+      await expect(github(updates().updateAlert(adminCtx, await named('ssorg', 'app'), 1, upd({ state: 'resolved' })))).rejects.toMatchObject({ status: 422 });
+      await expect(github(updates().updateAlert(adminCtx, await named('ssorg', 'app'), 1, upd({ state: 'open', resolution: 'revoked' })))).rejects.toMatchObject({ status: 422 });
+      await expect(github(updates().updateAlert(adminCtx, await named('ssorg', 'app'), 1, upd({})))).rejects.toMatchObject({ status: 422 });
+      await expect(github(updates().updateAlert(adminCtx, await named('ssorg', 'app'), 1, upd({ state: 'resolved', resolution: 'nope' })))).rejects.toMatchObject({ status: 422 });
     });
 
     it('resolves with resolver and time; rule 3: unchanged resolution or an invalid comment is 400', async () => {
@@ -161,24 +157,24 @@ describe('secret scanning alert services', () => {
       expect(alert).toMatchObject({ state: 'resolved', resolution: 'revoked', resolutionComment: 'rotated' });
       expect(alert.resolvedAt).toBeInstanceOf(Date);
       expect(alert.resolvedById).not.toBeNull();
-      await expect(updates().updateAlert(adminCtx, await named('ssorg', 'app'), 1, upd({ state: 'resolved', resolution: 'revoked' }))).rejects.toMatchObject({ status: 400 });
-      await expect(updates().updateAlert(adminCtx, await named('ssorg', 'app'), 2, upd({ state: 'resolved', resolution: 'revoked', resolution_comment: 'x'.repeat(281) }))).rejects.toMatchObject({ status: 400 });
+      await expect(github(updates().updateAlert(adminCtx, await named('ssorg', 'app'), 1, upd({ state: 'resolved', resolution: 'revoked' })))).rejects.toMatchObject({ status: 400 });
+      await expect(github(updates().updateAlert(adminCtx, await named('ssorg', 'app'), 2, upd({ state: 'resolved', resolution: 'revoked', resolution_comment: 'x'.repeat(281) })))).rejects.toMatchObject({ status: 400 });
     });
 
     it('rule 2: the resolution comment cannot be changed or deleted; reopening clears resolution, resolved_at, resolved_by', async () => {
-      await expect(updates().updateAlert(adminCtx, await named('ssorg', 'app'), 1, upd({ state: 'resolved', resolution: 'false_positive', resolution_comment: 'other' }))).rejects.toMatchObject({ status: 400 });
-      await expect(updates().updateAlert(adminCtx, await named('ssorg', 'app'), 1, upd({ state: 'open', resolution_comment: null }))).rejects.toMatchObject({ status: 400 });
+      await expect(github(updates().updateAlert(adminCtx, await named('ssorg', 'app'), 1, upd({ state: 'resolved', resolution: 'false_positive', resolution_comment: 'other' })))).rejects.toMatchObject({ status: 400 });
+      await expect(github(updates().updateAlert(adminCtx, await named('ssorg', 'app'), 1, upd({ state: 'open', resolution_comment: null })))).rejects.toMatchObject({ status: 400 });
       const { alert } = await updates().updateAlert(adminCtx, await named('ssorg', 'app'), 1, upd({ state: 'open' }));
       expect(alert).toMatchObject({ state: 'open', resolution: null, resolvedAt: null, resolvedById: null, resolutionComment: 'rotated' });
-      await expect(updates().updateAlert(adminCtx, await named('ssorg', 'app'), 1, upd({ state: 'open' }))).rejects.toMatchObject({ status: 400 });
+      await expect(github(updates().updateAlert(adminCtx, await named('ssorg', 'app'), 1, upd({ state: 'open' })))).rejects.toMatchObject({ status: 400 });
     });
 
     it('rule 5: assignee (needs write access) and validity do not move state', async () => {
       const { alert } = await updates().updateAlert(adminCtx, await named('ssorg', 'app'), 2, upd({ assignee: 'SSWRITER', validity: 'active' }));
       expect(alert).toMatchObject({ state: 'open', assignedToId: writer.id, validity: 'active' });
-      await expect(updates().updateAlert(adminCtx, await named('ssorg', 'app'), 2, upd({ assignee: reader.login }))).rejects.toMatchObject({ status: 422 });
-      await expect(updates().updateAlert(adminCtx, await named('ssorg', 'app'), 2, upd({ assignee: 'nobody-here' }))).rejects.toMatchObject({ status: 422 });
-      await expect(updates().updateAlert(adminCtx, await named('ssorg', 'app'), 2, upd({ validity: 'unknown' }))).rejects.toMatchObject({ status: 422 });
+      await expect(github(updates().updateAlert(adminCtx, await named('ssorg', 'app'), 2, upd({ assignee: reader.login })))).rejects.toMatchObject({ status: 422 });
+      await expect(github(updates().updateAlert(adminCtx, await named('ssorg', 'app'), 2, upd({ assignee: 'nobody-here' })))).rejects.toMatchObject({ status: 422 });
+      await expect(github(updates().updateAlert(adminCtx, await named('ssorg', 'app'), 2, upd({ validity: 'unknown' })))).rejects.toMatchObject({ status: 422 });
       const cleared = await updates().updateAlert(adminCtx, await named('ssorg', 'app'), 2, upd({ assignee: null, validity: null }));
       expect(cleared.alert).toMatchObject({ assignedToId: null, validity: 'unknown' });
       const assigned = await svc().listRepositoryAlerts(adminCtx, await named('ssorg', 'app'), { assignee: '*' }, {}, { mode: 'page', page: 1, perPage: 30 });

@@ -3,6 +3,7 @@
  * real detector: pushes become alerts and locations, push protection blocks and bypasses, other content,
  * rescans, and the access rules. Contexts are built from real tokens, as a request would be.
  */
+import { statusOf } from '../../helpers/github-answer';
 import { In } from 'typeorm';
 import {
   AccountEntity,
@@ -470,17 +471,17 @@ describe('SecretScanningPushService', () => {
       const ctx = await as(w.tokens.dev);
       const bad = await failure(push().createBypass(ctx, await named('nobody-here', 'nothing'), { reason: 'wont_fix', placeholderId: 'x' }));
       expect(bad).toBeInstanceOf(ValidationError);
-      expect(bad.status).toBe(422);
+      expect(statusOf(bad)).toBe(422);
       expect(bad.fieldErrors).toEqual([expect.objectContaining({ field: 'reason', code: 'invalid' })]);
 
       const missing = await failure(push().createBypass(ctx, await named(w.org.login, w.repo.name), { reason: undefined, placeholderId: '' }));
       expect(missing).toBeInstanceOf(ValidationError);
       expect(missing.fieldErrors?.map((e) => [e.field, e.code])).toEqual([
         ['reason', 'missing_field'],
-        ['placeholder_id', 'missing_field'],
+        ['placeholderId', 'missing_field'],
       ]);
       const notString = await failure(push().createBypass(ctx, await named(w.org.login, w.repo.name), { reason: 'false_positive', placeholderId: 42 }));
-      expect(notString.fieldErrors?.map((e) => [e.field, e.code])).toEqual([['placeholder_id', 'invalid']]);
+      expect(notString.fieldErrors?.map((e) => [e.field, e.code])).toEqual([['placeholderId', 'invalid']]);
     });
 
     it('404 for a missing or invisible repository, or when push protection is off', async () => {
@@ -732,7 +733,7 @@ describe('SecretScanningPushService', () => {
       const w = await world();
       const reader = await failure(push().submitPush(await as(w.tokens.reader), clean(w.full)));
       expect(reader).toBeInstanceOf(ForbiddenError);
-      expect(reader.status).toBe(403);
+      expect(statusOf(reader)).toBe(403);
       expect(await failure(push().submitPush(await as(w.tokens.outsider), clean(w.full)))).toBeInstanceOf(NotFoundError);
       expect(await failure(push().submitPush(await as(), clean(w.full)))).toBeInstanceOf(NotFoundError);
       expect(await failure(push().submitPush(await as(w.tokens.dev), clean(`${w.org.login}/does-not-exist`)))).toBeInstanceOf(NotFoundError);
@@ -783,7 +784,7 @@ describe('SecretScanningPushService', () => {
       for (const [override, message] of cases) {
         const e = await failure(push().submitPush(ctx, { ...onePush(w.full, [file]), ...override } as SubmitPushInput));
         expect(e).toBeInstanceOf(ValidationError);
-        expect(e.status).toBe(422);
+        expect(statusOf(e)).toBe(422);
         expect(e.message).toMatch(message);
       }
       // validation comes before the repository look-up
