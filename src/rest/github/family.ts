@@ -20,8 +20,14 @@ export { API_VERSION, API_VERSION_HEADERS, GITHUB_DOCS };
 
 const TROUBLESHOOTING = `${GITHUB_DOCS}/overview/troubleshooting-the-rest-api`;
 
+/** Malformed JSON and HTTP-level 400s link the troubleshooting section. */
+const DOC_400 = `${TROUBLESHOOTING}#400-bad-request`;
+
+/**
+ * documentation_url by status. A 400 a service or a family check raises (invalid cursor, unsupported API
+ * version, a body that is not an object, an unchanged resolution) links the docs root, as it always has.
+ */
 const DOC_BY_STATUS: Record<number, string> = {
-  400: `${TROUBLESHOOTING}#400-bad-request`,
   401: `${GITHUB_DOCS}/overview/authenticating-to-the-rest-api`,
   403: `${TROUBLESHOOTING}#403-forbidden`,
   404: GITHUB_DOCS,
@@ -114,9 +120,9 @@ export const githubFamily: RestFamily = {
 
   noRoute: () => githubError(404, 'Not Found', {}, GITHUB_DOCS),
 
-  malformedBody: () => githubError(400, 'Problems parsing JSON', {}, DOC_BY_STATUS[400]),
+  malformedBody: () => githubError(400, 'Problems parsing JSON', {}, DOC_400),
 
-  httpError: (status, message) => githubError(status, message, {}, status === 400 ? DOC_BY_STATUS[400] : undefined),
+  httpError: (status, message) => githubError(status, message, {}, status === 400 ? DOC_400 : undefined),
 
   internalError: (requestId) => githubError(500, `Internal server error (request id ${requestId})`),
 
