@@ -71,4 +71,20 @@ describe('REST answers unchanged by the spine refactor', () => {
       expect(await res.json()).toEqual({ message: 'Problems parsing JSON', documentation_url: DOC_400, status: '400' });
     });
   });
+
+  describe('AWS JSON family', () => {
+    it('an unknown operation on /workflow names the method and path as sent', async () => {
+      const res = await fetch(`${t.url}/workflow`, { method: 'POST', headers: { 'content-type': 'application/x-amz-json-1.0' }, body: '{}' });
+      expect(res.status).toBe(400);
+      expect(res.headers.get('x-amzn-errortype')).toBe('UnknownOperationException');
+      expect(await res.json()).toEqual({ __type: 'UnknownOperationException', message: 'Unknown operation POST /workflow' });
+    });
+
+    it('a long unknown path is cut, never echoed whole', async () => {
+      const res = await fetch(`${t.url}/workflow/${'a'.repeat(5000)}`, { method: 'POST', headers: { 'content-type': 'application/x-amz-json-1.0' }, body: '{}' });
+      expect(res.status).toBe(400);
+      const body = (await res.json()) as { message: string };
+      expect(body.message).toBe(`Unknown operation POST /workflow/${'a'.repeat(90)}…`);
+    });
+  });
 });
