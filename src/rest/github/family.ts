@@ -11,7 +11,7 @@ import { AppError, AppErrorCode, RateLimitedError, UnavailableError, ValidationE
 import { REQUEST_CODES } from '../../errors/codes';
 import { capMessage } from '../../errors/message-cap';
 import { SECRET_SCANNING_CODES } from '../../services/secret-scanning/error-codes';
-import { ErrorReply, renameFields, RestFamily, snakeCase } from '../family';
+import { ErrorReply, RestFamily, snakeCase } from '../family';
 import type { RestRequest } from '../route-table';
 import { secretScanningOpenApiDocument } from './secret-scanning.openapi';
 import { API_VERSION, API_VERSION_HEADERS, GITHUB_DOCS } from './version';
@@ -112,7 +112,7 @@ export const githubFamily: RestFamily = {
   errorReply(e, fieldName = snakeCase) {
     const status = githubStatus(e);
     const extra: Record<string, unknown> = {};
-    const fields = renameFields(e.fieldErrors, fieldName);
+    const fields = e.fieldErrorsFor(fieldName);
     if (fields?.length) extra.errors = fields.map((f) => (f.message === undefined ? f : { ...f, message: capMessage(f.message) }));
     // GitHub answers every 404 with the same "Not Found", so nothing tells a hidden resource from a missing one.
     return { ...githubError(status, status === 404 ? 'Not Found' : e.messageFor(fieldName), extra), headers: retryHeaders(e) };

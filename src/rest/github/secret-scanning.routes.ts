@@ -198,6 +198,8 @@ export const githubSecretScanningRoutes: RestRoute<any, any>[] = [
       },
       anyOf: [{ required: ['state'] }, { required: ['assignee'] }, { required: ['validity'] }],
     },
+    // The service's "update" is this row's JSON body.
+    names: { update: 'body' },
     responses: {
       '200': { description: 'The updated alert', schema: schemaRef('secret-scanning-alert-with-metadata') },
       '400': { description: 'Resolution comment invalid, or the resolution was not changed; or the body is not a JSON object' },

@@ -24,6 +24,7 @@ import {
   DEFAULT_PER_PAGE,
   INCLUDED_METADATA_VALUES,
   invalid,
+  invalidNamed,
   MAX_SLUG_LENGTH,
 } from './alert-types';
 import { SECRET_SCANNING_CODES as CODES } from './error-codes';
@@ -61,11 +62,11 @@ export class SecretScanningAlertQueryService {
     checkList('validities', 'validity', filter.validities, ALERT_VALIDITIES);
     for (const m of filter.includedMetadata ?? []) {
       if (!(INCLUDED_METADATA_VALUES as readonly string[]).includes(m)) {
-        throw invalid('includedMetadata', `${quoteInput(m)} is not a valid included metadata field; use ${INCLUDED_METADATA_VALUES.join(', ')}`, CODES.INVALID_FILTER);
+        throw invalidNamed('includedMetadata', `{{0}} is not a valid {{includedMetadata}} value; use ${INCLUDED_METADATA_VALUES.join(', ')}`, [quoteInput(m)], CODES.INVALID_FILTER);
       }
     }
     if (filter.ownerEmailHash != null && !/^[0-9a-f]{64}$/.test(filter.ownerEmailHash)) {
-      throw invalid('ownerEmailHash', 'The owner email hash must be the lowercase hex SHA-256 of an email address', CODES.INVALID_FILTER);
+      throw invalidNamed('ownerEmailHash', '{{ownerEmailHash}} must be the lowercase hex SHA-256 of an email address', [], CODES.INVALID_FILTER);
     }
     const sort = order.sort ?? 'created';
     const direction = order.direction ?? 'desc';

@@ -32,8 +32,9 @@ export class SecretScanningAlertUpdateService {
     // Input shape first (validation before permission, like GitHub): at least one of the three fields.
     const p = { has: (f: AlertUpdateField) => carries(input, f) };
     if (!p.has('state') && !p.has('assignee') && !p.has('validity')) {
-      throw new ValidationError('Invalid request: the update must contain at least one of state, assignee or validity.', {
+      throw new ValidationError('Invalid request: the {{update}} must contain at least one of state, assignee or validity.', {
         domainCode: CODES.UPDATE_EMPTY,
+        namesFields: true,
         fieldErrors: [{ resource: 'SecretScanningAlert', field: 'state', code: 'missing_field' }],
       });
     }
@@ -51,8 +52,9 @@ export class SecretScanningAlertUpdateService {
     }
     if (p.has('resolutionComment') && input.resolutionComment !== null) {
       if (decodeString(input.resolutionComment, MAX_RESOLUTION_COMMENT) === undefined) {
-        throw new ValidationError(`The resolution comment is invalid: it must be a string of at most ${MAX_RESOLUTION_COMMENT} characters, without NUL characters.`, {
+        throw new ValidationError(`{{resolutionComment}} is invalid: it must be a string of at most ${MAX_RESOLUTION_COMMENT} characters, without NUL characters.`, {
           domainCode: CODES.RESOLUTION_COMMENT_INVALID,
+          namesFields: true,
         });
       }
     }

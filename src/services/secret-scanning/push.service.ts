@@ -544,12 +544,12 @@ export class SecretScanningPushService {
       });
     }
     if (body.placeholderId === undefined || body.placeholderId === null || body.placeholderId === '') {
-      errors.push({ resource: 'SecretScanningPushProtectionBypass', field: 'placeholderId', code: 'missing_field', message: 'the placeholder id is required' });
+      errors.push({ resource: 'SecretScanningPushProtectionBypass', field: 'placeholderId', code: 'missing_field', message: '{{placeholderId}} is required' });
     } else if (typeof body.placeholderId !== 'string') {
-      errors.push({ resource: 'SecretScanningPushProtectionBypass', field: 'placeholderId', code: 'invalid', message: 'the placeholder id must be a string' });
+      errors.push({ resource: 'SecretScanningPushProtectionBypass', field: 'placeholderId', code: 'invalid', message: '{{placeholderId}} must be a string' });
     }
     if (errors.length) {
-      throw new ValidationError(`Invalid request: ${errors.map((e) => e.message).join('; ')}.`, { domainCode: CODES.INVALID_PUSH_INPUT, fieldErrors: errors });
+      throw new ValidationError(`Invalid request: ${errors.map((e) => e.message).join('; ')}.`, { domainCode: CODES.INVALID_PUSH_INPUT, namesFields: true, fieldErrors: errors });
     }
     const reason = body.reason as BypassReason;
     const placeholderId = body.placeholderId as string;
