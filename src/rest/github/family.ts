@@ -10,9 +10,9 @@
 import { AppError, AppErrorCode, RateLimitedError, UnavailableError, ValidationError } from '../../errors/app-error';
 import { REQUEST_CODES } from '../../errors/codes';
 import { capMessage } from '../../errors/message-cap';
-import { SECRET_SCANNING_CODES } from '../../services/secret-scanning/error-codes';
 import { ErrorReply, RestFamily, snakeCase } from '../family';
 import type { RestRequest } from '../route-table';
+import { SECRET_SCANNING_GITHUB_STATUSES } from './secret-scanning.errors';
 import { secretScanningOpenApiDocument } from './secret-scanning.openapi';
 import { API_VERSION, API_VERSION_HEADERS, GITHUB_DOCS } from './version';
 
@@ -57,10 +57,8 @@ const STATUS_BY_DOMAIN_CODE: Record<string, number> = {
   [REQUEST_CODES.MEDIA_TYPE_UNSUPPORTED]: 415,
   [REQUEST_CODES.NOT_ACCEPTABLE]: 415,
   [REQUEST_CODES.BODY_TOO_LARGE]: 413,
-  // GitHub answers these PATCH problems 400, not 422 (see the update-alert operation's responses).
-  [SECRET_SCANNING_CODES.RESOLUTION_COMMENT_INVALID]: 400,
-  [SECRET_SCANNING_CODES.RESOLUTION_UNCHANGED]: 400,
-  [SECRET_SCANNING_CODES.RESOLUTION_COMMENT_IMMUTABLE]: 400,
+  // Each domain's own (src/rest/github/<domain>.errors.ts).
+  ...SECRET_SCANNING_GITHUB_STATUSES,
 };
 
 /** The HTTP status GitHub answers an AppError with. */
