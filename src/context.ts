@@ -7,7 +7,7 @@ import { authenticateBearer } from './auth/authenticate';
 import { ANONYMOUS, Viewer } from './auth/viewer';
 import type { AppConfig } from './config';
 import { writeTransaction } from './db/transaction';
-import { createLoaders, Loaders } from './loaders';
+import { clearLoaders, createLoaders, Loaders } from './loaders';
 import type { Services } from './services';
 
 /** pino's logger as Fastify types it (request loggers carry the request id). */
@@ -86,12 +86,17 @@ export function contextFor(deps: AppDeps, requestId: string, viewer: Viewer = AN
 
 /**
  * Run `fn` in a write transaction with a child context bound to it (fresh loaders see the transaction's
- * writes). Every read-modify-write goes through here: see src/db/transaction.ts (BEGIN IMMEDIATE and one
+ * writes; the request's own loaders are cleared once it ends). Every read-modify-write goes through here: see src/db/transaction.ts (BEGIN IMMEDIATE and one
  * writer per process on SQLite, `SELECT … FOR UPDATE` via `lockedFindOne` on PostgreSQL, bounded retry of
  * a busy database, then 503). Inside a transaction it joins that transaction.
  */
 export async function withTransaction<T>(ctx: RequestContext, fn: (tx: RequestContext) => Promise<T>): Promise<T> {
-  return writeTransaction(ctx.db, async (manager) =>
-    manager === ctx.db ? fn(ctx) : fn({ ...ctx, db: manager, loaders: createLoaders(manager, ctx.viewer.kind === 'user' ? ctx.viewer.user.id : undefined) }),
-  );
+  try {
+    return await writeTransaction(ctx.db, async (manager) =>
+      manager === ctx.db ? fn(ctx) : fn({ ...ctx, db: manager, loaders: createLoaders(manager, ctx.viewer.kind === 'user' ? ctx.viewer.user.id : undefined) }),
+    );
+  } finally {
+    // What the request's loaders cached before the write may be stale now: later reads go to the database.
+    clearLoaders(ctx.loaders);
+  }
 }

@@ -164,7 +164,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const keepingRawBody =
     (parse: ReturnType<typeof fastify.getDefaultJsonParser>) =>
     (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
-      req.rawBody = body as Buffer;
+      // GraphQL never needs the bytes again: only REST requests keep them (a body may be up to 10 MB).
+      if (!isGraphqlPath(req.url)) req.rawBody = body as Buffer;
       parse(req, (body as Buffer).toString('utf8'), done);
     };
   fastify.removeContentTypeParser('application/json');

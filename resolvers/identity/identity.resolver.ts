@@ -138,7 +138,8 @@ export class RepositoryResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<{ repository: RepositoryEntity }> {
     const { owner, name } = parseFullName(input.repository);
-    const repository = await ctx.services.identity.updateRepositorySecuritySettings(ctx, owner, name, input);
+    const found = await ctx.services.identity.getRepository(ctx, owner, name);
+    const repository = await ctx.services.identity.updateRepositorySecuritySettings(ctx, found, input);
     return { repository };
   }
 

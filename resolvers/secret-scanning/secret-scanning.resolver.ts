@@ -17,6 +17,7 @@ import {
 import type { RequestContext } from '../../src/context';
 import { NotFoundError } from '../../src/errors/app-error';
 import { parseFullName } from '../../src/services/identity/identity.service';
+import { canReadAlert } from '../../src/services/secret-scanning/alert-access';
 import type { AlertFilter, AlertOrder, AlertUpdate, AlertUpdateField } from '../../src/services/secret-scanning/alert-types';
 import type { AlertIncludes } from '../../src/services/secret-scanning/alert-queries';
 import type { PlaceholderResult } from '../../src/services/secret-scanning/push.service';
@@ -102,12 +103,6 @@ function accountNowOrLater(ctx: RequestContext, id: number | null): AccountEntit
   if (id == null) return null;
   const known = ctx.loaders.accountById.peek(id);
   return known !== undefined ? known : ctx.loaders.accountById.load(id);
-}
-
-async function ownerLogin(ctx: RequestContext, repo: RepositoryEntity): Promise<string> {
-  const owner = await ctx.loaders.accountById.load(repo.ownerId);
-  if (!owner) throw new NotFoundError();
-  return owner.login;
 }
 
 const nameOf = (w: RepoWhere) => ({ owner: w.owner.login, name: w.repo.name });
@@ -210,7 +205,7 @@ registerNodeType({
     const a = await ctx.loaders.secretScanningAlertById.load(id);
     if (!a) return null;
     // Hidden (404) and not allowed (403) alike give null, never data; checks go through the loaders.
-    return (await ctx.services.secretScanningAlertAccess.canReadAlert(ctx, a)) ? a : null;
+    return (await canReadAlert(ctx, a)) ? a : null;
   },
 });
 
@@ -333,7 +328,7 @@ export class OrganizationSecretScanningResolver {
     @Info() info: GraphQLResolveInfo,
   ): Promise<ConnectionShape<SecretScanningAlertEntity>> {
     // The service joins what the selection needs and primes the loaders the field resolvers read.
-    const { page } = await ctx.services.secretScanningAlerts.listOrganizationAlerts(ctx, o.login, toFilter(filter), toOrder(orderBy), cursorPaging(args), alertIncludes(info));
+    const { page } = await ctx.services.secretScanningAlerts.listOrganizationAlerts(ctx, o, toFilter(filter), toOrder(orderBy), cursorPaging(args), alertIncludes(info));
     return toConnection(page);
   }
 }
@@ -351,15 +346,7 @@ export class RepositorySecretScanningResolver {
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
   ): Promise<ConnectionShape<SecretScanningAlertEntity>> {
-    const { page } = await ctx.services.secretScanningAlerts.listRepositoryAlerts(
-      ctx,
-      await ownerLogin(ctx, r),
-      r.name,
-      toFilter(filter),
-      toOrder(orderBy),
-      cursorPaging(args),
-      alertIncludes(info),
-    );
+    const { page } = await ctx.services.secretScanningAlerts.listRepositoryAlerts(ctx, r, toFilter(filter), toOrder(orderBy), cursorPaging(args), alertIncludes(info));
     return toConnection(page);
   }
 
@@ -369,7 +356,7 @@ export class RepositorySecretScanningResolver {
     @Arg('number', () => Int) number: number,
     @Ctx() ctx: RequestContext,
   ): Promise<SecretScanningAlertEntity> {
-    return (await ctx.services.secretScanningAlerts.getAlert(ctx, await ownerLogin(ctx, r), r.name, number)).alert;
+    return (await ctx.services.secretScanningAlerts.getAlert(ctx, r, number)).alert;
   }
 
   @FieldResolver(() => SecretScanningScanHistory, {
@@ -377,7 +364,7 @@ export class RepositorySecretScanningResolver {
     description: 'The latest scans by kind and type. Null with NOT_FOUND without advanced security or secret scanning.',
   })
   async secretScanningScanHistory(@Root() r: RepositoryEntity, @Ctx() ctx: RequestContext): Promise<Record<string, SecretScanningScanEntity[]>> {
-    const { scans } = await ctx.services.secretScanningScans.scanHistory(ctx, await ownerLogin(ctx, r), r.name);
+    const { scans } = await ctx.services.secretScanningScans.scanHistory(ctx, r);
     const s = scans as Record<ScanKind, SecretScanningScanEntity[]>;
     return {
       incrementalScans: s.incremental,
@@ -401,7 +388,7 @@ interface AlertReference {
 export class SecretScanningAlertReferenceResolver {
   @FieldResolver(() => SecretScanningAlert, { nullable: true, description: 'The alert; null with an error when the viewer may not read alerts.' })
   async alert(@Root() ref: AlertReference, @Ctx() ctx: RequestContext): Promise<SecretScanningAlertEntity> {
-    return (await ctx.services.secretScanningAlerts.getAlert(ctx, await ownerLogin(ctx, ref.repository), ref.repository.name, ref.number)).alert;
+    return (await ctx.services.secretScanningAlerts.getAlert(ctx, ref.repository, ref.number)).alert;
   }
 }
 
@@ -425,7 +412,8 @@ export class SecretScanningMutationResolver {
     for (const field of UPDATE_FIELDS) {
       if (Object.prototype.hasOwnProperty.call(given, field)) update[field] = given[field] ?? null;
     }
-    const { alert } = await ctx.services.secretScanningAlertUpdates.updateAlert(ctx, owner, name, input.number, update);
+    const repository = await ctx.services.identity.findRepository(ctx, owner, name);
+    const { alert } = await ctx.services.secretScanningAlertUpdates.updateAlert(ctx, repository, input.number, update);
     return { alert };
   }
 
@@ -437,7 +425,8 @@ export class SecretScanningMutationResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<CreatePushProtectionBypassPayload> {
     const { owner, name } = parseFullName(input.repository);
-    const r = await ctx.services.secretScanningPush.createBypass(ctx, owner, name, { reason: input.reason, placeholderId: input.placeholderId });
+    const repository = await ctx.services.identity.findRepository(ctx, owner, name);
+    const r = await ctx.services.secretScanningPush.createBypass(ctx, repository, { reason: input.reason, placeholderId: input.placeholderId });
     return { reason: r.reason as CreatePushProtectionBypassPayload['reason'], expireAt: r.expireAt, tokenType: r.tokenType };
   }
 

@@ -25,7 +25,3 @@ export interface UserViewer {
 export type Viewer = AnonymousViewer | UserViewer;
 
 export const ANONYMOUS: AnonymousViewer = Object.freeze({ kind: 'anonymous' as const });
-
-export function isUser(v: Viewer): v is UserViewer {
-  return v.kind === 'user';
-}

@@ -49,8 +49,13 @@ export interface AppErrorOptions {
    */
   domainCode?: string;
   fieldErrors?: FieldError[];
-  /** The message names fields as `{{field}}` tokens (see the AppError constructor). */
+  /** The message and the field errors' messages name fields as `{{field}}` tokens (see the AppError constructor). */
   namesFields?: boolean;
+  /**
+   * With `namesFields`: the client input a message quotes, referred to as `{{0}}`, `{{1}}`, ... (already
+   * quoted with quoteInput). Values are inserted as they are, never read as tokens.
+   */
+  values?: string[];
 }
 
 /**
@@ -59,41 +64,69 @@ export interface AppErrorOptions {
  * status here. The GraphQL mapper (src/graphql/errors.ts) and each REST family adapter
  * (src/rest/<family>/family.ts) decide that.
  */
-const FIELD_TOKEN = /\{\{([A-Za-z][A-Za-z0-9]*)\}\}/g;
+const TOKEN = /\{\{([A-Za-z][A-Za-z0-9]*|[0-9])\}\}/g;
 
-/** A message template's `{{field}}` tokens, each replaced by `rename(field)`. */
-function renderTemplate(template: string, rename: (field: string) => string): string {
-  return template.replace(FIELD_TOKEN, (_m, field: string) => rename(field));
+/**
+ * A message template's `{{field}}` tokens, each replaced by `rename(field)`, and its `{{0}}`.. tokens by
+ * `values` (in one pass: an inserted value is never read as a token).
+ */
+function renderTemplate(template: string, rename: (field: string) => string, values: readonly string[] = []): string {
+  return template.replace(TOKEN, (m, name: string) => (/^[0-9]$/.test(name) ? (values[Number(name)] ?? m) : rename(name)));
 }
+
+const sameName = (field: string) => field;
 
 export abstract class AppError extends Error {
   abstract readonly code: AppErrorCode;
   /** The domain's reason (see AppErrorOptions.domainCode); equals `code` when nothing more specific was given. */
   readonly domainCode: string;
+  /** Field errors in the domain's names (their messages too): what GraphQL callers read. */
   readonly fieldErrors?: FieldError[];
   /** The message as written, when it names fields as `{{field}}` tokens (see messageFor). */
   private readonly template?: string;
+  /** The field errors as written, when their messages name fields as tokens (see fieldErrorsFor). */
+  private readonly fieldTemplates?: FieldError[];
+  private readonly values: readonly string[];
 
   /**
-   * With `namesFields`, `message` names fields as `{{domainFieldName}}` (e.g. '{{secretTypes}} and
-   * {{excludeSecretTypes}} cannot be used together'): `message` shows the domain's names (what GraphQL callers
-   * use), and a REST family renders its own parameter names with `messageFor`. Such a message must not hold
-   * client input.
+   * With `namesFields`, `message` and the field errors' messages name fields as `{{domainFieldName}}` (e.g.
+   * '{{secretTypes}} and {{excludeSecretTypes}} cannot be used together'): `message` and `fieldErrors` show the
+   * domain's names (what GraphQL callers use), and a REST family renders its own parameter names with
+   * `messageFor` / `fieldErrorsFor`. Client input such a message quotes goes in `values` (`{{0}}`, ...), never
+   * in the template itself.
    */
   constructor(message: string, opts: AppErrorOptions = {}) {
     // Backstop: a message that quotes input without quoteInput still cannot flood a response or a log.
     const capped = truncate(message, MAX_MESSAGE_CHARS);
     const templated = opts.namesFields === true;
-    super(templated ? renderTemplate(capped, (f) => f) : capped);
+    const values = (opts.values ?? []).map((v) => truncate(v, MAX_MESSAGE_CHARS));
+    super(templated ? truncate(renderTemplate(capped, sameName, values), MAX_MESSAGE_CHARS) : capped);
     if (templated) this.template = capped;
+    this.values = values;
     this.name = new.target.name;
     this.domainCode = opts.domainCode ?? '';
-    this.fieldErrors = opts.fieldErrors?.map((f) => (f.message === undefined ? f : { ...f, message: truncate(f.message, MAX_MESSAGE_CHARS) }));
+    const fields = opts.fieldErrors?.map((f) => (f.message === undefined ? f : { ...f, message: truncate(f.message, MAX_MESSAGE_CHARS) }));
+    if (templated) this.fieldTemplates = fields;
+    this.fieldErrors = templated ? this.renderFields(sameName) : fields;
   }
 
   /** The message with field names as a transport spells them (`rename`: domain field -> transport name). */
   messageFor(rename: (field: string) => string): string {
-    return this.template === undefined ? this.message : renderTemplate(this.template, rename);
+    return this.template === undefined ? this.message : truncate(renderTemplate(this.template, rename, this.values), MAX_MESSAGE_CHARS);
+  }
+
+  /** The field errors with fields (and the field names their messages hold) as a transport spells them. */
+  fieldErrorsFor(rename: (field: string) => string): FieldError[] | undefined {
+    if (this.fieldTemplates) return this.renderFields(rename);
+    return this.fieldErrors?.map((f) => (f.field === undefined ? f : { ...f, field: rename(f.field) }));
+  }
+
+  private renderFields(rename: (field: string) => string): FieldError[] | undefined {
+    return this.fieldTemplates?.map((f) => ({
+      ...f,
+      ...(f.field !== undefined ? { field: rename(f.field) } : {}),
+      ...(f.message !== undefined ? { message: truncate(renderTemplate(f.message, rename, this.values), MAX_MESSAGE_CHARS) } : {}),
+    }));
   }
 
   /** True when the service named a reason more specific than the category. */

@@ -6,7 +6,7 @@
  * object, `src/rest/<family>/family.ts`; the spine (register.ts, openapi.ts, server.ts) only calls adapters
  * and never switches over family names. Domain route rows name their family (`family: 'github'`).
  */
-import type { AppError, FieldError } from '../errors/app-error';
+import type { AppError } from '../errors/app-error';
 import type { RestRequest, RestRoute } from './route-table';
 
 export type FamilyName = 'github' | 'wordpress' | 'aws';
@@ -102,9 +102,4 @@ export interface RestFamily extends ErrorStyle {
 /** camelCase -> snake_case (`placeholderId` -> `placeholder_id`). */
 export function snakeCase(name: string): string {
   return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
-}
-
-/** Field errors with their field renamed (and nothing else changed). */
-export function renameFields(errors: FieldError[] | undefined, rename: (field: string) => string): FieldError[] | undefined {
-  return errors?.map((f) => (f.field === undefined ? f : { ...f, field: rename(f.field) }));
 }

@@ -154,9 +154,16 @@ export function headerParam(name: string, doc: Doc & { schema?: Record<string, u
   };
 }
 
-/** The error field-name renaming of a route: a declared parameter's domain field -> its name. */
-export function fieldRenamer(params: ParamSpec[] | undefined, fallback: (field: string) => string): (field: string) => string {
-  const map = new Map<string, string>();
+/**
+ * The error field-name renaming of a route: a declared parameter's domain field -> its name, then the row's
+ * own `names` (body members and the like), then the family's `fallback`.
+ */
+export function fieldRenamer(
+  params: ParamSpec[] | undefined,
+  fallback: (field: string) => string,
+  names: Record<string, string> = {},
+): (field: string) => string {
+  const map = new Map<string, string>(Object.entries(names));
   for (const p of params ?? []) if (p.field) map.set(p.field, p.name);
   return (field) => map.get(field) ?? fallback(field);
 }

@@ -51,7 +51,7 @@ function toRestRequest(req: FastifyRequest, publicUrl: string): RestRequest {
 
 /** The error reply of an AppError thrown while serving `route`: field names as the client sent them. */
 export function routeErrorReply(family: RestFamily, route: RestRoute<any, any> | undefined, e: import('../errors/app-error').AppError): ErrorReply {
-  return family.errorReply(e, fieldRenamer(route?.parameters, family.fieldName));
+  return family.errorReply(e, fieldRenamer(route?.parameters, family.fieldName, route?.names));
 }
 
 async function serve(deps: AppDeps, r: RestRoute<any, any>, family: RestFamily, req: FastifyRequest, reply: import('fastify').FastifyReply) {

@@ -64,6 +64,12 @@ export interface RestRoute<I = unknown, O = unknown> {
   /** Every parameter, declared once (src/rest/params.ts): it reads the value and documents it. */
   parameters?: ParamSpec[];
   requestBody?: Record<string, unknown>;
+  /**
+   * Domain names this row spells otherwise on the wire, beyond its parameters' `field`s and the family's
+   * default renaming (e.g. the PATCH body the domain calls an update: `{ update: 'body' }`). Error messages
+   * that name fields (`{{field}}`) are answered with them.
+   */
+  names?: Record<string, string>;
   /** OpenAPI responses: status -> description (+ optional schema). */
   responses?: Record<string, { description: string; schema?: Record<string, unknown> }>;
   /** Map the HTTP request onto the service input (throw ValidationError for bad input). */

@@ -77,12 +77,12 @@ export async function seedSecretScanningDemo(dataSource: DataSource, services: S
   await (await push.startScan(alice, { repository: 'acme/website', kind: 'backfill' })).done;
   // Triage: one alert resolved as a false positive, one assigned.
   const ss = services.secretScanningAlertUpdates;
-  await ss.updateAlert(alice, 'acme', 'website', 2, {
+  await ss.updateAlert(alice, website.repository, 2, {
     state: 'resolved',
     resolution: 'false_positive',
     resolutionComment: 'Sample token in the docs',
   });
-  await ss.updateAlert(alice, 'acme', 'website', 1, { assignee: 'alice', validity: 'active' });
+  await ss.updateAlert(alice, website.repository, 1, { assignee: 'alice', validity: 'active' });
   return {
     alerts: (website.alerts?.length ?? 0) + (dotfiles.alerts?.length ?? 0) + (issue.alerts?.length ?? 0),
     blockedPlaceholderId: blocked.placeholders[0]?.placeholderId,

@@ -4,7 +4,6 @@
  */
 import { AccessService } from './identity/access.service';
 import { IdentityService } from './identity/identity.service';
-import { SecretScanningAlertAccessService } from './secret-scanning/alert-access';
 import { SecretScanningFindingService } from './secret-scanning/alert-findings';
 import { SecretScanningAlertQueryService } from './secret-scanning/alert-queries';
 import { SecretScanningAlertUpdateService } from './secret-scanning/alert-updates';
@@ -22,8 +21,6 @@ export function createServices(options: ServicesOptions = {}) {
   return {
     access,
     identity: new IdentityService(access),
-    /** secret scanning: who may read and change alerts (repository and organization rules) */
-    secretScanningAlertAccess: new SecretScanningAlertAccessService(),
     /** secret scanning: alert listings, one alert, its locations */
     secretScanningAlerts: new SecretScanningAlertQueryService(),
     /** secret scanning: alert updates (state, resolution, assignee, validity) */

@@ -14,7 +14,7 @@ import { seedDemo } from '../../src/seed/demo';
 import { SubmitContentDocument, SubmitPushDocument } from '../__generated__/graphql';
 import { IdentityFixtures } from '../fixtures/identity';
 import { gql, gqlDoc, startTestApp, TestApp } from '../helpers/app';
-import { commitSha, fakeSecrets, fileOf } from '../unit/secret-scanning/fixtures';
+import { commitSha, fakeSecrets, fileOf } from '../fixtures/fake-secrets';
 
 describe('disclosure: alert numbers to pushers, and what a Forbidden blames', () => {
   let t: TestApp;

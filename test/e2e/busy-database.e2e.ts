@@ -15,7 +15,7 @@ import { SecretScanningFixtures } from '../fixtures/secret-scanning';
 import { gqlDoc, startTestApp, TestApp } from '../helpers/app';
 import { testDialect } from '../helpers/db';
 import { SharedDatabase, sharedDatabase } from '../helpers/shared-db';
-import { fakeSecrets, fileOf } from '../unit/secret-scanning/fixtures';
+import { fakeSecrets, fileOf } from '../fixtures/fake-secrets';
 
 describe('every busy or locked code is "busy", wrapped or not', () => {
   it.each([

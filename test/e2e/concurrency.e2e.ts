@@ -11,7 +11,7 @@ import { SubmitContentDocument } from '../__generated__/graphql';
 import { IdentityFixtures } from '../fixtures/identity';
 import { SecretScanningFixtures } from '../fixtures/secret-scanning';
 import { gqlDoc, startTestApp, TestApp } from '../helpers/app';
-import { fakeSecrets, fileOf } from '../unit/secret-scanning/fixtures';
+import { fakeSecrets, fileOf } from '../fixtures/fake-secrets';
 
 type Body = Record<string, unknown>;
 interface Answer {
@@ -186,7 +186,8 @@ describe('concurrent writes on one alert', () => {
     const inputs = Array.from({ length: 24 }, (_, i) =>
       [{ secretScanning: true }, { advancedSecurity: true }, { delegatedAlertDismissal: true }][i % 3],
     );
-    const results = await Promise.allSettled(inputs.map((input) => deps.services.identity.updateRepositorySecuritySettings(ctx, 'acme', 'settings', input)));
+    const repo = await deps.services.identity.findRepository(ctx, 'acme', 'settings');
+    const results = await Promise.allSettled(inputs.map((input) => deps.services.identity.updateRepositorySecuritySettings(ctx, repo, input)));
     expect(results.filter((r) => r.status === 'rejected')).toEqual([]);
     const stored = await t.db.dataSource.manager.getRepository(RepositoryRow).findOneByOrFail({ id: target.id });
     expect({ secretScanning: stored.secretScanning, advancedSecurity: stored.advancedSecurity, delegatedAlertDismissal: stored.delegatedAlertDismissal }).toEqual({

@@ -13,7 +13,7 @@ import { gqlDoc } from '../helpers/app';
 import { testDialect } from '../helpers/db';
 import { ServerProcess, startServerProcess } from '../helpers/process';
 import { seedAcme, SharedDatabase, sharedDatabase } from '../helpers/shared-db';
-import { commitSha, fakeSecrets, fileOf } from '../unit/secret-scanning/fixtures';
+import { commitSha, fakeSecrets, fileOf } from '../fixtures/fake-secrets';
 
 describe(`kill -9 during writes (${testDialect()})`, () => {
   let db: SharedDatabase;

@@ -20,7 +20,7 @@ import type { DatabaseConfig } from '../../src/config';
 import { IdentityFixtures } from '../fixtures/identity';
 import { createTestDatabaseConfig, testDialect } from '../helpers/db';
 import { ServerProcess, startServerProcess } from '../helpers/process';
-import { commitSha, fakeSecrets, fileOf, gitBlobId, randomChars } from '../unit/secret-scanning/fixtures';
+import { commitSha, fakeSecrets, fileOf, gitBlobId, randomChars } from '../fixtures/fake-secrets';
 
 jest.setTimeout(180_000);
 

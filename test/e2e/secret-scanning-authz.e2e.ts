@@ -67,7 +67,8 @@ import {
   UpdateSecretScanningAlertDocument,
 } from '../__generated__/graphql';
 import { IdentityFixtures } from '../fixtures/identity';
-import { octokit, Octokit, SecretScanningFixtures } from '../fixtures/secret-scanning';
+import { SecretScanningFixtures } from '../fixtures/secret-scanning';
+import { octokit, Octokit } from '../helpers/octokit';
 import { gqlDoc, startTestApp, TestApp } from '../helpers/app';
 
 type Role = 'org_admin' | 'security_manager' | 'repo_admin' | 'writer' | 'reader' | 'outsider';

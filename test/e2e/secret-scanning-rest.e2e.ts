@@ -9,7 +9,8 @@ import { parseLinkHeader } from '../../src/rest/github/link';
 import { registerSecretScanningOpenApi } from '../../src/rest/github/secret-scanning.routes';
 import { REST_ROUTES } from '../../src/rest/routes';
 import { IdentityFixtures } from '../fixtures/identity';
-import { newestFirst, octokit, Octokit, SeededAlert, SecretScanningFixtures } from '../fixtures/secret-scanning';
+import { newestFirst, SeededAlert, SecretScanningFixtures } from '../fixtures/secret-scanning';
+import { octokit, Octokit } from '../helpers/octokit';
 import { startTestApp, TestApp } from '../helpers/app';
 
 const ISO_SECONDS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z$/;

@@ -16,7 +16,7 @@ import { gqlDoc } from '../helpers/app';
 import { testDialect } from '../helpers/db';
 import { ROOT, ServerProcess, startServerProcess } from '../helpers/process';
 import { seedAcme, SharedDatabase, sharedDatabase } from '../helpers/shared-db';
-import { commitSha, fakeSecrets, fileOf } from '../unit/secret-scanning/fixtures';
+import { commitSha, fakeSecrets, fileOf } from '../fixtures/fake-secrets';
 
 const CLI = path.join(ROOT, 'dist', 'src', 'cli.js');
 

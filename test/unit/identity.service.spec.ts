@@ -2,12 +2,9 @@
  * IdentityService rules on a real database (in-memory SQLite, or PostgreSQL with DATABASE_URL).
  */
 import { AccountEntity, RepositoryCollaboratorEntity } from '../../entities';
-import { contextFor } from '../../src/context';
 import { ConflictError, ForbiddenError, NotFoundError, toAppError, ValidationError } from '../../src/errors/app-error';
-import { createLogger } from '../../src/observability/logger';
-import { loadConfig } from '../../src/config';
-import { authenticateBearer } from '../../src/auth/authenticate';
 import { IdentityFixtures } from '../fixtures/identity';
+import { testContexts } from '../helpers/context';
 import { openTestDatabase, TestDatabase } from '../helpers/db';
 
 describe('IdentityService', () => {
@@ -19,12 +16,8 @@ describe('IdentityService', () => {
   });
   afterAll(() => db.drop());
 
-  const ctxFor = async (token?: string) =>
-    contextFor(
-      { dataSource: db.dataSource, services: f.services, config: loadConfig({}), log: createLogger('silent') },
-      'test',
-      token ? await authenticateBearer(db.dataSource, `Bearer ${token}`) : undefined,
-    );
+  const ctxFor = (token?: string) => testContexts(db.dataSource, f.services).as(token);
+  const named = (owner: string, name: string) => testContexts(db.dataSource, f.services).repository(owner, name);
 
   it('logins are unique case-insensitively across users and organizations', async () => {
     await f.user('Sam');
@@ -91,7 +84,7 @@ describe('IdentityService', () => {
     const r = await f.repo(o, { pushProtection: true });
     expect(r.secretScanning).toBe(true);
     const ctx = await ctxFor(await f.classicToken(admin, ['repo']));
-    await expect(f.services.identity.updateRepositorySecuritySettings(ctx, o.login, r.name, { secretScanning: false })).rejects.toThrow(
+    await expect(f.services.identity.updateRepositorySecuritySettings(ctx, await named(o.login, r.name), { secretScanning: false })).rejects.toThrow(
       'Push protection requires secret scanning',
     );
   });
@@ -105,12 +98,12 @@ describe('IdentityService', () => {
     const r = await f.repo(o, { private: true });
     await f.grant(r, o, writer, 'write');
     const svc = f.services.identity;
-    const ok = await svc.updateRepositorySecuritySettings(await ctxFor(await f.classicToken(admin, ['repo'])), o.login, r.name, { advancedSecurity: true });
+    const ok = await svc.updateRepositorySecuritySettings(await ctxFor(await f.classicToken(admin, ['repo'])), await named(o.login, r.name), { advancedSecurity: true });
     expect(ok.advancedSecurity).toBe(true);
-    await expect(svc.updateRepositorySecuritySettings(await ctxFor(await f.classicToken(writer, ['repo'])), o.login, r.name, { advancedSecurity: false })).rejects.toThrow(ForbiddenError);
-    await expect(svc.updateRepositorySecuritySettings(await ctxFor(await f.classicToken(stranger, ['repo'])), o.login, r.name, { advancedSecurity: false })).rejects.toThrow(NotFoundError);
+    await expect(svc.updateRepositorySecuritySettings(await ctxFor(await f.classicToken(writer, ['repo'])), await named(o.login, r.name), { advancedSecurity: false })).rejects.toThrow(ForbiddenError);
+    await expect(svc.updateRepositorySecuritySettings(await ctxFor(await f.classicToken(stranger, ['repo'])), await named(o.login, r.name), { advancedSecurity: false })).rejects.toThrow(NotFoundError);
     // an admin whose token lacks the repo scope cannot even see the private repository
-    await expect(svc.updateRepositorySecuritySettings(await ctxFor(await f.classicToken(admin, ['read:org'])), o.login, r.name, { advancedSecurity: false })).rejects.toThrow(NotFoundError);
+    await expect(svc.updateRepositorySecuritySettings(await ctxFor(await f.classicToken(admin, ['read:org'])), await named(o.login, r.name), { advancedSecurity: false })).rejects.toThrow(NotFoundError);
   });
 
   it('the access-key secret is encrypted at rest and readable only with the same server key', async () => {

@@ -74,7 +74,8 @@ export const awsFamily: RestFamily = {
     return { ...awsError(status, type, e.messageFor(fieldName)), headers };
   },
 
-  noRoute: (method, path) => awsError(400, 'UnknownOperationException', `Unknown operation ${method} ${quoteInput(path)}`),
+  // The path as sent (unquoted, as before the spine refactor), cut to its first 100 characters.
+  noRoute: (method, path) => awsError(400, 'UnknownOperationException', `Unknown operation ${method} ${quoteInput(path, '')}`),
 
   malformedBody: () => awsError(400, 'SerializationException', 'Start of structure or map found where not expected.'),
 

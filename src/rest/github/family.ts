@@ -10,9 +10,9 @@
 import { AppError, AppErrorCode, RateLimitedError, UnavailableError, ValidationError } from '../../errors/app-error';
 import { REQUEST_CODES } from '../../errors/codes';
 import { capMessage } from '../../errors/message-cap';
-import { SECRET_SCANNING_CODES } from '../../services/secret-scanning/error-codes';
-import { ErrorReply, renameFields, RestFamily, snakeCase } from '../family';
+import { ErrorReply, RestFamily, snakeCase } from '../family';
 import type { RestRequest } from '../route-table';
+import { SECRET_SCANNING_GITHUB_STATUSES } from './secret-scanning.errors';
 import { secretScanningOpenApiDocument } from './secret-scanning.openapi';
 import { API_VERSION, API_VERSION_HEADERS, GITHUB_DOCS } from './version';
 
@@ -20,8 +20,14 @@ export { API_VERSION, API_VERSION_HEADERS, GITHUB_DOCS };
 
 const TROUBLESHOOTING = `${GITHUB_DOCS}/overview/troubleshooting-the-rest-api`;
 
+/** Malformed JSON and HTTP-level 400s link the troubleshooting section. */
+const DOC_400 = `${TROUBLESHOOTING}#400-bad-request`;
+
+/**
+ * documentation_url by status. A 400 a service or a family check raises (invalid cursor, unsupported API
+ * version, a body that is not an object, an unchanged resolution) links the docs root, as it always has.
+ */
 const DOC_BY_STATUS: Record<number, string> = {
-  400: `${TROUBLESHOOTING}#400-bad-request`,
   401: `${GITHUB_DOCS}/overview/authenticating-to-the-rest-api`,
   403: `${TROUBLESHOOTING}#403-forbidden`,
   404: GITHUB_DOCS,
@@ -51,10 +57,8 @@ const STATUS_BY_DOMAIN_CODE: Record<string, number> = {
   [REQUEST_CODES.MEDIA_TYPE_UNSUPPORTED]: 415,
   [REQUEST_CODES.NOT_ACCEPTABLE]: 415,
   [REQUEST_CODES.BODY_TOO_LARGE]: 413,
-  // GitHub answers these PATCH problems 400, not 422 (see the update-alert operation's responses).
-  [SECRET_SCANNING_CODES.RESOLUTION_COMMENT_INVALID]: 400,
-  [SECRET_SCANNING_CODES.RESOLUTION_UNCHANGED]: 400,
-  [SECRET_SCANNING_CODES.RESOLUTION_COMMENT_IMMUTABLE]: 400,
+  // Each domain's own (src/rest/github/<domain>.errors.ts).
+  ...SECRET_SCANNING_GITHUB_STATUSES,
 };
 
 /** The HTTP status GitHub answers an AppError with. */
@@ -106,7 +110,7 @@ export const githubFamily: RestFamily = {
   errorReply(e, fieldName = snakeCase) {
     const status = githubStatus(e);
     const extra: Record<string, unknown> = {};
-    const fields = renameFields(e.fieldErrors, fieldName);
+    const fields = e.fieldErrorsFor(fieldName);
     if (fields?.length) extra.errors = fields.map((f) => (f.message === undefined ? f : { ...f, message: capMessage(f.message) }));
     // GitHub answers every 404 with the same "Not Found", so nothing tells a hidden resource from a missing one.
     return { ...githubError(status, status === 404 ? 'Not Found' : e.messageFor(fieldName), extra), headers: retryHeaders(e) };
@@ -114,9 +118,9 @@ export const githubFamily: RestFamily = {
 
   noRoute: () => githubError(404, 'Not Found', {}, GITHUB_DOCS),
 
-  malformedBody: () => githubError(400, 'Problems parsing JSON', {}, DOC_BY_STATUS[400]),
+  malformedBody: () => githubError(400, 'Problems parsing JSON', {}, DOC_400),
 
-  httpError: (status, message) => githubError(status, message, {}, status === 400 ? DOC_BY_STATUS[400] : undefined),
+  httpError: (status, message) => githubError(status, message, {}, status === 400 ? DOC_400 : undefined),
 
   internalError: (requestId) => githubError(500, `Internal server error (request id ${requestId})`),
 

@@ -6,12 +6,9 @@ import type { AccountEntity, RepositoryEntity } from '../../../entities';
 import { UnauthenticatedError } from '../../errors/app-error';
 import type { RepositorySecuritySettings } from '../../services/identity/identity.service';
 import { route, RestRoute } from '../route-table';
+import * as P from './params';
 import { presentFullRepository, presentUser } from './presenters';
 
-const ownerRepoParams = [
-  { name: 'owner', in: 'path' as const, required: true, description: 'The account owner of the repository (case-insensitive).', schema: { type: 'string' } },
-  { name: 'repo', in: 'path' as const, required: true, description: 'The name of the repository without the .git extension (case-insensitive).', schema: { type: 'string' } },
-];
 
 export const githubIdentityRoutes: RestRoute<any, any>[] = [
   route<void, AccountEntity>({
@@ -36,9 +33,9 @@ export const githubIdentityRoutes: RestRoute<any, any>[] = [
     operationId: 'repos/get',
     summary: 'Get a repository',
     tags: ['repos'],
-    parameters: ownerRepoParams,
+    parameters: [P.owner, P.repo],
     responses: { '200': { description: 'The repository' }, '404': { description: 'Resource not found' } },
-    input: (req) => ({ owner: req.params.owner, repo: req.params.repo }),
+    input: (req) => ({ owner: P.owner.read(req), repo: P.repo.read(req) }),
     handle: async (ctx, input) => {
       const repo = await ctx.services.identity.getRepository(ctx, input.owner, input.repo);
       const owner = (await ctx.loaders.accountById.load(repo.ownerId))!;

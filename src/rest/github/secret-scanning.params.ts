@@ -32,7 +32,6 @@ import { INCLUDED_METADATA_VALUES } from '../../services/secret-scanning/alert-t
 import type { AlertFilter, AlertOrder, AlertPaging, AlertUpdate } from '../../services/secret-scanning/alert-types';
 import { headerParam, pathParam, queryParams } from '../params';
 import type { RestRequest } from '../route-table';
-import { API_VERSION } from './version';
 
 export const DEFAULT_PER_PAGE = 30;
 export const MAX_PER_PAGE = 100;
@@ -42,14 +41,8 @@ const q = queryParams('SecretScanningAlert');
 // ---------------------------------------------------------------------------------------------------------
 // Path and header parameters.
 
-export const apiVersion = headerParam('X-Service-Api-Version', {
-  description: `The API version (X-GitHub-Api-Version is accepted too). Unversioned requests get ${API_VERSION}; any other value is 400.`,
-  schema: { type: 'string', enum: [API_VERSION], default: API_VERSION },
-});
-
-export const org = pathParam('org', { description: 'The organization name (case-insensitive).' });
-export const owner = pathParam('owner', { description: 'The account owner of the repository (case-insensitive).' });
-export const repo = pathParam('repo', { description: 'The name of the repository without the .git extension (case-insensitive).' });
+// The GitHub family's shared ones (API version, org, owner, repo) are declared in ./params.
+export { apiVersion, org, owner, repo } from './params';
 
 /** `alert_number`: a positive integer (32-bit, as stored); anything else names no alert -> 404. */
 export function parseAlertNumber(raw: string | undefined): number {

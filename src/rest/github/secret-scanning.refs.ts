@@ -7,6 +7,7 @@ import type { SecretScanningAlertEntity } from '../../../entities';
 import type { RequestContext } from '../../context';
 import { NotFoundError } from '../../errors/app-error';
 import type { RepositoryEntity } from '../../../entities';
+import { loadAll } from '../../loaders';
 import type { AlertRefs, RepoRef } from './secret-scanning.presenters';
 
 function present<T>(v: T | null | Error | undefined): v is T {
@@ -25,12 +26,12 @@ export async function loadAlertRefs(ctx: RequestContext, alerts: SecretScanningA
     if (!repos.has(a.repositoryId)) repoIds.add(a.repositoryId);
   }
   const [users, locations, repoRows] = await Promise.all([
-    ctx.loaders.accountById.loadMany([...userIds]),
-    ctx.loaders.locationById.loadMany([...locationIds]),
-    ctx.loaders.repositoryById.loadMany([...repoIds]),
+    loadAll(ctx.loaders.accountById, [...userIds]),
+    loadAll(ctx.loaders.locationById, [...locationIds]),
+    loadAll(ctx.loaders.repositoryById, [...repoIds]),
   ]);
   const loadedRepos = repoRows.filter(present);
-  const owners = await ctx.loaders.accountById.loadMany([...new Set(loadedRepos.map((r) => r.ownerId))]);
+  const owners = await loadAll(ctx.loaders.accountById, [...new Set(loadedRepos.map((r) => r.ownerId))]);
   const ownerById = new Map(owners.filter(present).map((o) => [o.id, o]));
   for (const r of loadedRepos) {
     const owner = ownerById.get(r.ownerId);

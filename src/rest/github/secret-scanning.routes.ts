@@ -112,7 +112,7 @@ export const githubSecretScanningRoutes: RestRoute<any, any>[] = [
     },
     input: (req) => ({ org: P.org.read(req), q: P.parseAlertListQuery(req) }),
     handle: async (ctx, i) => {
-      const { page } = await ctx.services.secretScanningAlerts.listOrganizationAlerts(ctx, i.org, i.q.filter, i.q.order, i.q.paging);
+      const { page } = await ctx.services.secretScanningAlerts.listOrganizationAlerts(ctx, await ctx.services.identity.findAccount(ctx, i.org), i.q.filter, i.q.order, i.q.paging);
       return alertListResult(ctx, i.q, page);
     },
     present: (r, ctx, req, i) => presentAlertList(ctx, req, i.q, r, 'organization'),
@@ -136,7 +136,7 @@ export const githubSecretScanningRoutes: RestRoute<any, any>[] = [
     },
     input: (req) => ({ owner: P.owner.read(req), repo: P.repo.read(req), q: P.parseAlertListQuery(req) }),
     handle: async (ctx, i) => {
-      const { repo, page } = await ctx.services.secretScanningAlerts.listRepositoryAlerts(ctx, i.owner, i.repo, i.q.filter, i.q.order, i.q.paging);
+      const { repo, page } = await ctx.services.secretScanningAlerts.listRepositoryAlerts(ctx, await ctx.services.identity.findRepository(ctx, i.owner, i.repo), i.q.filter, i.q.order, i.q.paging);
       return alertListResult(ctx, i.q, page, [await repoRef(ctx, repo)]);
     },
     present: (r, ctx, req, i) => presentAlertList(ctx, req, i.q, r, 'repository'),
@@ -160,7 +160,7 @@ export const githubSecretScanningRoutes: RestRoute<any, any>[] = [
     },
     input: (req) => ({ owner: P.owner.read(req), repo: P.repo.read(req), number: P.alertNumber.read(req), hideSecret: P.hideSecretOne.read(req) }),
     handle: async (ctx, i) => {
-      const { repo, alert } = await ctx.services.secretScanningAlerts.getAlert(ctx, i.owner, i.repo, i.number);
+      const { repo, alert } = await ctx.services.secretScanningAlerts.getAlert(ctx, await ctx.services.identity.findRepository(ctx, i.owner, i.repo), i.number);
       return { alert, refs: await loadAlertRefs(ctx, [alert], [await repoRef(ctx, repo)]) };
     },
     present: (r, ctx, req, i) => {
@@ -198,6 +198,8 @@ export const githubSecretScanningRoutes: RestRoute<any, any>[] = [
       },
       anyOf: [{ required: ['state'] }, { required: ['assignee'] }, { required: ['validity'] }],
     },
+    // The service's "update" is this row's JSON body.
+    names: { update: 'body' },
     responses: {
       '200': { description: 'The updated alert', schema: schemaRef('secret-scanning-alert-with-metadata') },
       '400': { description: 'Resolution comment invalid, or the resolution was not changed; or the body is not a JSON object' },
@@ -208,7 +210,7 @@ export const githubSecretScanningRoutes: RestRoute<any, any>[] = [
     },
     input: (req) => ({ owner: P.owner.read(req), repo: P.repo.read(req), number: P.alertNumber.read(req), update: P.toAlertUpdate(req.body) }),
     handle: async (ctx, i) => {
-      const { repo, alert } = await ctx.services.secretScanningAlertUpdates.updateAlert(ctx, i.owner, i.repo, i.number, i.update);
+      const { repo, alert } = await ctx.services.secretScanningAlertUpdates.updateAlert(ctx, await ctx.services.identity.findRepository(ctx, i.owner, i.repo), i.number, i.update);
       return { alert, refs: await loadAlertRefs(ctx, [alert], [await repoRef(ctx, repo)]) };
     },
     present: (r, ctx) => ({ body: presentAlert(r.alert, r.refs, { base: ctx.config.publicUrl, variant: 'single' }) }),
@@ -232,7 +234,7 @@ export const githubSecretScanningRoutes: RestRoute<any, any>[] = [
     },
     input: (req) => ({ owner: P.owner.read(req), repo: P.repo.read(req), number: P.alertNumber.read(req), ...P.parsePageQuery(req) }),
     handle: async (ctx, i) => {
-      const { repo, page } = await ctx.services.secretScanningAlerts.listLocations(ctx, i.owner, i.repo, i.number, { page: i.page, perPage: i.perPage });
+      const { repo, page } = await ctx.services.secretScanningAlerts.listLocations(ctx, await ctx.services.identity.findRepository(ctx, i.owner, i.repo), i.number, { page: i.page, perPage: i.perPage });
       return { ref: await repoRef(ctx, repo), page, lastPage: await lastPageOf(page) };
     },
     present: (r, ctx, req, i) => {
@@ -270,7 +272,7 @@ export const githubSecretScanningRoutes: RestRoute<any, any>[] = [
       const b = P.objectBody(req.body);
       return { owner: P.owner.read(req), repo: P.repo.read(req), reason: b.reason, placeholderId: b.placeholder_id };
     },
-    handle: (ctx, i) => ctx.services.secretScanningPush.createBypass(ctx, i.owner, i.repo, { reason: i.reason, placeholderId: i.placeholderId }),
+    handle: async (ctx, i) => ctx.services.secretScanningPush.createBypass(ctx, await ctx.services.identity.findRepository(ctx, i.owner, i.repo), { reason: i.reason, placeholderId: i.placeholderId }),
     present: (r) => ({ status: 200, body: presentBypass(r) }),
   }),
 
@@ -290,7 +292,7 @@ export const githubSecretScanningRoutes: RestRoute<any, any>[] = [
       '503': UNAVAILABLE,
     },
     input: (req) => ({ owner: P.owner.read(req), repo: P.repo.read(req) }),
-    handle: (ctx, i) => ctx.services.secretScanningScans.scanHistory(ctx, i.owner, i.repo),
+    handle: async (ctx, i) => ctx.services.secretScanningScans.scanHistory(ctx, await ctx.services.identity.findRepository(ctx, i.owner, i.repo)),
     present: (r) => ({ body: presentScanHistory(r.scans) }),
   }),
 ];

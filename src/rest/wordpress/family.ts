@@ -9,7 +9,7 @@
 import { AppError, AppErrorCode, RateLimitedError, UnavailableError } from '../../errors/app-error';
 import { REQUEST_CODES } from '../../errors/codes';
 import { capMessage } from '../../errors/message-cap';
-import { ErrorReply, renameFields, RestFamily, snakeCase } from '../family';
+import { ErrorReply, RestFamily, snakeCase } from '../family';
 
 export const WORDPRESS_REST_PREFIX = '/calendar';
 
@@ -65,7 +65,7 @@ export const wordpressFamily: RestFamily = {
   errorReply(e, fieldName = snakeCase) {
     const [code, status] = wordpressCode(e);
     const data: Record<string, unknown> = {};
-    const fields = renameFields(e.fieldErrors, fieldName);
+    const fields = e.fieldErrorsFor(fieldName);
     if (fields?.length) {
       data.params = Object.fromEntries(fields.map((f) => [f.field ?? 'body', capMessage(f.message ?? f.code)]));
     }

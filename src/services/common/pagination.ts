@@ -219,11 +219,12 @@ export async function offsetPage<T extends ObjectLiteral>(
   sort: SortSpec,
   opts: { resource: string; totalCount?: () => Promise<number> } & PageQueryOptions<T>,
 ): Promise<Page<T>> {
+  // Field names in the domain's spelling; each transport renders its own (REST: page, per_page).
   const bad = (field: string, message: string) =>
-    new ValidationError(message, { fieldErrors: [{ resource: opts.resource, field, code: 'invalid', message }] });
-  if (decodeInt(args.page, POSITIVE_INT4) === undefined) throw bad('page', 'page must be a positive integer');
+    new ValidationError(message, { namesFields: true, fieldErrors: [{ resource: opts.resource, field, code: 'invalid', message }] });
+  if (decodeInt(args.page, POSITIVE_INT4) === undefined) throw bad('page', '{{page}} must be a positive integer');
   if (!Number.isInteger(args.perPage) || args.perPage < 1 || args.perPage > MAX_PAGE_SIZE) {
-    throw bad('per_page', `per_page must be between 1 and ${MAX_PAGE_SIZE}`);
+    throw bad('perPage', `{{perPage}} must be between 1 and ${MAX_PAGE_SIZE}`);
   }
   const meta = qb.expressionMap.mainAlias!.metadata;
   const sortCol = meta.findColumnWithPropertyName(sort.property);

@@ -42,6 +42,16 @@ function anyOf(names: string[]): string {
 
 /** Fine-grained token ids bound into the list query (SQLite takes at most 32,766 parameters). */
 const MAX_SELECTED_IDS = 10_000;
+
+/** How one domain applies `requireRepository` (see there). */
+export interface RepositoryRule {
+  /** The error for a missing or invisible repository (default: a plain NotFound). */
+  notFound?: () => Error;
+  /** A precondition of the domain, checked once the repository is visible, before the permission: its error, or null. */
+  precondition?: (repo: RepositoryEntity) => Error | null;
+  /** The error when the viewer's role is what is missing (default: "Resource not accessible by personal access token"). */
+  roleDenied?: () => Error;
+}
 /** A repository id no token selects (ids are positive). */
 const UNSELECTED_ID = -1;
 
@@ -176,12 +186,12 @@ export class AccessService {
    * allow it, the message names what the credential lacks (the classic scopes, the fine-grained permission);
    * only when the role is what is missing does it say so (`roleDenied`).
    */
-  forbidden(
+  private forbidden(
     ctx: RequestContext,
     action: RepositoryAction | OrganizationAction,
     resource: RepositoryResource | OrganizationResource,
-    roleDenied: () => ForbiddenError,
-  ): ForbiddenError {
+    roleDenied: () => Error,
+  ): Error {
     const d = denial(ctx.viewer, action, resource);
     switch (d?.by) {
       case 'scope':
@@ -200,19 +210,42 @@ export class AccessService {
   }
 
   /**
-   * Enforce an action on a repository. A viewer who may not even see the repository gets NotFound
-   * (never a hint that it exists); one who sees it but may not act gets Forbidden (`roleDenied` when the role
-   * is what is missing, else what the credential lacks).
+   * THE access check of a repository action, for every service: the repository (as loaded, null when the
+   * lookup found none) must be visible to the viewer, else NotFound (`rule.notFound`), never a hint that it
+   * exists; then the domain's precondition (e.g. "secret scanning is on"), whose error it throws; then
+   * `can()`: a viewer who sees it but may not act gets Forbidden, naming what the credential lacks, or
+   * `rule.roleDenied` when the role is what is missing. Returns the facts `can()` decided on.
    */
-  async requireOnRepository(
+  async requireRepository(
     ctx: RequestContext,
+    repo: RepositoryEntity | null | undefined,
     action: RepositoryAction,
-    repo: RepositoryEntity,
-    roleDenied: () => ForbiddenError = () => new ForbiddenError('Resource not accessible by personal access token'),
-  ): Promise<RepositoryResource> {
-    const facts = await this.requireVisibleRepository(ctx, repo);
-    if (can(ctx.viewer, action, facts)) return facts;
-    throw this.forbidden(ctx, action, facts, roleDenied);
+    rule: RepositoryRule = {},
+  ): Promise<{ repo: RepositoryEntity; facts: RepositoryResource }> {
+    const facts = await this.requireVisibleRepository(ctx, repo, rule.notFound);
+    const unavailable = rule.precondition?.(repo!);
+    if (unavailable) throw unavailable;
+    if (!can(ctx.viewer, action, facts)) throw this.forbidden(ctx, action, facts, rule.roleDenied ?? (() => new ForbiddenError('Resource not accessible by personal access token')));
+    return { repo: repo!, facts };
+  }
+
+  /**
+   * The access check of an organization action (organizations are public, what they hold is not): a
+   * missing account or one that is no organization -> NotFound; allowed -> the facts; a non-member ->
+   * NotFound (an outsider learns nothing); a member without the role or credential -> Forbidden, as in
+   * `requireRepository`.
+   */
+  async requireOrganization(
+    ctx: RequestContext,
+    org: AccountEntity | null | undefined,
+    action: OrganizationAction,
+    rule: { roleDenied?: () => Error } = {},
+  ): Promise<{ org: AccountEntity; facts: OrganizationResource }> {
+    if (!org || org.type !== 'Organization') throw new NotFoundError();
+    const facts = await this.organizationFacts(ctx, org);
+    if (can(ctx.viewer, action, facts)) return { org, facts };
+    if (!facts.orgRole) throw new NotFoundError();
+    throw this.forbidden(ctx, action, facts, rule.roleDenied ?? (() => new ForbiddenError('Resource not accessible by personal access token')));
   }
 }
 

@@ -19,7 +19,6 @@ import {
   TokenKind,
   WorkflowAccessKeyEntity,
 } from '../../../entities';
-import { can } from '../../auth/permissions';
 import { SecretBox } from '../../auth/secret-box';
 import { generateAccessKeyPair, generateToken, hashToken, randomId, tokenHint } from '../../auth/tokens';
 import { RequestContext, withTransaction } from '../../context';
@@ -136,17 +135,29 @@ export class IdentityService {
   }
 
   /**
+   * The repository owner/name (case-insensitive) through the request's loader, whether or not the viewer
+   * may see it: services decide that (`AccessService.requireRepository`). Null when none.
+   */
+  async findRepository(ctx: RequestContext, owner: string, name: string): Promise<RepositoryEntity | null> {
+    const ownerKey = lookupKey(owner, MAX_LOGIN_LENGTH);
+    const nameKey = lookupKey(name, MAX_REPO_NAME_LENGTH);
+    if (ownerKey === undefined || nameKey === undefined) return null;
+    return ctx.loaders.repositoryByName.load(`${ownerKey.toLowerCase()}/${nameKey.toLowerCase()}`);
+  }
+
+  /**
    * The repository if the viewer may see it (AccessService's one visibility rule, the same for REST
    * GET /repos/{owner}/{repo}, Query.repository, node(id:) and the repository lists); otherwise NotFound,
    * whether or not it exists.
    */
   async getRepository(ctx: RequestContext, owner: string, name: string): Promise<RepositoryEntity> {
-    const repo = await this.findRepositoryUnchecked(ctx.db, owner, name);
+    const repo = await this.findRepository(ctx, owner, name);
     await this.access.requireVisibleRepository(ctx, repo, () => new NotFoundError(`Could not resolve to a Repository with the name ${quoteInput(`${owner}/${name}`)}.`));
     return repo!;
   }
 
-  async findRepositoryUnchecked(db: EntityManager, owner: string, name: string): Promise<RepositoryEntity | null> {
+  /** A repository by owner/name outside any request (admin CLI, seeding): no loader, no access check. */
+  private async findRepositoryUnchecked(db: EntityManager, owner: string, name: string): Promise<RepositoryEntity | null> {
     const ownerKey = lookupKey(owner, MAX_LOGIN_LENGTH);
     const nameKey = lookupKey(name, MAX_REPO_NAME_LENGTH);
     if (ownerKey === undefined || nameKey === undefined) return null;
@@ -177,14 +188,6 @@ export class IdentityService {
     });
   }
 
-  async listMembers(ctx: RequestContext, org: AccountEntity, args: PageArgs): Promise<Page<MembershipEntity>> {
-    const qb = ctx.db
-      .getRepository(MembershipEntity)
-      .createQueryBuilder('m')
-      .where('m.organization_id = :org', { org: org.id });
-    return keysetPage(qb, args, { property: 'id', direction: 'ASC' });
-  }
-
   async viewerPermission(ctx: RequestContext, repo: RepositoryEntity): Promise<RepositoryPermission | null> {
     return (await this.access.repositoryFacts(ctx, repo)).permission;
   }
@@ -203,17 +206,11 @@ export class IdentityService {
     };
   }
 
-  async updateRepositorySecuritySettings(
-    ctx: RequestContext,
-    owner: string,
-    name: string,
-    input: SecuritySettingsInput,
-  ): Promise<RepositoryEntity> {
-    const repo = await this.getRepository(ctx, owner, name);
-    const facts = await this.access.repositoryFacts(ctx, repo);
-    if (!can(ctx.viewer, 'repository.admin', facts)) {
-      throw this.access.forbidden(ctx, 'repository.admin', facts, () => new ForbiddenError('You must be an admin of this repository to change its security settings.'));
-    }
+  /** Change the security settings of a repository (`getRepository` found it for this viewer), for its admins. */
+  async updateRepositorySecuritySettings(ctx: RequestContext, repository: RepositoryEntity | null, input: SecuritySettingsInput): Promise<RepositoryEntity> {
+    const { repo } = await this.access.requireRepository(ctx, repository, 'repository.admin', {
+      roleDenied: () => new ForbiddenError('You must be an admin of this repository to change its security settings.'),
+    });
     // Re-read the row locked: the new settings are computed from the current ones, atomically.
     return withTransaction(ctx, (tx) => this.writeSecuritySettings(tx, repo.id, input));
   }

@@ -129,7 +129,7 @@ export class SecretScanningFindingService {
   }
 
   /** Next alert number of a repository, never reused (row-locked counter; SQLite serialises writers). */
-  async nextNumber(db: EntityManager, repositoryId: number): Promise<number> {
+  private async nextNumber(db: EntityManager, repositoryId: number): Promise<number> {
     const counters = db.getRepository(SecretScanningAlertCounterEntity);
     await counters.createQueryBuilder().insert().values({ repositoryId, lastNumber: 0 }).orIgnore().execute();
     await counters

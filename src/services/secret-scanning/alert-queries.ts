@@ -25,9 +25,11 @@ import {
   DEFAULT_PER_PAGE,
   INCLUDED_METADATA_VALUES,
   invalid,
+  invalidNamed,
   MAX_SLUG_LENGTH,
 } from './alert-types';
 import { SECRET_SCANNING_CODES as CODES } from './error-codes';
+import { requireAlertsRepository, requireOrganizationAlerts } from './alert-access';
 
 /**
  * What a listing reads in its page statement besides the alerts (joined, then primed into the request's
@@ -89,11 +91,11 @@ export class SecretScanningAlertQueryService {
     checkList('validities', 'validity', filter.validities, ALERT_VALIDITIES);
     for (const m of filter.includedMetadata ?? []) {
       if (!(INCLUDED_METADATA_VALUES as readonly string[]).includes(m)) {
-        throw invalid('includedMetadata', `${quoteInput(m)} is not a valid included metadata field; use ${INCLUDED_METADATA_VALUES.join(', ')}`, CODES.INVALID_FILTER);
+        throw invalidNamed('includedMetadata', `{{0}} is not a valid {{includedMetadata}} value; use ${INCLUDED_METADATA_VALUES.join(', ')}`, [quoteInput(m)], CODES.INVALID_FILTER);
       }
     }
     if (filter.ownerEmailHash != null && !/^[0-9a-f]{64}$/.test(filter.ownerEmailHash)) {
-      throw invalid('ownerEmailHash', 'The owner email hash must be the lowercase hex SHA-256 of an email address', CODES.INVALID_FILTER);
+      throw invalidNamed('ownerEmailHash', '{{ownerEmailHash}} must be the lowercase hex SHA-256 of an email address', [], CODES.INVALID_FILTER);
     }
     const sort = order.sort ?? 'created';
     const direction = order.direction ?? 'desc';
@@ -217,15 +219,14 @@ export class SecretScanningAlertQueryService {
 
   async listRepositoryAlerts(
     ctx: RequestContext,
-    owner: string,
-    name: string,
+    repository: RepositoryEntity | null,
     filter: AlertFilter,
     order: AlertOrder,
     paging: AlertPaging,
     include: AlertIncludes = { ...ALL_ALERT_INCLUDES, repository: false, totalCount: paging.mode === 'page' },
   ): Promise<{ repo: RepositoryEntity; page: AlertPage }> {
     const o = this.validateFilter(filter, order);
-    const { repo } = await ctx.services.secretScanningAlertAccess.repositoryFor(ctx, owner, name, 'secret_scanning.alerts.read');
+    const { repo } = await requireAlertsRepository(ctx, repository, 'secret_scanning.alerts.read');
     const qb = ctx.db.getRepository(SecretScanningAlertEntity).createQueryBuilder('a').where('a.repository_id = :rid', { rid: repo.id });
     const matches = await this.applyFilter(ctx, qb, filter);
     // Every alert of the page is of this repository: the loaders know it already.
@@ -235,14 +236,14 @@ export class SecretScanningAlertQueryService {
 
   async listOrganizationAlerts(
     ctx: RequestContext,
-    login: string,
+    organization: AccountEntity | null,
     filter: AlertFilter,
     order: AlertOrder,
     paging: AlertPaging,
     include: AlertIncludes = { ...ALL_ALERT_INCLUDES, totalCount: paging.mode === 'page' },
   ): Promise<{ org: AccountEntity; page: AlertPage }> {
     const o = this.validateFilter(filter, order);
-    const org = await ctx.services.secretScanningAlertAccess.organizationFor(ctx, login);
+    const org = await requireOrganizationAlerts(ctx, organization);
     // Alerts of the organization's repositories with secret scanning on. The page says it as NOT IN (the
     // repositories with it off, an uncorrelated subquery) so the (owner_id, created_at|updated_at) indexes
     // give the order; the count says IN (those with it on) so (owner_id, repository_id) covers it (on
@@ -265,10 +266,11 @@ export class SecretScanningAlertQueryService {
 
   // ------------------------------------------------------------------ one alert
 
-  async getAlert(ctx: RequestContext, owner: string, name: string, number: number): Promise<{ repo: RepositoryEntity; alert: SecretScanningAlertEntity }> {
+  /** Alert `number` of a repository (as loaded; null when none); batched across a request through the loader. */
+  async getAlert(ctx: RequestContext, repository: RepositoryEntity | null, number: number): Promise<{ repo: RepositoryEntity; alert: SecretScanningAlertEntity }> {
     if (decodeInt(number, POSITIVE_INT4) === undefined) throw new NotFoundError();
-    const { repo } = await ctx.services.secretScanningAlertAccess.repositoryFor(ctx, owner, name, 'secret_scanning.alerts.read');
-    const alert = await ctx.db.getRepository(SecretScanningAlertEntity).findOne({ where: { repositoryId: repo.id, number } });
+    const { repo } = await requireAlertsRepository(ctx, repository, 'secret_scanning.alerts.read');
+    const alert = await ctx.loaders.secretScanningAlertByNumber.load(`${repo.id}:${number}`);
     if (!alert) throw new NotFoundError();
     return { repo, alert };
   }
@@ -277,12 +279,11 @@ export class SecretScanningAlertQueryService {
 
   async listLocations(
     ctx: RequestContext,
-    owner: string,
-    name: string,
+    repository: RepositoryEntity | null,
     number: number,
     paging: { page: number; perPage: number } | ({ mode: 'cursor' } & PageArgs),
   ): Promise<{ repo: RepositoryEntity; alert: SecretScanningAlertEntity; page: Page<SecretScanningLocationEntity> }> {
-    const { repo, alert } = await this.getAlert(ctx, owner, name, number);
+    const { repo, alert } = await this.getAlert(ctx, repository, number);
     return { repo, alert, page: await this.locationsOf(ctx.db, alert, paging) };
   }
 

@@ -103,3 +103,11 @@ export interface Finding {
 export function invalid(field: string, message: string, domainCode: string = SECRET_SCANNING_CODES.INVALID_ALERT_FIELD, resource = 'SecretScanningAlert'): ValidationError {
   return new ValidationError(message, { domainCode, fieldErrors: [{ resource, field, code: 'invalid', message }] });
 }
+
+/**
+ * The same, for a message that names fields as `{{field}}` tokens (each transport spells them its own way) and
+ * quotes client input as `{{0}}`, `{{1}}`, ... (`values`, already quoted).
+ */
+export function invalidNamed(field: string, template: string, values: string[], domainCode: string = SECRET_SCANNING_CODES.INVALID_ALERT_FIELD, resource = 'SecretScanningAlert'): ValidationError {
+  return new ValidationError(template, { domainCode, namesFields: true, values, fieldErrors: [{ resource, field, code: 'invalid', message: template }] });
+}

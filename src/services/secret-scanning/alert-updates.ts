@@ -16,6 +16,7 @@ import { RequestContext, withTransaction } from '../../context';
 import { lockedFindOne } from '../../db/transaction';
 import { ForbiddenError, NotFoundError, quoteInput, ValidationError } from '../../errors/app-error';
 import { decodeString } from '../common/decode';
+import { requireAlertsRepository } from './alert-access';
 import { AlertUpdate, AlertUpdateField, carries, invalid, MAX_RESOLUTION_COMMENT } from './alert-types';
 import { SECRET_SCANNING_CODES as CODES } from './error-codes';
 
@@ -27,12 +28,13 @@ export class SecretScanningAlertUpdateService {
     return repo.ownerId === ctx.viewer.user.id;
   }
 
-  async updateAlert(ctx: RequestContext, owner: string, name: string, number: number, input: AlertUpdate): Promise<{ repo: RepositoryEntity; alert: SecretScanningAlertEntity }> {
+  async updateAlert(ctx: RequestContext, repository: RepositoryEntity | null, number: number, input: AlertUpdate): Promise<{ repo: RepositoryEntity; alert: SecretScanningAlertEntity }> {
     // Input shape first (validation before permission, like GitHub): at least one of the three fields.
     const p = { has: (f: AlertUpdateField) => carries(input, f) };
     if (!p.has('state') && !p.has('assignee') && !p.has('validity')) {
-      throw new ValidationError('Invalid request: the update must contain at least one of state, assignee or validity.', {
+      throw new ValidationError('Invalid request: the {{update}} must contain at least one of state, assignee or validity.', {
         domainCode: CODES.UPDATE_EMPTY,
+        namesFields: true,
         fieldErrors: [{ resource: 'SecretScanningAlert', field: 'state', code: 'missing_field' }],
       });
     }
@@ -50,8 +52,9 @@ export class SecretScanningAlertUpdateService {
     }
     if (p.has('resolutionComment') && input.resolutionComment !== null) {
       if (decodeString(input.resolutionComment, MAX_RESOLUTION_COMMENT) === undefined) {
-        throw new ValidationError(`The resolution comment is invalid: it must be a string of at most ${MAX_RESOLUTION_COMMENT} characters, without NUL characters.`, {
+        throw new ValidationError(`{{resolutionComment}} is invalid: it must be a string of at most ${MAX_RESOLUTION_COMMENT} characters, without NUL characters.`, {
           domainCode: CODES.RESOLUTION_COMMENT_INVALID,
+          namesFields: true,
         });
       }
     }
@@ -69,7 +72,7 @@ export class SecretScanningAlertUpdateService {
       throw invalid('state', 'State does not match the resolution or resolution comment: send state with them', CODES.STATE_RESOLUTION_MISMATCH);
     }
 
-    const { repo, facts } = await ctx.services.secretScanningAlertAccess.repositoryFor(ctx, owner, name, 'secret_scanning.alerts.write');
+    const { repo, facts } = await requireAlertsRepository(ctx, repository, 'secret_scanning.alerts.write');
     // Read, rules 2-5 and write are one atomic step: the alert row stays locked (FOR UPDATE on PostgreSQL,
     // the write lock on SQLite) until the transaction ends, so concurrent updates see each other's result.
     return withTransaction(ctx, (tx) => this.applyUpdate(tx, repo, facts, number, input, state, resolution));

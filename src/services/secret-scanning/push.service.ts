@@ -32,6 +32,7 @@ import { lockedFindOne } from '../../db/transaction';
 import { FieldError, ForbiddenError, NotFoundError, UnauthenticatedError, ValidationError } from '../../errors/app-error';
 import { lookupKey } from '../common/decode';
 import { parseFullName } from '../identity/identity.service';
+import { requireAlertsRepository } from './alert-access';
 import type { Finding } from './alert-types';
 import { secretTypeBySlug, type DetectedSecret } from './detector';
 import { DetectorPool } from './detector/pool';
@@ -232,29 +233,29 @@ export class SecretScanningPushService {
   // ------------------------------------------------------------------ access
 
   /**
-   * The repository a push (or content submission) goes to. Invisible or missing -> 404; anonymous -> 401;
-   * visible without push rights (write permission plus `repo`/`public_repo` or contents:write) -> 403.
+   * The repository a push (or content submission) goes to, looked up through the request's loader.
+   * Invisible or missing -> 404; anonymous -> 401; visible without push rights (write permission plus
+   * `repo`/`public_repo` or contents:write) -> 403.
    */
   private async pushTarget(
     ctx: RequestContext,
     owner: string,
     name: string,
   ): Promise<{ repo: RepositoryEntity; pusherId: number; readsAlerts: boolean }> {
-    const repo = await ctx.services.identity.findRepositoryUnchecked(ctx.db, owner, name);
-    const facts = await ctx.services.access.requireVisibleRepository(ctx, repo);
     const viewer = ctx.viewer;
+    const found = await ctx.services.identity.findRepository(ctx, owner, name);
+    const { repo, facts } = await ctx.services.access.requireRepository(ctx, found, 'repository.push', {
+      roleDenied: () =>
+        viewer.kind !== 'user'
+          ? new UnauthenticatedError()
+          : viewer.credential.type === 'fine_grained'
+            ? new ForbiddenError('Resource not accessible by personal access token')
+            : new ForbiddenError(`Permission to ${owner}/${found!.name} denied to ${viewer.user.login}.`),
+    });
+    if (viewer.kind !== 'user') throw new UnauthenticatedError(); // can() lets only users push: for the type
     // Only a pusher who may read the alerts is told which alerts the push touched (else an oracle for
     // "is this secret already an alert here").
-    if (viewer.kind === 'user' && can(viewer, 'repository.push', facts)) {
-      return { repo: repo!, pusherId: viewer.user.id, readsAlerts: can(viewer, 'secret_scanning.alerts.read', facts) };
-    }
-    if (viewer.kind !== 'user') throw new UnauthenticatedError();
-    const user = viewer.user.login;
-    throw ctx.services.access.forbidden(ctx, 'repository.push', facts, () =>
-      viewer.credential.type === 'fine_grained'
-        ? new ForbiddenError('Resource not accessible by personal access token')
-        : new ForbiddenError(`Permission to ${owner}/${repo!.name} denied to ${user}.`),
-    );
+    return { repo, pusherId: viewer.user.id, readsAlerts: can(viewer, 'secret_scanning.alerts.read', facts) };
   }
 
   // ------------------------------------------------------------------ pushes
@@ -529,7 +530,7 @@ export class SecretScanningPushService {
    * Idempotent: a second call returns the stored bypass; a different reason updates the reason only (the
    * bypass window is not extended).
    */
-  async createBypass(ctx: RequestContext, owner: string, name: string, input: BypassInput): Promise<BypassResult> {
+  async createBypass(ctx: RequestContext, repository: RepositoryEntity | null, input: BypassInput): Promise<BypassResult> {
     const errors: FieldError[] = [];
     const body = (input ?? {}) as Partial<BypassInput>;
     if (body.reason === undefined || body.reason === null || body.reason === '') {
@@ -543,23 +544,21 @@ export class SecretScanningPushService {
       });
     }
     if (body.placeholderId === undefined || body.placeholderId === null || body.placeholderId === '') {
-      errors.push({ resource: 'SecretScanningPushProtectionBypass', field: 'placeholderId', code: 'missing_field', message: 'the placeholder id is required' });
+      errors.push({ resource: 'SecretScanningPushProtectionBypass', field: 'placeholderId', code: 'missing_field', message: '{{placeholderId}} is required' });
     } else if (typeof body.placeholderId !== 'string') {
-      errors.push({ resource: 'SecretScanningPushProtectionBypass', field: 'placeholderId', code: 'invalid', message: 'the placeholder id must be a string' });
+      errors.push({ resource: 'SecretScanningPushProtectionBypass', field: 'placeholderId', code: 'invalid', message: '{{placeholderId}} must be a string' });
     }
     if (errors.length) {
-      throw new ValidationError(`Invalid request: ${errors.map((e) => e.message).join('; ')}.`, { domainCode: CODES.INVALID_PUSH_INPUT, fieldErrors: errors });
+      throw new ValidationError(`Invalid request: ${errors.map((e) => e.message).join('; ')}.`, { domainCode: CODES.INVALID_PUSH_INPUT, namesFields: true, fieldErrors: errors });
     }
     const reason = body.reason as BypassReason;
     const placeholderId = body.placeholderId as string;
 
-    const found = await ctx.services.identity.findRepositoryUnchecked(ctx.db, owner, name);
-    const facts = await ctx.services.access.requireVisibleRepository(ctx, found);
-    const repo = found!;
-    if (!repo.secretScanning || !repo.pushProtection) throw new NotFoundError('Push protection is disabled on this repository', { domainCode: CODES.PUSH_PROTECTION_DISABLED });
-    if (ctx.viewer.kind !== 'user' || !can(ctx.viewer, 'secret_scanning.bypass.create', facts)) {
-      throw ctx.services.access.forbidden(ctx, 'secret_scanning.bypass.create', facts, () => new ForbiddenError('User does not have enough permissions'));
-    }
+    const { repo } = await ctx.services.access.requireRepository(ctx, repository, 'secret_scanning.bypass.create', {
+      precondition: (r) => (r.secretScanning && r.pushProtection ? null : new NotFoundError('Push protection is disabled on this repository', { domainCode: CODES.PUSH_PROTECTION_DISABLED })),
+      roleDenied: () => new ForbiddenError('User does not have enough permissions'),
+    });
+    if (ctx.viewer.kind !== 'user') throw new ForbiddenError('User does not have enough permissions'); // can() lets only users bypass: for the type
     const viewerId = ctx.viewer.user.id;
     return withTransaction(ctx, (tx) => this.writeBypass(tx, repo, viewerId, placeholderId, reason));
   }
@@ -611,7 +610,7 @@ export class SecretScanningPushService {
       );
     }
     const kind = input.kind as ScanKind;
-    const { repo } = await ctx.services.secretScanningAlertAccess.repositoryFor(ctx, owner, name, 'secret_scanning.alerts.write');
+    const { repo } = await requireAlertsRepository(ctx, await ctx.services.identity.findRepository(ctx, owner, name), 'secret_scanning.alerts.write');
     if (!repo.advancedSecurity) throw new NotFoundError('Advanced security is not enabled on this repository.');
 
     const started = await ctx.services.secretScanningScans.recordScan(ctx.dataSource.manager, {

@@ -6,10 +6,11 @@ import { RepositoryEntity, SCAN_KINDS, ScanKind, SecretScanningScanEntity } from
 import type { RequestContext } from '../../context';
 import { InWriteTransaction } from '../../db/transaction';
 import { NotFoundError } from '../../errors/app-error';
+import { requireAlertsRepository } from './alert-access';
 
 export class SecretScanningScanService {
-  async scanHistory(ctx: RequestContext, owner: string, name: string): Promise<{ repo: RepositoryEntity; scans: Record<ScanKind, SecretScanningScanEntity[]> }> {
-    const { repo } = await ctx.services.secretScanningAlertAccess.repositoryFor(ctx, owner, name, 'secret_scanning.scan_history.read');
+  async scanHistory(ctx: RequestContext, repository: RepositoryEntity | null): Promise<{ repo: RepositoryEntity; scans: Record<ScanKind, SecretScanningScanEntity[]> }> {
+    const { repo } = await requireAlertsRepository(ctx, repository, 'secret_scanning.scan_history.read');
     if (!repo.advancedSecurity) throw new NotFoundError('Advanced security is not enabled on this repository.');
     const rows = await ctx.db
       .getRepository(SecretScanningScanEntity)

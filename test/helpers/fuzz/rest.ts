@@ -10,6 +10,7 @@
  * the schema.
  */
 import fc from 'fast-check';
+import { FAMILIES } from '../../../src/rest/families';
 import { pathTemplateParams } from '../../../src/rest/openapi';
 import { SECRET_SCANNING_SCHEMAS } from '../../../src/rest/github/secret-scanning.presenters';
 import type { ParamSpec, RestRoute } from '../../../src/rest/route-table';
@@ -264,6 +265,9 @@ function assemble(route: RestRoute<any, any>, p: Parts): FuzzCase['request'] {
     else for (const one of Array.isArray(v) ? v : [v]) q.push(`${enc(name)}=${enc(one)}`);
   }
   const headers: Record<string, string> = { accept: 'application/vnd.github+json', ...p.headers };
+  // A row keyed by operation (RPC-style families such as AWS JSON) is reached through the family's operation header.
+  const operationHeader = FAMILIES[route.family].operationHeader;
+  if (route.operation && operationHeader && headers[operationHeader] === undefined) headers[operationHeader] = route.operation;
   let body: string | undefined;
   if (p.raw && (p.raw.text !== undefined || p.raw.contentType !== undefined)) {
     body = p.raw.text;

@@ -3,13 +3,12 @@
  */
 import { github } from '../../helpers/github-answer';
 import type { AccountEntity, RepositoryEntity } from '../../../entities';
-import { authenticateBearer } from '../../../src/auth/authenticate';
 import { loadConfig } from '../../../src/config';
-import { contextFor, RequestContext } from '../../../src/context';
+import type { RequestContext } from '../../../src/context';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../../src/errors/app-error';
-import { createLogger } from '../../../src/observability/logger';
 import type { AlertUpdate, Finding } from '../../../src/services/secret-scanning/alert-types';
 import { IdentityFixtures } from '../../fixtures/identity';
+import { testContexts, TestContexts } from '../../helpers/context';
 import { openTestDatabase, TestDatabase } from '../../helpers/db';
 
 const finding = (secret: string, over: Partial<Finding> = {}, line = 1): Finding => ({
@@ -40,12 +39,10 @@ describe('secret scanning alert services', () => {
   let repoAdminCtx: RequestContext;
   let reader: AccountEntity;
 
-  const ctxFor = async (token?: string) =>
-    contextFor(
-      { dataSource: db.dataSource, services: f.services, config: loadConfig({ PUBLIC_URL: 'https://gw.example' }), log: createLogger('silent') },
-      'test',
-      token ? await authenticateBearer(db.dataSource, `Bearer ${token}`) : undefined,
-    );
+  let contexts: TestContexts;
+  const ctxFor = (token?: string) => contexts.as(token);
+  const named = (owner: string, name: string) => contexts.repository(owner, name);
+  const orgNamed = (login: string) => contexts.account(login);
   const record = (r: RepositoryEntity, fd: Finding) => db.dataSource.transaction((m) => f.services.secretScanningFindings.recordFinding(m, r, fd));
   const svc = () => f.services.secretScanningAlerts;
   const updates = () => f.services.secretScanningAlertUpdates;
@@ -53,6 +50,7 @@ describe('secret scanning alert services', () => {
   beforeAll(async () => {
     db = await openTestDatabase();
     f = new IdentityFixtures(db.dataSource);
+    contexts = testContexts(db.dataSource, f.services, loadConfig({ PUBLIC_URL: 'https://gw.example' }));
     org = await f.org('ssorg');
     const admin = await f.user('ssadmin');
     const sec = await f.user('sssec');
@@ -89,125 +87,125 @@ describe('secret scanning alert services', () => {
     const o1 = await record(other, finding('AKIA1111111111111111'));
     expect(o1.alert.number).toBe(1); // numbered per repository
     expect(o1.alert.multiRepo).toBe(true);
-    const { alert: back } = await svc().getAlert(adminCtx, 'ssorg', 'app', 1);
+    const { alert: back } = await svc().getAlert(adminCtx, await named('ssorg', 'app'), 1);
     expect(back.multiRepo).toBe(true);
     expect(back.publiclyLeaked).toBe(false);
 
     await record(pub, finding('AKIA2222222222222222'));
-    const { alert: leaked } = await svc().getAlert(adminCtx, 'ssorg', 'app', 2);
+    const { alert: leaked } = await svc().getAlert(adminCtx, await named('ssorg', 'app'), 2);
     expect(leaked.publiclyLeaked).toBe(true);
   });
 
   it('lists newest first with filters; mutually exclusive filters and bad enums are 422', async () => {
     await record(repo, finding('xoxb-123-456-abcdefABCDEF', { secretType: 'slack_api_token', secretTypeDisplayName: 'Slack API Token', provider: 'Slack', providerSlug: 'slack' }, 3));
-    const all = await svc().listRepositoryAlerts(adminCtx, 'ssorg', 'app', {}, {}, { mode: 'page', page: 1, perPage: 30 });
+    const all = await svc().listRepositoryAlerts(adminCtx, await named('ssorg', 'app'), {}, {}, { mode: 'page', page: 1, perPage: 30 });
     expect(all.page.items.map((a) => a.number)).toEqual([3, 2, 1]);
-    const asc = await svc().listRepositoryAlerts(adminCtx, 'ssorg', 'app', {}, { direction: 'asc' }, { mode: 'page', page: 1, perPage: 30 });
+    const asc = await svc().listRepositoryAlerts(adminCtx, await named('ssorg', 'app'), {}, { direction: 'asc' }, { mode: 'page', page: 1, perPage: 30 });
     expect(asc.page.items.map((a) => a.number)).toEqual([1, 2, 3]);
-    const slack = await svc().listRepositoryAlerts(adminCtx, 'SSORG', 'APP', { providers: ['slack'] }, {}, { mode: 'page', page: 1, perPage: 30 });
+    const slack = await svc().listRepositoryAlerts(adminCtx, await named('SSORG', 'APP'), { providers: ['slack'] }, {}, { mode: 'page', page: 1, perPage: 30 });
     expect(slack.page.items.map((a) => a.secretType)).toEqual(['slack_api_token']);
-    const notAws = await svc().listRepositoryAlerts(adminCtx, 'ssorg', 'app', { excludeSecretTypes: ['aws_access_key_id'] }, {}, { mode: 'page', page: 1, perPage: 30 });
+    const notAws = await svc().listRepositoryAlerts(adminCtx, await named('ssorg', 'app'), { excludeSecretTypes: ['aws_access_key_id'] }, {}, { mode: 'page', page: 1, perPage: 30 });
     expect(notAws.page.items.map((a) => a.number)).toEqual([3]);
-    const leaked = await svc().listRepositoryAlerts(adminCtx, 'ssorg', 'app', { isPubliclyLeaked: true }, {}, { mode: 'page', page: 1, perPage: 30 });
+    const leaked = await svc().listRepositoryAlerts(adminCtx, await named('ssorg', 'app'), { isPubliclyLeaked: true }, {}, { mode: 'page', page: 1, perPage: 30 });
     expect(leaked.page.items.map((a) => a.number)).toEqual([2]);
-    await expect(svc().listRepositoryAlerts(adminCtx, 'ssorg', 'app', { secretTypes: ['a'], excludeSecretTypes: ['b'] }, {}, { mode: 'page', page: 1, perPage: 30 })).rejects.toThrow(ValidationError);
-    await expect(svc().listRepositoryAlerts(adminCtx, 'ssorg', 'app', { providers: ['a'], excludeProviders: ['b'] }, {}, { mode: 'page', page: 1, perPage: 30 })).rejects.toThrow(ValidationError);
-    await expect(svc().listRepositoryAlerts(adminCtx, 'ssorg', 'app', { state: 'closed' }, {}, { mode: 'page', page: 1, perPage: 30 })).rejects.toThrow(ValidationError);
-    await expect(svc().listRepositoryAlerts(adminCtx, 'ssorg', 'app', {}, { sort: 'name' }, { mode: 'page', page: 1, perPage: 30 })).rejects.toThrow(ValidationError);
+    await expect(svc().listRepositoryAlerts(adminCtx, await named('ssorg', 'app'), { secretTypes: ['a'], excludeSecretTypes: ['b'] }, {}, { mode: 'page', page: 1, perPage: 30 })).rejects.toThrow(ValidationError);
+    await expect(svc().listRepositoryAlerts(adminCtx, await named('ssorg', 'app'), { providers: ['a'], excludeProviders: ['b'] }, {}, { mode: 'page', page: 1, perPage: 30 })).rejects.toThrow(ValidationError);
+    await expect(svc().listRepositoryAlerts(adminCtx, await named('ssorg', 'app'), { state: 'closed' }, {}, { mode: 'page', page: 1, perPage: 30 })).rejects.toThrow(ValidationError);
+    await expect(svc().listRepositoryAlerts(adminCtx, await named('ssorg', 'app'), {}, { sort: 'name' }, { mode: 'page', page: 1, perPage: 30 })).rejects.toThrow(ValidationError);
   });
 
   it('pages by page and by cursor over the same order', async () => {
-    const p1 = await svc().listRepositoryAlerts(adminCtx, 'ssorg', 'app', {}, {}, { mode: 'page', page: 1, perPage: 2 });
+    const p1 = await svc().listRepositoryAlerts(adminCtx, await named('ssorg', 'app'), {}, {}, { mode: 'page', page: 1, perPage: 2 });
     expect(p1.page.items.map((a) => a.number)).toEqual([3, 2]);
     expect(p1.page.hasNextPage).toBe(true);
     expect(await p1.page.lastPage!()).toBe(2);
-    const c1 = await svc().listRepositoryAlerts(adminCtx, 'ssorg', 'app', {}, {}, { mode: 'cursor', first: 2 });
-    const c2 = await svc().listRepositoryAlerts(adminCtx, 'ssorg', 'app', {}, {}, { mode: 'cursor', first: 2, after: c1.page.cursorOf(c1.page.items[1]) });
+    const c1 = await svc().listRepositoryAlerts(adminCtx, await named('ssorg', 'app'), {}, {}, { mode: 'cursor', first: 2 });
+    const c2 = await svc().listRepositoryAlerts(adminCtx, await named('ssorg', 'app'), {}, {}, { mode: 'cursor', first: 2, after: c1.page.cursorOf(c1.page.items[1]) });
     expect(c2.page.items.map((a) => a.number)).toEqual([1]);
     expect(c2.page.hasNextPage).toBe(false);
-    const back = await svc().listRepositoryAlerts(adminCtx, 'ssorg', 'app', {}, {}, { mode: 'cursor', last: 2, before: c2.page.cursorOf(c2.page.items[0]) });
+    const back = await svc().listRepositoryAlerts(adminCtx, await named('ssorg', 'app'), {}, {}, { mode: 'cursor', last: 2, before: c2.page.cursorOf(c2.page.items[0]) });
     expect(back.page.items.map((a) => a.number)).toEqual([3, 2]);
   });
 
   it('organization list: owners and security managers; members get 403, outsiders 404', async () => {
-    const list = await svc().listOrganizationAlerts(secManagerCtx, 'ssorg', {}, {}, { mode: 'page', page: 1, perPage: 100 });
+    const list = await svc().listOrganizationAlerts(secManagerCtx, await orgNamed('ssorg'), {}, {}, { mode: 'page', page: 1, perPage: 100 });
     expect(list.page.items.length).toBe(5);
-    await expect(svc().listOrganizationAlerts(writerCtx, 'ssorg', {}, {}, { mode: 'page', page: 1, perPage: 100 })).rejects.toThrow(NotFoundError);
+    await expect(svc().listOrganizationAlerts(writerCtx, await orgNamed('ssorg'), {}, {}, { mode: 'page', page: 1, perPage: 100 })).rejects.toThrow(NotFoundError);
     const member = await f.user();
     await f.member(org, member, 'member');
-    await expect(svc().listOrganizationAlerts(await ctxFor(await f.classicToken(member, ['repo'])), 'ssorg', {}, {}, { mode: 'page', page: 1, perPage: 100 })).rejects.toThrow(ForbiddenError);
+    await expect(svc().listOrganizationAlerts(await ctxFor(await f.classicToken(member, ['repo'])), await orgNamed('ssorg'), {}, {}, { mode: 'page', page: 1, perPage: 100 })).rejects.toThrow(ForbiddenError);
   });
 
   it('repository endpoints: writers who see the repository get 403, outsiders 404, secret scanning off 404', async () => {
-    await expect(svc().getAlert(writerCtx, 'ssorg', 'app', 1)).rejects.toThrow(ForbiddenError);
-    await expect(svc().getAlert(await ctxFor(), 'ssorg', 'app', 1)).rejects.toThrow(NotFoundError);
-    await expect(svc().getAlert(adminCtx, 'ssorg', 'app', 999)).rejects.toThrow(NotFoundError);
+    await expect(svc().getAlert(writerCtx, await named('ssorg', 'app'), 1)).rejects.toThrow(ForbiddenError);
+    await expect(svc().getAlert(await ctxFor(), await named('ssorg', 'app'), 1)).rejects.toThrow(NotFoundError);
+    await expect(svc().getAlert(adminCtx, await named('ssorg', 'app'), 999)).rejects.toThrow(NotFoundError);
     const off = await f.repo(org, { name: 'off', private: true });
-    await expect(svc().listRepositoryAlerts(adminCtx, 'ssorg', off.name, {}, {}, { mode: 'page', page: 1, perPage: 30 })).rejects.toThrow(NotFoundError);
+    await expect(svc().listRepositoryAlerts(adminCtx, await named('ssorg', off.name), {}, {}, { mode: 'page', page: 1, perPage: 30 })).rejects.toThrow(NotFoundError);
   });
 
   describe('update rules', () => {
     it('rule 1: resolution required when resolving; state must match', async () => {
-      await expect(github(updates().updateAlert(adminCtx, 'ssorg', 'app', 1, upd({ state: 'resolved' })))).rejects.toMatchObject({ status: 422 });
-      await expect(github(updates().updateAlert(adminCtx, 'ssorg', 'app', 1, upd({ state: 'open', resolution: 'revoked' })))).rejects.toMatchObject({ status: 422 });
-      await expect(github(updates().updateAlert(adminCtx, 'ssorg', 'app', 1, upd({})))).rejects.toMatchObject({ status: 422 });
-      await expect(github(updates().updateAlert(adminCtx, 'ssorg', 'app', 1, upd({ state: 'resolved', resolution: 'nope' })))).rejects.toMatchObject({ status: 422 });
+      await expect(github(updates().updateAlert(adminCtx, await named('ssorg', 'app'), 1, upd({ state: 'resolved' })))).rejects.toMatchObject({ status: 422 });
+      await expect(github(updates().updateAlert(adminCtx, await named('ssorg', 'app'), 1, upd({ state: 'open', resolution: 'revoked' })))).rejects.toMatchObject({ status: 422 });
+      await expect(github(updates().updateAlert(adminCtx, await named('ssorg', 'app'), 1, upd({})))).rejects.toMatchObject({ status: 422 });
+      await expect(github(updates().updateAlert(adminCtx, await named('ssorg', 'app'), 1, upd({ state: 'resolved', resolution: 'nope' })))).rejects.toMatchObject({ status: 422 });
     });
 
     it('resolves with resolver and time; rule 3: unchanged resolution or an invalid comment is 400', async () => {
-      const { alert } = await updates().updateAlert(adminCtx, 'ssorg', 'app', 1, upd({ state: 'resolved', resolution: 'revoked', resolution_comment: 'rotated' }));
+      const { alert } = await updates().updateAlert(adminCtx, await named('ssorg', 'app'), 1, upd({ state: 'resolved', resolution: 'revoked', resolution_comment: 'rotated' }));
       expect(alert).toMatchObject({ state: 'resolved', resolution: 'revoked', resolutionComment: 'rotated' });
       expect(alert.resolvedAt).toBeInstanceOf(Date);
       expect(alert.resolvedById).not.toBeNull();
-      await expect(github(updates().updateAlert(adminCtx, 'ssorg', 'app', 1, upd({ state: 'resolved', resolution: 'revoked' })))).rejects.toMatchObject({ status: 400 });
-      await expect(github(updates().updateAlert(adminCtx, 'ssorg', 'app', 2, upd({ state: 'resolved', resolution: 'revoked', resolution_comment: 'x'.repeat(281) })))).rejects.toMatchObject({ status: 400 });
+      await expect(github(updates().updateAlert(adminCtx, await named('ssorg', 'app'), 1, upd({ state: 'resolved', resolution: 'revoked' })))).rejects.toMatchObject({ status: 400 });
+      await expect(github(updates().updateAlert(adminCtx, await named('ssorg', 'app'), 2, upd({ state: 'resolved', resolution: 'revoked', resolution_comment: 'x'.repeat(281) })))).rejects.toMatchObject({ status: 400 });
     });
 
     it('rule 2: the resolution comment cannot be changed or deleted; reopening clears resolution, resolved_at, resolved_by', async () => {
-      await expect(github(updates().updateAlert(adminCtx, 'ssorg', 'app', 1, upd({ state: 'resolved', resolution: 'false_positive', resolution_comment: 'other' })))).rejects.toMatchObject({ status: 400 });
-      await expect(github(updates().updateAlert(adminCtx, 'ssorg', 'app', 1, upd({ state: 'open', resolution_comment: null })))).rejects.toMatchObject({ status: 400 });
-      const { alert } = await updates().updateAlert(adminCtx, 'ssorg', 'app', 1, upd({ state: 'open' }));
+      await expect(github(updates().updateAlert(adminCtx, await named('ssorg', 'app'), 1, upd({ state: 'resolved', resolution: 'false_positive', resolution_comment: 'other' })))).rejects.toMatchObject({ status: 400 });
+      await expect(github(updates().updateAlert(adminCtx, await named('ssorg', 'app'), 1, upd({ state: 'open', resolution_comment: null })))).rejects.toMatchObject({ status: 400 });
+      const { alert } = await updates().updateAlert(adminCtx, await named('ssorg', 'app'), 1, upd({ state: 'open' }));
       expect(alert).toMatchObject({ state: 'open', resolution: null, resolvedAt: null, resolvedById: null, resolutionComment: 'rotated' });
-      await expect(github(updates().updateAlert(adminCtx, 'ssorg', 'app', 1, upd({ state: 'open' })))).rejects.toMatchObject({ status: 400 });
+      await expect(github(updates().updateAlert(adminCtx, await named('ssorg', 'app'), 1, upd({ state: 'open' })))).rejects.toMatchObject({ status: 400 });
     });
 
     it('rule 5: assignee (needs write access) and validity do not move state', async () => {
-      const { alert } = await updates().updateAlert(adminCtx, 'ssorg', 'app', 2, upd({ assignee: 'SSWRITER', validity: 'active' }));
+      const { alert } = await updates().updateAlert(adminCtx, await named('ssorg', 'app'), 2, upd({ assignee: 'SSWRITER', validity: 'active' }));
       expect(alert).toMatchObject({ state: 'open', assignedToId: writer.id, validity: 'active' });
-      await expect(github(updates().updateAlert(adminCtx, 'ssorg', 'app', 2, upd({ assignee: reader.login })))).rejects.toMatchObject({ status: 422 });
-      await expect(github(updates().updateAlert(adminCtx, 'ssorg', 'app', 2, upd({ assignee: 'nobody-here' })))).rejects.toMatchObject({ status: 422 });
-      await expect(github(updates().updateAlert(adminCtx, 'ssorg', 'app', 2, upd({ validity: 'unknown' })))).rejects.toMatchObject({ status: 422 });
-      const cleared = await updates().updateAlert(adminCtx, 'ssorg', 'app', 2, upd({ assignee: null, validity: null }));
+      await expect(github(updates().updateAlert(adminCtx, await named('ssorg', 'app'), 2, upd({ assignee: reader.login })))).rejects.toMatchObject({ status: 422 });
+      await expect(github(updates().updateAlert(adminCtx, await named('ssorg', 'app'), 2, upd({ assignee: 'nobody-here' })))).rejects.toMatchObject({ status: 422 });
+      await expect(github(updates().updateAlert(adminCtx, await named('ssorg', 'app'), 2, upd({ validity: 'unknown' })))).rejects.toMatchObject({ status: 422 });
+      const cleared = await updates().updateAlert(adminCtx, await named('ssorg', 'app'), 2, upd({ assignee: null, validity: null }));
       expect(cleared.alert).toMatchObject({ assignedToId: null, validity: 'unknown' });
-      const assigned = await svc().listRepositoryAlerts(adminCtx, 'ssorg', 'app', { assignee: '*' }, {}, { mode: 'page', page: 1, perPage: 30 });
+      const assigned = await svc().listRepositoryAlerts(adminCtx, await named('ssorg', 'app'), { assignee: '*' }, {}, { mode: 'page', page: 1, perPage: 30 });
       expect(assigned.page.items).toHaveLength(0);
     });
 
     it('rule 4: with delegated alert dismissal only org owners and security managers may close', async () => {
-      await f.services.identity.updateRepositorySecuritySettings(adminCtx, 'ssorg', 'app', { delegatedAlertDismissal: true });
-      await expect(updates().updateAlert(repoAdminCtx, 'ssorg', 'app', 3, upd({ state: 'resolved', resolution: 'wont_fix' }))).rejects.toThrow(ForbiddenError);
+      await f.services.identity.updateRepositorySecuritySettings(adminCtx, await named('ssorg', 'app'), { delegatedAlertDismissal: true });
+      await expect(updates().updateAlert(repoAdminCtx, await named('ssorg', 'app'), 3, upd({ state: 'resolved', resolution: 'wont_fix' }))).rejects.toThrow(ForbiddenError);
       // triage that does not close is still allowed
-      await updates().updateAlert(repoAdminCtx, 'ssorg', 'app', 3, upd({ validity: 'inactive' }));
-      const { alert } = await updates().updateAlert(secManagerCtx, 'ssorg', 'app', 3, upd({ state: 'resolved', resolution: 'wont_fix' }));
+      await updates().updateAlert(repoAdminCtx, await named('ssorg', 'app'), 3, upd({ validity: 'inactive' }));
+      const { alert } = await updates().updateAlert(secManagerCtx, await named('ssorg', 'app'), 3, upd({ state: 'resolved', resolution: 'wont_fix' }));
       expect(alert.state).toBe('resolved');
-      await f.services.identity.updateRepositorySecuritySettings(adminCtx, 'ssorg', 'app', { delegatedAlertDismissal: false });
+      await f.services.identity.updateRepositorySecuritySettings(adminCtx, await named('ssorg', 'app'), { delegatedAlertDismissal: false });
     });
 
     it('sort=updated follows the last update or resolution', async () => {
-      const list = await svc().listRepositoryAlerts(adminCtx, 'ssorg', 'app', {}, { sort: 'updated' }, { mode: 'page', page: 1, perPage: 30 });
+      const list = await svc().listRepositoryAlerts(adminCtx, await named('ssorg', 'app'), {}, { sort: 'updated' }, { mode: 'page', page: 1, perPage: 30 });
       expect(list.page.items[0].number).toBe(3);
     });
   });
 
   it('scan history: advanced security required; latest scan per kind and type', async () => {
-    await expect(f.services.secretScanningScans.scanHistory(adminCtx, 'ssorg', 'app')).rejects.toThrow(NotFoundError);
+    await expect(f.services.secretScanningScans.scanHistory(adminCtx, await named('ssorg', 'app'))).rejects.toThrow(NotFoundError);
     const adv = await f.repo(org, { name: 'adv', private: true, secretScanning: true, advancedSecurity: true });
     const m = db.dataSource.manager;
     await f.services.secretScanningScans.recordScan(m, { repositoryId: adv.id, kind: 'incremental', type: 'git', completedAt: new Date('2026-01-01T00:00:00Z') });
     await f.services.secretScanningScans.recordScan(m, { repositoryId: adv.id, kind: 'incremental', type: 'git', completedAt: new Date('2026-01-02T00:00:00Z') });
     await f.services.secretScanningScans.recordScan(m, { repositoryId: adv.id, kind: 'incremental', type: 'issue', completedAt: new Date('2026-01-03T00:00:00Z') });
     await f.services.secretScanningScans.recordScan(m, { repositoryId: adv.id, kind: 'backfill', type: 'git', status: 'in_progress', startedAt: new Date() });
-    const h = await f.services.secretScanningScans.scanHistory(adminCtx, 'ssorg', 'adv');
+    const h = await f.services.secretScanningScans.scanHistory(adminCtx, await named('ssorg', 'adv'));
     expect(h.scans.incremental.map((s) => [s.type, s.completedAt?.toISOString()])).toEqual([
       ['issue', '2026-01-03T00:00:00.000Z'],
       ['git', '2026-01-02T00:00:00.000Z'],

@@ -14,11 +14,8 @@ import {
   SecretScanningLocationEntity,
   SecretScanningScanEntity,
 } from '../../../entities';
-import { authenticateBearer } from '../../../src/auth/authenticate';
-import { loadConfig } from '../../../src/config';
-import { contextFor, RequestContext } from '../../../src/context';
+import type { RequestContext } from '../../../src/context';
 import { AppError, ForbiddenError, NotFoundError, UnauthenticatedError, ValidationError } from '../../../src/errors/app-error';
-import { createLogger } from '../../../src/observability/logger';
 import { hashSecret } from '../../../src/services/secret-scanning/alert-findings';
 import { secretTypeBySlug } from '../../../src/services/secret-scanning/detector';
 import {
@@ -29,24 +26,25 @@ import {
   SubmitPushInput,
 } from '../../../src/services/secret-scanning/push.service';
 import { IdentityFixtures } from '../../fixtures/identity';
+import { testContexts, TestContexts } from '../../helpers/context';
 import { openTestDatabase, TestDatabase } from '../../helpers/db';
-import { commitSha, FakeSecret, fakeRsaPrivateKey, fakeSecrets, fileOf, gitBlobId } from './fixtures';
+import { commitSha, FakeSecret, fakeRsaPrivateKey, fakeSecrets, fileOf, gitBlobId } from '../../fixtures/fake-secrets';
 
 describe('SecretScanningPushService', () => {
   let db: TestDatabase;
   let f: IdentityFixtures;
-  let deps: Parameters<typeof contextFor>[0];
+  let contexts: TestContexts;
 
   beforeAll(async () => {
     db = await openTestDatabase();
     f = new IdentityFixtures(db.dataSource);
-    deps = { dataSource: db.dataSource, services: f.services, config: loadConfig({}), log: createLogger('silent') };
+    contexts = testContexts(db.dataSource, f.services);
   });
   afterAll(() => db.drop());
 
   /** A fresh request context for a token (fresh loaders, like one request). */
-  const as = async (token?: string): Promise<RequestContext> =>
-    contextFor(deps, 'test', token ? await authenticateBearer(db.dataSource, `Bearer ${token}`) : undefined);
+  const as = (token?: string): Promise<RequestContext> => contexts.as(token);
+  const named = (owner: string, name: string) => contexts.repository(owner, name);
   const push = () => f.services.secretScanningPush;
 
   const alertsOf = (repo: RepositoryEntity) =>
@@ -391,13 +389,13 @@ describe('SecretScanningPushService', () => {
     const placeholderId = blocked.placeholders[0].placeholderId;
 
     const t0 = Date.now();
-    const bypass = await push().createBypass(await as(w.tokens.dev), w.org.login, w.repo.name, { reason, placeholderId });
+    const bypass = await push().createBypass(await as(w.tokens.dev), await named(w.org.login, w.repo.name), { reason, placeholderId });
     expect(bypass.reason).toBe(reason);
     expect(bypass.tokenType).toBe(s.secretType);
     expect(bypass.expireAt.getTime()).toBeGreaterThanOrEqual(t0 + BYPASS_TTL_MS);
     expect(bypass.expireAt.getTime()).toBeLessThanOrEqual(Date.now() + BYPASS_TTL_MS);
     // idempotent
-    expect(await push().createBypass(await as(w.tokens.dev), w.org.login.toUpperCase(), w.repo.name, { reason, placeholderId })).toEqual(bypass);
+    expect(await push().createBypass(await as(w.tokens.dev), await named(w.org.login.toUpperCase(), w.repo.name), { reason, placeholderId })).toEqual(bypass);
 
     const sha = commitSha();
     const res = await push().submitPush(await as(w.tokens.dev), onePush(w.full, [{ path: '.npmrc.example', content }], sha));
@@ -426,7 +424,7 @@ describe('SecretScanningPushService', () => {
     const t = fakeSecrets.slackBot();
     const blocked = await push().submitPush(await as(w.tokens.dev), onePush(w.full, [{ path: 'x.env', content: secretFile(s, t) }]));
     const forS = blocked.placeholders.find((p) => p.secretType === s.secretType)!;
-    await push().createBypass(await as(w.tokens.dev), w.org.login, w.repo.name, { reason: 'will_fix_later', placeholderId: forS.placeholderId });
+    await push().createBypass(await as(w.tokens.dev), await named(w.org.login, w.repo.name), { reason: 'will_fix_later', placeholderId: forS.placeholderId });
 
     // the other secret still blocks: only it gets a placeholder
     const again = await push().submitPush(await as(w.tokens.dev), onePush(w.full, [{ path: 'x.env', content: secretFile(s, t) }]));
@@ -451,7 +449,7 @@ describe('SecretScanningPushService', () => {
     const w = await world({ pushProtection: true });
     const s = fakeSecrets.mailchimp();
     const blocked = await push().submitPush(await as(w.tokens.dev), onePush(w.full, [{ path: 'm.txt', content: secretFile(s) }]));
-    await push().createBypass(await as(w.tokens.dev), w.org.login, w.repo.name, { reason: 'used_in_tests', placeholderId: blocked.placeholders[0].placeholderId });
+    await push().createBypass(await as(w.tokens.dev), await named(w.org.login, w.repo.name), { reason: 'used_in_tests', placeholderId: blocked.placeholders[0].placeholderId });
     await db.dataSource.getRepository(PushProtectionPlaceholderEntity).update({ repositoryId: w.repo.id }, { bypassExpireAt: new Date(Date.now() - 1000) });
     const res = await push().submitPush(await as(w.tokens.dev), onePush(w.full, [{ path: 'm.txt', content: secretFile(s) }]));
     expect(res.blocked).toBe(true);
@@ -471,18 +469,18 @@ describe('SecretScanningPushService', () => {
     it('validates the body first (422 with field errors), even for an unknown repository', async () => {
       const w = await world({ pushProtection: true });
       const ctx = await as(w.tokens.dev);
-      const bad = await failure(push().createBypass(ctx, 'nobody-here', 'nothing', { reason: 'wont_fix', placeholderId: 'x' }));
+      const bad = await failure(push().createBypass(ctx, await named('nobody-here', 'nothing'), { reason: 'wont_fix', placeholderId: 'x' }));
       expect(bad).toBeInstanceOf(ValidationError);
       expect(statusOf(bad)).toBe(422);
       expect(bad.fieldErrors).toEqual([expect.objectContaining({ field: 'reason', code: 'invalid' })]);
 
-      const missing = await failure(push().createBypass(ctx, w.org.login, w.repo.name, { reason: undefined, placeholderId: '' }));
+      const missing = await failure(push().createBypass(ctx, await named(w.org.login, w.repo.name), { reason: undefined, placeholderId: '' }));
       expect(missing).toBeInstanceOf(ValidationError);
       expect(missing.fieldErrors?.map((e) => [e.field, e.code])).toEqual([
         ['reason', 'missing_field'],
         ['placeholderId', 'missing_field'],
       ]);
-      const notString = await failure(push().createBypass(ctx, w.org.login, w.repo.name, { reason: 'false_positive', placeholderId: 42 }));
+      const notString = await failure(push().createBypass(ctx, await named(w.org.login, w.repo.name), { reason: 'false_positive', placeholderId: 42 }));
       expect(notString.fieldErrors?.map((e) => [e.field, e.code])).toEqual([['placeholderId', 'invalid']]);
     });
 
@@ -490,12 +488,12 @@ describe('SecretScanningPushService', () => {
       const w = await world({ pushProtection: true });
       const { placeholderId } = await blockedPush(w);
       const body = { reason: 'false_positive', placeholderId };
-      expect(await failure(push().createBypass(await as(w.tokens.dev), w.org.login, 'missing-repo', body))).toBeInstanceOf(NotFoundError);
-      expect(await failure(push().createBypass(await as(w.tokens.outsider), w.org.login, w.repo.name, body))).toBeInstanceOf(NotFoundError);
-      expect(await failure(push().createBypass(await as(), w.org.login, w.repo.name, body))).toBeInstanceOf(NotFoundError);
+      expect(await failure(push().createBypass(await as(w.tokens.dev), await named(w.org.login, 'missing-repo'), body))).toBeInstanceOf(NotFoundError);
+      expect(await failure(push().createBypass(await as(w.tokens.outsider), await named(w.org.login, w.repo.name), body))).toBeInstanceOf(NotFoundError);
+      expect(await failure(push().createBypass(await as(), await named(w.org.login, w.repo.name), body))).toBeInstanceOf(NotFoundError);
 
       await db.dataSource.getRepository(RepositoryEntity).update({ id: w.repo.id }, { pushProtection: false });
-      const off = await failure(push().createBypass(await as(w.tokens.dev), w.org.login, w.repo.name, body));
+      const off = await failure(push().createBypass(await as(w.tokens.dev), await named(w.org.login, w.repo.name), body));
       expect(off).toBeInstanceOf(NotFoundError);
       expect(off.message).toBe('Push protection is disabled on this repository');
     });
@@ -504,26 +502,26 @@ describe('SecretScanningPushService', () => {
       const w = await world({ pushProtection: true });
       const { placeholderId } = await blockedPush(w);
       const body = { reason: 'false_positive', placeholderId };
-      const reader = await failure(push().createBypass(await as(w.tokens.reader), w.org.login, w.repo.name, body));
+      const reader = await failure(push().createBypass(await as(w.tokens.reader), await named(w.org.login, w.repo.name), body));
       expect(reader).toBeInstanceOf(ForbiddenError);
       expect(reader.message).toBe('User does not have enough permissions');
       // security_events lets the pusher see the repository's alerts, not bypass (endpoint 6 needs repo)
       const narrow = await f.classicToken(w.dev, ['security_events']);
-      const e = await failure(push().createBypass(await as(narrow), w.org.login, w.repo.name, body));
+      const e = await failure(push().createBypass(await as(narrow), await named(w.org.login, w.repo.name), body));
       expect(e).toBeInstanceOf(NotFoundError); // a private repository is invisible without the repo scope
       const fgRead = await f.fineGrainedToken(w.dev, [w.full], { contents: 'read' });
-      expect(await failure(push().createBypass(await as(fgRead), w.org.login, w.repo.name, body))).toBeInstanceOf(ForbiddenError);
+      expect(await failure(push().createBypass(await as(fgRead), await named(w.org.login, w.repo.name), body))).toBeInstanceOf(ForbiddenError);
       // fine-grained contents:write is enough
       const fgWrite = await f.fineGrainedToken(w.dev, [w.full], { contents: 'write' });
-      await expect(push().createBypass(await as(fgWrite), w.org.login, w.repo.name, body)).resolves.toMatchObject({ reason: 'false_positive' });
+      await expect(push().createBypass(await as(fgWrite), await named(w.org.login, w.repo.name), body)).resolves.toMatchObject({ reason: 'false_positive' });
     });
 
     it('only the author of the pushed secret may bypass it (403 for another writer, even an admin)', async () => {
       const w = await world({ pushProtection: true });
       const { placeholderId } = await blockedPush(w);
       const body = { reason: 'will_fix_later', placeholderId };
-      expect(await failure(push().createBypass(await as(w.tokens.dev2), w.org.login, w.repo.name, body))).toBeInstanceOf(ForbiddenError);
-      expect(await failure(push().createBypass(await as(w.tokens.admin), w.org.login, w.repo.name, body))).toBeInstanceOf(ForbiddenError);
+      expect(await failure(push().createBypass(await as(w.tokens.dev2), await named(w.org.login, w.repo.name), body))).toBeInstanceOf(ForbiddenError);
+      expect(await failure(push().createBypass(await as(w.tokens.admin), await named(w.org.login, w.repo.name), body))).toBeInstanceOf(ForbiddenError);
       expect((await placeholdersOf(w.repo))[0].bypassedAt).toBeNull();
     });
 
@@ -537,12 +535,12 @@ describe('SecretScanningPushService', () => {
         [w.org.login, w.repo.name, 'y'.repeat(500)],
         [w.org.login, repo2.name, placeholderId],
       ]) {
-        const e = await failure(push().createBypass(await ctx(), owner, name, { reason: 'false_positive', placeholderId: id }));
+        const e = await failure(push().createBypass(await ctx(), await named(owner, name), { reason: 'false_positive', placeholderId: id }));
         expect(e).toBeInstanceOf(NotFoundError);
         expect(e.message).toBe('Placeholder ID not found');
       }
       await db.dataSource.getRepository(PushProtectionPlaceholderEntity).update({ placeholderId }, { expireAt: new Date(Date.now() - 1000) });
-      const expired = await failure(push().createBypass(await ctx(), w.org.login, w.repo.name, { reason: 'false_positive', placeholderId }));
+      const expired = await failure(push().createBypass(await ctx(), await named(w.org.login, w.repo.name), { reason: 'false_positive', placeholderId }));
       expect(expired).toBeInstanceOf(NotFoundError);
       expect(expired.message).toBe('Placeholder ID not found');
     });
@@ -550,10 +548,10 @@ describe('SecretScanningPushService', () => {
     it('is idempotent; a different reason updates the reason but not the bypass window', async () => {
       const w = await world({ pushProtection: true });
       const { placeholderId, secret } = await blockedPush(w);
-      const first = await push().createBypass(await as(w.tokens.dev), w.org.login, w.repo.name, { reason: 'will_fix_later', placeholderId });
-      const same = await push().createBypass(await as(w.tokens.dev), w.org.login, w.repo.name, { reason: 'will_fix_later', placeholderId });
+      const first = await push().createBypass(await as(w.tokens.dev), await named(w.org.login, w.repo.name), { reason: 'will_fix_later', placeholderId });
+      const same = await push().createBypass(await as(w.tokens.dev), await named(w.org.login, w.repo.name), { reason: 'will_fix_later', placeholderId });
       expect(same).toEqual(first);
-      const changed = await push().createBypass(await as(w.tokens.dev), w.org.login, w.repo.name, { reason: 'used_in_tests', placeholderId });
+      const changed = await push().createBypass(await as(w.tokens.dev), await named(w.org.login, w.repo.name), { reason: 'used_in_tests', placeholderId });
       expect(changed).toEqual({ reason: 'used_in_tests', expireAt: first.expireAt, tokenType: secret.secretType });
       expect((await placeholdersOf(w.repo))[0].bypassReason).toBe('used_in_tests');
     });
@@ -643,7 +641,7 @@ describe('SecretScanningPushService', () => {
     async function ended(w: World, scan: SecretScanningScanEntity): Promise<SecretScanningScanEntity> {
       const deadline = Date.now() + 60_000;
       for (;;) {
-        const history = await f.services.secretScanningScans.scanHistory(await as(w.tokens.admin), w.org.login, w.repo.name);
+        const history = await f.services.secretScanningScans.scanHistory(await as(w.tokens.admin), await named(w.org.login, w.repo.name));
         const entry = history.scans[scan.kind].find((x) => x.id === scan.id);
         if (!entry) throw new Error(`scan ${scan.id} is not in the history`);
         if (entry.status !== 'in_progress') return entry;
@@ -699,7 +697,7 @@ describe('SecretScanningPushService', () => {
       expect(await ended(w, custom.scan)).toMatchObject({ patternScope: 'repository', status: 'completed' });
 
       // scan history shows them
-      const history = await f.services.secretScanningScans.scanHistory(await as(w.tokens.admin), w.org.login, w.repo.name);
+      const history = await f.services.secretScanningScans.scanHistory(await as(w.tokens.admin), await named(w.org.login, w.repo.name));
       expect(history.scans.backfill.map((x) => x.status)).toEqual(['completed']);
       expect(history.scans.pattern_update.map((x) => x.status)).toEqual(['completed']);
       expect(history.scans.incremental.map((x) => x.type).sort()).toEqual(['git', 'issue']);

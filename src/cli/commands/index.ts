@@ -1,0 +1,21 @@
+/** The admin CLI's commands, in the order `help` lists them (one file each). */
+import type { CommandSpec } from '../spec';
+import { createUserCommand } from './create-user';
+import { createOrgCommand } from './create-org';
+import { addMemberCommand } from './add-member';
+import { createRepoCommand } from './create-repo';
+import { grantCommand } from './grant';
+import { createTokenCommand } from './create-token';
+import { createAccessKeyCommand } from './create-access-key';
+import { seedDemoCommand } from './seed-demo';
+
+export const COMMANDS: Record<string, CommandSpec> = {
+  'create-user': createUserCommand,
+  'create-org': createOrgCommand,
+  'add-member': addMemberCommand,
+  'create-repo': createRepoCommand,
+  grant: grantCommand,
+  'create-token': createTokenCommand,
+  'create-access-key': createAccessKeyCommand,
+  'seed-demo': seedDemoCommand,
+};
