@@ -63,6 +63,11 @@ export interface FastQueryPathOptions {
 }
 
 const MAX_DOCUMENTS = 500;
+/**
+ * Only query texts up to this length are cached (and take the fast path): 500 cached documents stay within a few
+ * MB, however large the bodies clients send (up to the 10 MB body limit). Dashboards' queries are a few KB.
+ */
+export const MAX_CACHED_QUERY_CHARS = 16 * 1024;
 
 /** Apollo's NoIntrospection rule (introspection off): `__schema` and `__type` are refused. */
 const noIntrospection: ValidationRule = (context: ValidationContext) => ({
@@ -150,6 +155,7 @@ export class FastQueryPath {
   }
 
   private prepare(query: string, operationName: string | undefined): Prepared | null {
+    if (query.length > MAX_CACHED_QUERY_CHARS || (operationName?.length ?? 0) > 1024) return NOT_FAST;
     const key = operationName === undefined ? query : `${operationName}\u0000${query}`;
     const hit = this.documents.get(key);
     if (hit !== undefined) {
