@@ -12,7 +12,10 @@
  * (once per statement text). Statement texts must be constant per shape, so SQLite's prepared-statement
  * cache (TypeORM keeps the last 100) hits: bind values, never inline them.
  */
+import { createHash } from 'node:crypto';
+import type { Pool } from 'pg';
 import type { DataSource, EntityManager, EntityMetadata, ObjectLiteral } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 
 const pgText = new Map<string, string>();
@@ -35,7 +38,46 @@ export function sqlFor(db: EntityManager | DataSource, sql: string): string {
 
 /** Run one read statement (`?` placeholders) on this manager (a transaction's, when inside one). */
 export function queryRows<R = Record<string, unknown>>(db: EntityManager, sql: string, params: unknown[]): Promise<R[]> {
-  return db.query(sqlFor(db, sql), params) as Promise<R[]>;
+  return runRead<R>(db, sqlFor(db, sql), params);
+}
+
+/**
+ * PostgreSQL prepares a statement sent with a name once per connection and then only binds and executes it;
+ * an unnamed statement (what TypeORM sends) is parsed and planned on every call. The hot reads (token check,
+ * accounts by login, list pages) have a fixed text per shape, so they are sent named. At most this many
+ * distinct texts get a name (each connection keeps its prepared statements); later shapes run unnamed.
+ */
+const MAX_NAMED_STATEMENTS = 256;
+const statementNames = new Map<string, string>();
+
+function statementName(text: string): string | undefined {
+  let name = statementNames.get(text);
+  if (name === undefined && statementNames.size < MAX_NAMED_STATEMENTS) {
+    name = `gw_${createHash('sha1').update(text).digest('hex').slice(0, 32)}`;
+    statementNames.set(text, name);
+  }
+  return name;
+}
+
+/**
+ * Run one read statement written in the driver's own placeholder style (`$n` on PostgreSQL, `?` on SQLite).
+ * Outside a transaction on PostgreSQL it goes to the pool as a named (prepared) statement, logged through
+ * TypeORM's logger like any query; otherwise through TypeORM.
+ */
+export async function runRead<R = Record<string, unknown>>(db: EntityManager, text: string, params: unknown[]): Promise<R[]> {
+  const ds = db.connection;
+  const name = ds.options.type === 'postgres' && !db.queryRunner ? statementName(text) : undefined;
+  // A closed data source has no pool: TypeORM's own path raises its "not connected" error (a 503 for clients).
+  const pool = name !== undefined && ds.isInitialized ? ((ds.driver as PostgresDriver).master as Pool | undefined) : undefined;
+  if (name === undefined || !pool) return db.query(text, params) as Promise<R[]>;
+  ds.logger.logQuery(text, params);
+  try {
+    const result = await pool.query({ name, text, values: params });
+    return result.rows as R[];
+  } catch (e) {
+    ds.logger.logQueryError(e as Error, text, params);
+    throw e;
+  }
 }
 
 /** Column list and row -> entity conversion of one entity, for one table alias and column-name prefix. */

@@ -5,6 +5,7 @@
  */
 import { Driver, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+import { runRead } from '../../db/rows';
 import { ValidationError } from '../../errors/app-error';
 import { REQUEST_CODES } from '../../errors/codes';
 import { decodeColumnValue, decodeInt, POSITIVE_INT4 } from './decode';
@@ -80,7 +81,11 @@ async function fetchPage<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, cou
     const c = countSql(count);
     qb.addSelect(`(${c.sql})`, TOTAL_COLUMN).setParameters({ ...c.params, ...qb.getParameters() });
   }
-  const raw = (await qb.getRawMany()) as Array<Record<string, unknown>>;
+  // Outside a transaction on PostgreSQL the page statement runs prepared (src/db/rows.ts runRead).
+  const inTransaction = Boolean((qb as unknown as { queryRunner?: unknown }).queryRunner);
+  const raw = inTransaction || qb.connection.options.type !== 'postgres'
+    ? ((await qb.getRawMany()) as Array<Record<string, unknown>>)
+    : await runRead<Record<string, unknown>>(qb.connection.manager, ...qb.getQueryAndParameters());
   const total = opts.inlineCount && raw.length ? Number(raw[0][TOTAL_COLUMN]) : undefined;
   return { rows: raw.map(opts.hydrate), total };
 }
