@@ -6,7 +6,7 @@
  * object, `src/rest/<family>/family.ts`; the spine (register.ts, openapi.ts, server.ts) only calls adapters
  * and never switches over family names. Domain route rows name their family (`family: 'github'`).
  */
-import type { AppError } from '../errors/app-error';
+import { AppError, RateLimitedError, UnavailableError } from '../errors/app-error';
 import type { RestRequest, RestRoute } from './route-table';
 
 export type FamilyName = 'github' | 'wordpress' | 'aws';
@@ -102,4 +102,11 @@ export interface RestFamily extends ErrorStyle {
 /** camelCase -> snake_case (`placeholderId` -> `placeholder_id`). */
 export function snakeCase(name: string): string {
   return name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+}
+
+/** Retry-After for errors worth retrying: a rate limit (its own delay) or a busy or unreachable database (1 s). */
+export function retryHeaders(e: AppError): Record<string, string> {
+  if (e instanceof RateLimitedError && e.retryAfterSeconds) return { 'retry-after': String(e.retryAfterSeconds) };
+  if (e instanceof UnavailableError) return { 'retry-after': '1' };
+  return {};
 }

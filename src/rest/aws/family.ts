@@ -8,10 +8,10 @@
  *    PascalCase members on the wire: the route's declarations rename them).
  *  - claims requests carrying X-Amz-Target, and /workflow and below.
  */
-import { AppError, AppErrorCode, quoteInput, RateLimitedError, UnavailableError } from '../../errors/app-error';
+import { AppError, AppErrorCode, quoteInput } from '../../errors/app-error';
 import { REQUEST_CODES } from '../../errors/codes';
 import { capMessage } from '../../errors/message-cap';
-import { ErrorReply, RestFamily } from '../family';
+import { ErrorReply, RestFamily, retryHeaders } from '../family';
 
 export const AWS_JSON_MEDIA_TYPE = 'application/x-amz-json-1.0';
 export const AWS_REST_PREFIX = '/workflow';
@@ -68,10 +68,7 @@ export const awsFamily: RestFamily = {
 
   errorReply(e, fieldName = (f: string) => f) {
     const [type, status] = awsType(e);
-    const headers: Record<string, string> = { 'x-amzn-errortype': type };
-    if (e instanceof RateLimitedError && e.retryAfterSeconds) headers['retry-after'] = String(e.retryAfterSeconds);
-    if (e instanceof UnavailableError) headers['retry-after'] = '1';
-    return { ...awsError(status, type, e.messageFor(fieldName)), headers };
+    return { ...awsError(status, type, e.messageFor(fieldName)), headers: { 'x-amzn-errortype': type, ...retryHeaders(e) } };
   },
 
   // The path as sent (unquoted, as before the spine refactor), cut to its first 100 characters.

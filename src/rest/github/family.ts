@@ -7,10 +7,10 @@
  *    Accept on every request; error field names in snake_case.
  *  - claims every path no other family claims (GitHub's API lives at the root).
  */
-import { AppError, AppErrorCode, RateLimitedError, UnavailableError, ValidationError } from '../../errors/app-error';
+import { AppError, AppErrorCode, ValidationError } from '../../errors/app-error';
 import { REQUEST_CODES } from '../../errors/codes';
 import { capMessage } from '../../errors/message-cap';
-import { ErrorReply, RestFamily, snakeCase } from '../family';
+import { ErrorReply, RestFamily, retryHeaders, snakeCase } from '../family';
 import type { RestRequest } from '../route-table';
 import { SECRET_SCANNING_GITHUB_STATUSES } from './secret-scanning.errors';
 import { secretScanningOpenApiDocument } from './secret-scanning.openapi';
@@ -89,13 +89,6 @@ export function acceptable(accept: string | undefined): boolean {
   });
 }
 
-function retryHeaders(e: AppError): Record<string, string> {
-  const headers: Record<string, string> = {};
-  if (e instanceof RateLimitedError && e.retryAfterSeconds) headers['retry-after'] = String(e.retryAfterSeconds);
-  // A busy or unreachable database: worth retrying shortly.
-  if (e instanceof UnavailableError) headers['retry-after'] = '1';
-  return headers;
-}
 
 export const githubFamily: RestFamily = {
   name: 'github',

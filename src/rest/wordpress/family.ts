@@ -6,10 +6,10 @@
  *  - answers `application/json; charset=utf-8`; error field names in snake_case (WordPress argument names).
  *  - claims /calendar and everything below it.
  */
-import { AppError, AppErrorCode, RateLimitedError, UnavailableError } from '../../errors/app-error';
+import { AppError, AppErrorCode } from '../../errors/app-error';
 import { REQUEST_CODES } from '../../errors/codes';
 import { capMessage } from '../../errors/message-cap';
-import { ErrorReply, RestFamily, snakeCase } from '../family';
+import { ErrorReply, RestFamily, retryHeaders, snakeCase } from '../family';
 
 export const WORDPRESS_REST_PREFIX = '/calendar';
 
@@ -42,12 +42,6 @@ export function wordpressError(status: number, code: string, message: string, da
   return { status, body: { code, message: capMessage(message), data: { status, ...data } } };
 }
 
-function retryHeaders(e: AppError): Record<string, string> {
-  const headers: Record<string, string> = {};
-  if (e instanceof RateLimitedError && e.retryAfterSeconds) headers['retry-after'] = String(e.retryAfterSeconds);
-  if (e instanceof UnavailableError) headers['retry-after'] = '1';
-  return headers;
-}
 
 export const wordpressFamily: RestFamily = {
   name: 'wordpress',
