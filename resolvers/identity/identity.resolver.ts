@@ -165,15 +165,13 @@ export class RepositoryResolver {
       return a;
     };
     // The value itself when the loader holds it (lists prime the owner): no promise per repository.
-    const known = ctx.loaders.accountById.peek(r.ownerId);
-    return known !== undefined ? found(known) : ctx.loaders.accountById.load(r.ownerId).then(found);
+    return ctx.loaders.accountById.with(r.ownerId, found);
   }
 
   @FieldResolver(() => String, { description: 'owner/name' })
   nameWithOwner(@Root() r: RepositoryEntity, @Ctx() ctx: RequestContext): string | Promise<string> {
     const name = (a: AccountEntity | null) => `${a?.login ?? 'ghost'}/${r.name}`;
-    const known = ctx.loaders.accountById.peek(r.ownerId);
-    return known !== undefined ? name(known) : ctx.loaders.accountById.load(r.ownerId).then(name);
+    return ctx.loaders.accountById.with(r.ownerId, name);
   }
 
   @FieldResolver(() => RepositoryPermissionEnum, { nullable: true, description: "The viewer's permission on the repository." })

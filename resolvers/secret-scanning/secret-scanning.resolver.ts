@@ -100,9 +100,7 @@ function withRepo<T>(ctx: RequestContext, repositoryId: number, f: (w: RepoWhere
 
 /** An account by id: the value itself when the loader holds it, else its promise. */
 function accountNowOrLater(ctx: RequestContext, id: number | null): AccountEntity | null | Promise<AccountEntity | null> {
-  if (id == null) return null;
-  const known = ctx.loaders.accountById.peek(id);
-  return known !== undefined ? known : ctx.loaders.accountById.load(id);
+  return id == null ? null : ctx.loaders.accountById.with(id, (a) => a);
 }
 
 const nameOf = (w: RepoWhere) => ({ owner: w.owner.login, name: w.repo.name });

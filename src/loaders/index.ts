@@ -46,6 +46,15 @@ export class PeekableLoader<K, V> extends DataLoader<K, V> {
     return this.known.get(key);
   }
 
+  /**
+   * `f` of the value `load(key)` resolves to: synchronously when the value is already known (no promise per
+   * field on primed list pages), else once it is loaded.
+   */
+  with<T>(key: K, f: (value: V) => T): T | Promise<T> {
+    const known = this.known.get(key);
+    return known !== undefined || this.known.has(key) ? f(known as V) : this.load(key).then(f);
+  }
+
   override prime(key: K, value: V | PromiseLike<V> | Error): this {
     // DataLoader keeps the first value of a key: so does peek.
     if (!(value instanceof Error) && !(value && typeof (value as PromiseLike<V>).then === 'function') && !this.known.has(key)) {
