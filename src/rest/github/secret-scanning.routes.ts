@@ -24,7 +24,7 @@ import { cursorModeLinks, lastPageOf, pageModeLinks, requestTarget } from './lin
 import * as P from './secret-scanning.params';
 import type { AlertListQuery, PageQuery } from './secret-scanning.params';
 import { isSecretScanningPath, SECRET_SCANNING_OPENAPI_URL, secretScanningOpenApiDocument } from './secret-scanning.openapi';
-import { AlertRefs, alertEtag, etagMatches, presentAlert, presentBypass, presentLocation, presentScanHistory, RepoRef, SECRET_SCANNING_SCHEMAS } from './secret-scanning.presenters';
+import { AlertRefs, alertEtag, AnswerPresentations, etagMatches, presentAlert, presentBypass, presentLocation, presentScanHistory, RepoRef, SECRET_SCANNING_SCHEMAS } from './secret-scanning.presenters';
 import { loadAlertRefs, repoRef } from './secret-scanning.refs';
 
 export { isSecretScanningPath, SECRET_SCANNING_OPENAPI_URL, SECRET_SCANNING_SCHEMAS };
@@ -47,7 +47,9 @@ async function alertListResult(ctx: RequestContext, q: AlertListQuery, page: Ale
 function presentAlertList(ctx: RequestContext, req: RestRequest, q: AlertListQuery, r: AlertListResult, variant: 'repository' | 'organization'): RestResult {
   const { page, refs } = r;
   const base = ctx.config.publicUrl;
-  const body = page.items.map((a) => presentAlert(a, refs, { base, variant, hideSecret: q.hideSecret }));
+  // Each user and repository is presented once for the whole page.
+  const presentations = new AnswerPresentations(base);
+  const body = page.items.map((a) => presentAlert(a, refs, { base, variant, hideSecret: q.hideSecret, presentations }));
   if (q.cursorMode) {
     const first = page.items[0];
     const last = page.items[page.items.length - 1];
