@@ -20,6 +20,7 @@ import type { BypassResult } from '../../services/secret-scanning/push.service';
 import { buildFamilyDocument, registerOpenApiRoute } from '../openapi';
 import { RestRequest, RestResult, RestRoute, route } from '../route-table';
 import { githubFamily } from './family';
+import { jsonArrayBody } from './json-body';
 import { cursorModeLinks, lastPageOf, pageModeLinks, requestTarget } from './link';
 import * as P from './secret-scanning.params';
 import type { AlertListQuery, PageQuery } from './secret-scanning.params';
@@ -49,7 +50,7 @@ function presentAlertList(ctx: RequestContext, req: RestRequest, q: AlertListQue
   const base = ctx.config.publicUrl;
   // Each user and repository is presented once for the whole page.
   const presentations = new AnswerPresentations(base);
-  const body = page.items.map((a) => presentAlert(a, refs, { base, variant, hideSecret: q.hideSecret, presentations }));
+  const body = jsonArrayBody(page.items.map((a) => presentAlert(a, refs, { base, variant, hideSecret: q.hideSecret, presentations })));
   if (q.cursorMode) {
     const first = page.items[0];
     const last = page.items[page.items.length - 1];
