@@ -1,0 +1,126 @@
+/**
+ * The alert list bodies (organization and repository lists, sent as one pre-built JSON buffer) against the
+ * answers of the single-alert route (serialized by Fastify from the presented object): the same alerts, the
+ * same fields in the same order, over page mode and cursor mode, with hide_secret, and over alerts of every
+ * shape (open/resolved, assigned, bypassed, multi-repo, first locations of every type). Also checks what a
+ * client sees of the body itself: JSON media type, exact Content-Length, compact JSON.
+ * Runs on SQLite, and on PostgreSQL when DATABASE_URL is set.
+ */
+import type { AccountEntity, RepositoryEntity } from '../../entities';
+import { parseLinkHeader } from '../../src/rest/github/link';
+import { IdentityFixtures } from '../fixtures/identity';
+import { SecretScanningFixtures } from '../fixtures/secret-scanning';
+import { startTestApp, TestApp } from '../helpers/app';
+
+type Alert = Record<string, unknown> & { number: number; url: string; repository?: { full_name: string } };
+
+describe('secret scanning REST list bodies', () => {
+  let t: TestApp;
+  let token: string;
+  const repos: Record<string, RepositoryEntity> = {};
+
+  const get = (path: string) => fetch(path.startsWith('http') ? path : `${t.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+
+  /** GET a list page: checks the body as bytes, returns the alerts and the Link header's relations. */
+  async function page(path: string): Promise<{ alerts: Alert[]; links: Partial<Record<string, string>> }> {
+    const res = await get(path);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    const bytes = Buffer.from(await res.arrayBuffer());
+    expect(Number(res.headers.get('content-length'))).toBe(bytes.length);
+    const text = bytes.toString('utf8');
+    const alerts = JSON.parse(text) as Alert[];
+    // Compact JSON, as JSON.stringify writes it.
+    expect(text).toBe(JSON.stringify(alerts));
+    return { alerts, links: parseLinkHeader(res.headers.get('link')) };
+  }
+
+  /** Follow `next` links from `path` to the end. */
+  async function all(path: string): Promise<Alert[]> {
+    const out: Alert[] = [];
+    let next: string | undefined = path;
+    while (next) {
+      const p = await page(next);
+      out.push(...p.alerts);
+      next = p.links.next;
+    }
+    return out;
+  }
+
+  /** The single-alert answer (serialized by Fastify) of a list element. */
+  async function single(a: Alert, hideSecret: boolean): Promise<Record<string, unknown>> {
+    const res = await get(`${new URL(a.url).pathname}${hideSecret ? '?hide_secret=true' : ''}`);
+    expect(res.status).toBe(200);
+    return (await res.json()) as Record<string, unknown>;
+  }
+
+  /** A list element is the single answer in the list variant's field order (plus `repository` in org lists). */
+  async function expectSameAsSingle(list: Alert[], hideSecret: boolean, variant: 'organization' | 'repository') {
+    for (const a of list) {
+      const one = await single(a, hideSecret);
+      const { repository, ...rest } = a;
+      const singleKeys = Object.keys(one).filter((k) => k !== 'metadata');
+      // The repository list has the single answer's order; the organization list its own (checked elsewhere).
+      if (variant === 'repository') expect(Object.keys(rest)).toEqual(singleKeys);
+      else expect(Object.keys(rest).sort()).toEqual(singleKeys.sort());
+      for (const k of Object.keys(rest)) expect([k, rest[k]]).toEqual([k, one[k]]);
+      if (variant === 'organization') expect(repository?.full_name).toBe(new URL(a.url).pathname.split('/').slice(2, 4).join('/'));
+      else expect(repository).toBeUndefined();
+      expect('secret' in a).toBe(!hideSecret);
+    }
+  }
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    const f = new IdentityFixtures(t.db.dataSource);
+    const ss = new SecretScanningFixtures(t.db.dataSource);
+    const org = await f.org('lists');
+    const users: Record<string, AccountEntity> = {};
+    for (const login of ['lists-admin', 'lists-dev', 'lists-writer']) users[login.replace(/^lists-/, '')] = await f.user(login);
+    await f.member(org, users.admin, 'admin');
+    const mk = (name: string, o: Record<string, boolean>) => f.services.identity.createRepository(t.db.dataSource.manager, { owner: 'lists', name, ...o });
+    repos.api = await mk('api', { private: true, secretScanning: true, pushProtection: true });
+    repos.web = await mk('web', { private: false, secretScanning: true });
+    repos.ops = await mk('ops', { private: true, secretScanning: true });
+    for (const r of Object.values(repos)) await f.grant(r, org, users.writer, 'write');
+    token = await f.classicToken(users.admin, ['repo', 'security_events']);
+    const api = await ss.alerts(repos.api, 23, { assignees: [users.writer, users.admin], resolver: users.admin, bypasser: users.dev, allLocationTypesAt: 0 });
+    // The secrets of lists/api #2-#4 are in lists/web too: multi_repo on both sides.
+    const shared = api.slice(1, 4).map((a) => ({ secretType: a.secretType, providerSlug: a.providerSlug, secret: a.secret, line: `KEY=${a.secret}`, column: 5 }));
+    await ss.alerts(repos.web, 6, { secrets: shared, start: new Date('2026-01-02T00:00:00Z'), assignees: [users.writer] });
+    await ss.alerts(repos.ops, 9, { start: new Date('2026-01-03T00:00:00Z'), resolver: users.writer });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it.each([false, true])('organization list, page and cursor modes, hide_secret=%p: the same alerts as the single-alert answers', async (hideSecret) => {
+    const q = `per_page=7&sort=created&direction=desc${hideSecret ? '&hide_secret=true' : ''}`;
+    const paged = await all(`/orgs/lists/secret-scanning/alerts?${q}&page=1`);
+    const cursor = await all(`/orgs/lists/secret-scanning/alerts?${q}&after=`);
+    expect(paged.length).toBe(23 + 6 + 9);
+    expect(cursor).toEqual(paged);
+    await expectSameAsSingle(paged, hideSecret, 'organization');
+    // Every shape is in there.
+    expect(new Set(paged.map((a) => a.state))).toEqual(new Set(['open', 'resolved']));
+    expect(paged.some((a) => a.push_protection_bypassed === true && a.push_protection_bypassed_by !== null)).toBe(true);
+    expect(paged.some((a) => a.multi_repo === true)).toBe(true);
+    expect(paged.some((a) => a.assigned_to !== null) && paged.some((a) => a.assigned_to === null)).toBe(true);
+  });
+
+  it('repository list with filters, page and cursor modes: the same alerts as the single-alert answers', async () => {
+    const q = 'per_page=4&state=open&sort=updated&direction=asc';
+    const paged = await all(`/repos/lists/api/secret-scanning/alerts?${q}&page=1`);
+    const cursor = await all(`/repos/lists/api/secret-scanning/alerts?${q}&after=`);
+    expect(paged.length).toBeGreaterThan(4);
+    expect(cursor).toEqual(paged);
+    expect(paged.every((a) => a.state === 'open')).toBe(true);
+    await expectSameAsSingle(paged, false, 'repository');
+  });
+
+  it('an empty page is an empty JSON array', async () => {
+    const p = await page('/orgs/lists/secret-scanning/alerts?secret_type=no_such_type');
+    expect(p.alerts).toEqual([]);
+  });
+});
