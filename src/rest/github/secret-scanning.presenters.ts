@@ -196,11 +196,6 @@ const PICKERS: Record<AlertVariant, [Picker, Picker]> = Object.fromEntries(
   Object.entries(FIELDS_BY_VARIANT).map(([variant, fields]) => [variant, [picker(fields), picker(fields.filter((f) => f !== 'secret'))]]),
 ) as Record<AlertVariant, [Picker, Picker]>;
 
-export function presentAlertUrls(base: string, ref: RepoRef, n: number): { url: string; html_url: string; locations_url: string } {
-  const u = alertUrls(base, repoName(ref), n);
-  return { url: u.url, html_url: u.htmlUrl, locations_url: u.locationsUrl };
-}
-
 /**
  * Users and repositories as one answer presents them: each account and repository (by entity) is presented
  * once, and every alert of the answer that refers to it gets that same object.
