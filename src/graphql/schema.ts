@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { GraphQLSchema, isAbstractType, lexicographicSortSchema, printSchema } from 'graphql';
 import { buildSchema, getMetadataStorage } from 'type-graphql';
 import { RESOLVERS } from '../../resolvers';
+import { installDirectResolvers, ResolverContainer } from './direct-resolvers';
 
 let built: Promise<GraphQLSchema> | undefined;
 
@@ -13,12 +14,27 @@ let built: Promise<GraphQLSchema> | undefined;
  * middleware or @Authorized on a plain field must drop the flag for that field (`@Field({ simple: false })`).
  */
 export function getSchema(): Promise<GraphQLSchema> {
-  built ??= buildSchema({
-    resolvers: RESOLVERS,
-    validate: { forbidUnknownValues: false, skipMissingProperties: false },
-    emitSchemaFile: false,
-  }).then(syncResolveTypes);
+  built ??= buildGraphqlSchema();
   return built;
+}
+
+/**
+ * A new build of the graph (getSchema's is the one to use). `direct: false` keeps type-graphql's resolver
+ * wrappers everywhere (tests compare the answers of both).
+ */
+export async function buildGraphqlSchema(opts: { direct?: boolean } = {}): Promise<GraphQLSchema> {
+  const container = new ResolverContainer();
+  const schema = syncResolveTypes(
+    await buildSchema({
+      resolvers: RESOLVERS,
+      validate: { forbidUnknownValues: false, skipMissingProperties: false },
+      emitSchemaFile: false,
+      container,
+    }),
+  );
+  // Resolver methods that need none of type-graphql's per-call work are called directly (./direct-resolvers.ts).
+  if (opts.direct !== false) installDirectResolvers(schema, RESOLVERS, { container });
+  return schema;
 }
 
 type ResolveTypeFn = (...args: unknown[]) => unknown;

@@ -86,6 +86,35 @@ describe('GraphQL fast path', () => {
     expect(JSON.parse(invalid.text).errors[0].extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
   });
 
+  it('answers through compiled plans what Apollo answers: fragments, aliases, directives, abstract types, node ids, nulls, empty lists', async () => {
+    const ids = JSON.parse((await post({ query: '{ organization(login: "fastorg") { id repositories(first: 5) { nodes { id } pageInfo { endCursor } } } viewer { id } }' })).text).data;
+    const nodeIds = [ids.organization.id, ids.viewer.id, ...ids.organization.repositories.nodes.map((n: { id: string }) => n.id), 'bm9wZQ=='];
+    const queries: Array<{ query: string; variables?: Record<string, unknown> }> = [
+      { query: '{ a: viewer { login } b: viewer { id login } viewer { ...U } } fragment U on User { databaseId name }' },
+      {
+        query: 'query($yes: Boolean!, $no: Boolean!) { viewer { login @include(if: $yes) name @include(if: $no) id @skip(if: $no) ... @skip(if: $yes) { databaseId } } }',
+        variables: { yes: true, no: false },
+      },
+      {
+        query: 'query($yes: Boolean!, $no: Boolean!) { viewer { login @include(if: $yes) name @include(if: $no) id @skip(if: $no) ... @skip(if: $yes) { databaseId } } }',
+        variables: { yes: false, no: true },
+      },
+      { query: 'query($ids: [ID!]!) { nodes(ids: $ids) { __typename } }', variables: { ids: nodeIds.slice(0, 4) } },
+      { query: 'query($id: ID!) { node(id: $id) { __typename id ... on Organization { login viewerRole } ... on User { login } ... on Repository { nameWithOwner } } }', variables: { id: nodeIds[0] } },
+      { query: 'query($id: ID!) { node(id: $id) { __typename id ... on Repository { name owner { __typename ... on Organization { login } } } } }', variables: { id: nodeIds[2] } },
+      {
+        query: 'query($end: String) { organization(login: "fastorg") { repositories(first: 0) { totalCount nodes { name } } none: repositories(first: 2, after: $end) { nodes { name } } } }',
+        variables: { end: ids.organization.repositories.pageInfo.endCursor },
+      },
+      { query: '{ organization(login: "fastorg") { repositories(first: 5) { nodes { name securitySettings { secretScanning } settings { pushProtection } viewerPermission } } } }' },
+    ];
+    for (const q of queries) {
+      const viaApollo = await get(q.query, q.variables);
+      expect({ q: q.query, status: viaApollo.status, errors: JSON.parse(viaApollo.text).errors }).toEqual({ q: q.query, status: 200, errors: undefined });
+      for (let i = 0; i < 2; i++) expect(await post(q)).toEqual(viaApollo);
+    }
+  });
+
   it('never runs a mutation itself: a mutation answers as before', async () => {
     const r = await post({ query: 'mutation { updateRepositorySecuritySettings(input: { repository: "fastorg/fast0", secretScanning: true }) { repository { name } } }' });
     expect(r.status).toBe(200);

@@ -1,0 +1,198 @@
+/**
+ * Direct resolver calls for type-graphql resolver methods that need none of type-graphql's per-call work.
+ *
+ * type-graphql wraps every @Query/@FieldResolver method in `createHandlerResolver`: per call it looks the
+ * resolver instance up in its container, runs the middleware chain, sorts the parameter metadata, converts
+ * each argument to an instance and validates it with class-validator through an async function (so a method
+ * with any @Arg is only called a microtask later, and answers a promise). For a method whose parameters are
+ * only @Root (of an entity class the value already is an instance of), @Ctx, @Info and plain scalar or enum
+ * @Arg values (which type-graphql passes through unchanged and never validates), with no middleware and no
+ * @Authorized roles, that is the same call at a fraction of the cost: the method is called with the same
+ * arguments, on the same instance.
+ *
+ * Applied once, on the built schema, from type-graphql's metadata: graphql-js and the fast path both use the
+ * result. Anything else keeps type-graphql's wrapper: @Args classes (ConnectionArgs' first/last rules), input
+ * objects, lists, custom param decorators, validate functions. At run time a @Root value that is not an
+ * instance of its declared class, or an @Arg value that is an object, goes through the wrapper too.
+ */
+import { GraphQLObjectType, GraphQLScalarType, GraphQLSchema, isObjectType } from 'graphql';
+import { getMetadataStorage } from 'type-graphql';
+
+type Resolve = (root: unknown, args: Record<string, unknown>, ctx: unknown, info: unknown) => unknown;
+
+/** What buildSchema was given that would add per-call work to every resolver. */
+export interface ResolverBuildOptions {
+  globalMiddlewares?: unknown[];
+  authChecker?: unknown;
+  /** The container buildSchema was given: resolver methods are called on the instances it holds. */
+  container: ResolverContainer;
+  validateFn?: unknown;
+}
+
+/**
+ * type-graphql's default container, made explicit so direct calls use the very instances type-graphql's
+ * wrappers use: one instance per resolver class, created without arguments on first use.
+ */
+export class ResolverContainer {
+  private readonly instances = new Map<unknown, unknown>();
+
+  get<T>(someClass: new () => T): T {
+    let i = this.instances.get(someClass) as T | undefined;
+    if (i === undefined) {
+      i = new someClass();
+      this.instances.set(someClass, i);
+    }
+    return i;
+  }
+}
+
+interface ParamMeta {
+  kind: string;
+  index: number;
+  propertyName?: string;
+  name?: string;
+  getType?: () => unknown;
+  typeOptions?: { array?: boolean; arrayDepth?: number };
+  validateFn?: unknown;
+  validateSettings?: unknown;
+}
+
+interface HandlerMeta {
+  target: new () => Record<string, (...args: unknown[]) => unknown>;
+  methodName: string;
+  schemaName: string;
+  params?: ParamMeta[];
+  middlewares?: unknown[];
+  roles?: unknown[];
+  kind?: string;
+  getObjectType?: () => unknown;
+}
+
+/** Values type-graphql's convertToType hands back unchanged (primitives of these constructors, Dates). */
+const PASS_THROUGH_ARG_TYPES = new Set<unknown>([String, Number, Boolean, Date]);
+
+/** One getter per parameter, or null when the parameter needs type-graphql's conversion or validation. */
+type Getter = (root: unknown, args: Record<string, unknown>, ctx: unknown, info: unknown) => unknown;
+
+function plainArgType(p: ParamMeta, enums: Set<unknown>): boolean {
+  if (p.typeOptions?.array || p.validateFn) return false;
+  const type = p.getType?.();
+  return PASS_THROUGH_ARG_TYPES.has(type) || type instanceof GraphQLScalarType || enums.has(type);
+}
+
+/**
+ * A resolver calling the method directly, or null when it needs type-graphql's wrapper. `fallback` (the
+ * wrapper) answers the calls whose values would be converted.
+ */
+function directResolver(m: HandlerMeta, instance: Record<string, (...args: unknown[]) => unknown>, fallback: Resolve, enums: Set<unknown>): Resolve | null {
+  if (m.middlewares?.length || m.roles) return null;
+  const method = instance[m.methodName];
+  if (typeof method !== 'function') return null;
+  const params = [...(m.params ?? [])].sort((a, b) => a.index - b.index);
+  let rootClass: (abstract new (...a: never[]) => unknown) | undefined;
+  const argNames: string[] = [];
+  const getters: Getter[] = [];
+  for (const p of params) {
+    switch (p.kind) {
+      case 'root': {
+        if (p.propertyName) return null;
+        const type = p.getType?.();
+        // Object (an interface or a plain object type in TypeScript): type-graphql returns the value as is.
+        if (type !== undefined && type !== Object) {
+          if (typeof type !== 'function') return null;
+          rootClass = type as abstract new (...a: never[]) => unknown;
+        }
+        getters.push((root) => root);
+        break;
+      }
+      case 'context': {
+        const prop = p.propertyName;
+        getters.push(prop ? (_r, _a, ctx) => (ctx as Record<string, unknown>)[prop] : (_r, _a, ctx) => ctx);
+        break;
+      }
+      case 'info':
+        getters.push((_r, _a, _c, info) => info);
+        break;
+      case 'arg': {
+        if (!plainArgType(p, enums) || !p.name) return null;
+        const name = p.name;
+        argNames.push(name);
+        getters.push((_r, args) => args[name]);
+        break;
+      }
+      default:
+        return null;
+    }
+  }
+  const n = getters.length;
+  const needsCheck = rootClass !== undefined || argNames.length > 0;
+  const converts = (root: unknown, args: Record<string, unknown>): boolean => {
+    if (rootClass && root != null && typeof root === 'object' && !(root instanceof rootClass)) return true;
+    for (const name of argNames) {
+      const v = args[name];
+      if (v != null && typeof v === 'object' && !(v instanceof Date)) return true;
+    }
+    return false;
+  };
+  const call = (root: unknown, args: Record<string, unknown>, ctx: unknown, info: unknown): unknown => {
+    switch (n) {
+      case 0:
+        return method.call(instance);
+      case 1:
+        return method.call(instance, getters[0](root, args, ctx, info));
+      case 2:
+        return method.call(instance, getters[0](root, args, ctx, info), getters[1](root, args, ctx, info));
+      default: {
+        const values = new Array<unknown>(n);
+        for (let i = 0; i < n; i++) values[i] = getters[i](root, args, ctx, info);
+        return method.apply(instance, values);
+      }
+    }
+  };
+  if (!needsCheck) return call;
+  return (root, args, ctx, info) => (converts(root, args) ? fallback(root, args, ctx, info) : call(root, args, ctx, info));
+}
+
+/**
+ * Replace, on `schema` (built by type-graphql from `resolvers` with `options`), the resolvers of eligible
+ * @Query and @FieldResolver methods by direct calls. Returns the replaced fields as `Type.field`.
+ */
+export function installDirectResolvers(schema: GraphQLSchema, resolvers: readonly unknown[], options: ResolverBuildOptions): string[] {
+  if (options.globalMiddlewares?.length || options.authChecker || options.validateFn) return [];
+  const storage = getMetadataStorage() as unknown as {
+    queries: HandlerMeta[];
+    fieldResolvers: HandlerMeta[];
+    objectTypes: Array<{ target: unknown; name: string }>;
+    enums: Array<{ enumObj: unknown }>;
+  };
+  const enums = new Set<unknown>(storage.enums.map((e) => e.enumObj));
+  const used = new Set(resolvers);
+  const instanceOf = (target: HandlerMeta['target']) => options.container.get(target);
+  const replaced: string[] = [];
+  const replace = (type: GraphQLObjectType | null | undefined, m: HandlerMeta) => {
+    const field = type?.getFields()[m.schemaName];
+    if (!type || !field?.resolve) return;
+    const direct = directResolver(m, instanceOf(m.target), field.resolve as Resolve, enums);
+    if (!direct) return;
+    field.resolve = direct as typeof field.resolve;
+    replaced.push(`${type.name}.${m.schemaName}`);
+  };
+  const queryType = schema.getQueryType();
+  for (const m of storage.queries) if (used.has(m.target)) replace(queryType, m);
+  const typeNameOf = new Map<unknown, string[]>();
+  for (const o of storage.objectTypes) typeNameOf.set(o.target, [...(typeNameOf.get(o.target) ?? []), o.name]);
+  for (const m of storage.fieldResolvers) {
+    if (m.kind !== 'external' || !used.has(m.target) || !m.getObjectType) continue;
+    const objectClass = m.getObjectType();
+    // Only the object types of exactly that class (a subclass may resolve the same field another way).
+    const subclassed = storage.objectTypes.some(
+      (o) => o.target !== objectClass && typeof o.target === 'function' && (o.target as { prototype: unknown }).prototype instanceof (objectClass as new () => unknown),
+    );
+    if (subclassed) continue;
+    for (const name of typeNameOf.get(objectClass) ?? []) {
+      const type = schema.getType(name);
+      if (isObjectType(type)) replace(type, m);
+    }
+  }
+  return replaced.sort();
+}

@@ -1,0 +1,79 @@
+/**
+ * Direct resolver calls (src/graphql/direct-resolvers.ts) change nothing a client sees: every collected query
+ * document (test/helpers/documents.ts), run by graphql-js as five viewers on the graph with direct calls and on
+ * a build that keeps type-graphql's wrappers everywhere, gives the same JSON, errors included (messages, codes,
+ * paths); the argument validation of @Args classes (first over 100, negative, first with last) keeps its errors
+ * because those resolvers keep the wrapper. Runs on SQLite and on PostgreSQL (DATABASE_URL).
+ */
+import { execute, GraphQLSchema, parse } from 'graphql';
+import { RESOLVERS } from '../../resolvers';
+import { installDirectResolvers, ResolverContainer } from '../../src/graphql/direct-resolvers';
+import { formatForTest } from '../helpers/graphql-errors';
+import { buildGraphqlSchema, getSchema } from '../../src/graphql/schema';
+import { DifferentialFixture, queryCases, seedDifferentialFixture } from '../helpers/documents';
+import { openTestDatabase, TestDatabase } from '../helpers/db';
+
+const ARGUMENT_ERRORS = [
+  'query($login: String!) { organization(login: $login) { repositories(first: 101) { totalCount } } }',
+  'query($login: String!) { organization(login: $login) { repositories(first: -1) { totalCount } } }',
+  'query($login: String!) { organization(login: $login) { repositories(first: 1, last: 1) { totalCount } } }',
+  'query($login: String!) { organization(login: $login) { secretScanningAlerts(last: 101) { totalCount } } }',
+  'query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { secretScanningAlerts(first: 2, last: 2) { totalCount } } }',
+  'query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { secretScanningAlerts(first: 2, after: "nope") { totalCount } } }',
+  '{ user(login: "no-such-user-here") { login } }',
+  '{ node(id: "bm90LW91cnM=") { id } }',
+];
+
+describe('direct resolver calls answer what type-graphql wrappers answer', () => {
+  let db: TestDatabase;
+  let direct: GraphQLSchema;
+  let wrapped: GraphQLSchema;
+  let fx: DifferentialFixture;
+
+  beforeAll(async () => {
+    db = await openTestDatabase();
+    direct = await getSchema();
+    wrapped = await buildGraphqlSchema({ direct: false });
+    fx = await seedDifferentialFixture(db.dataSource);
+  });
+  afterAll(() => db?.drop());
+
+  it('replaces only methods without @Args classes, input objects or lists', async () => {
+    const replaced = installDirectResolvers(await buildGraphqlSchema({ direct: false }), RESOLVERS, { container: new ResolverContainer() });
+    expect(replaced).toEqual(expect.arrayContaining(['Query.viewer', 'Query.repository', 'Query.node', 'Repository.owner', 'Repository.id', 'Repository.nameWithOwner', 'User.id']));
+    for (const kept of ['Organization.repositories', 'User.repositories', 'Repository.secretScanningAlerts', 'Organization.secretScanningAlerts', 'Query.nodes']) {
+      expect(replaced).not.toContain(kept);
+    }
+    // Mutations keep type-graphql's wrapper (input classes are validated).
+    expect(replaced.some((f) => f.startsWith('Mutation.'))).toBe(false);
+  });
+
+  it('every collected document, and argument errors, as every viewer', async () => {
+    const all = queryCases(direct, ARGUMENT_ERRORS);
+    expect(all.length).toBeGreaterThan(50);
+    let errors = 0;
+    for (const c of all) {
+      const variables = fx.variablesFor(c);
+      for (const viewer of Object.keys(fx.tokens)) {
+        const run = async (schema: GraphQLSchema) =>
+          formatForTest(
+            await execute({ schema, document: c.document, operationName: c.operation.name?.value, contextValue: await fx.context(viewer), variableValues: variables }),
+          );
+        const expected = await run(wrapped);
+        if (expected.includes('"errors"')) errors++;
+        expect({ where: `${c.label} as ${viewer}`, got: await run(direct) }).toEqual({ where: `${c.label} as ${viewer}`, got: expected });
+      }
+    }
+    expect(errors).toBeGreaterThan(40);
+  });
+
+  it('ConnectionArgs keep their validation errors', async () => {
+    const message = async (i: number) => {
+      const res = await execute({ schema: direct, document: parse(ARGUMENT_ERRORS[i]), contextValue: await fx.context('admin'), variableValues: { login: 'difforg' } });
+      return `${res.errors?.[0].extensions?.code ?? res.errors?.[0].originalError?.constructor.name}: ${res.errors?.[0].message}`;
+    };
+    expect(await message(0)).toBe('BAD_USER_INPUT: Argument Validation Error');
+    expect(await message(1)).toBe('BAD_USER_INPUT: Argument Validation Error');
+    expect(await message(2)).toMatch(/both `first` and `last`/);
+  });
+});
