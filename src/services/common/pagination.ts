@@ -6,6 +6,7 @@
 import { Driver, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { runRead } from '../../db/rows';
+import { ListQuery } from './list-query';
 import { ValidationError } from '../../errors/app-error';
 import { REQUEST_CODES } from '../../errors/codes';
 import { decodeColumnValue, decodeInt, POSITIVE_INT4 } from './decode';
@@ -59,7 +60,7 @@ export async function countRows(qb: SelectQueryBuilder<any>): Promise<number> {
  */
 export interface PageQueryOptions<T> {
   /** Count these rows instead of the page query's (the same set written so a covering index answers it). */
-  countQuery?: SelectQueryBuilder<any>;
+  countQuery?: SelectQueryBuilder<any> | ListQuery<any>;
   /** Compute the total in the page statement (an uncorrelated scalar subquery, run once); needs `hydrate`. */
   inlineCount?: boolean;
   /** Read the page with getRawMany() and build each item from its raw row (joined columns included). */
@@ -74,8 +75,26 @@ function countSql(qb: SelectQueryBuilder<any>): { sql: string; params: ObjectLit
   return { sql: c.getQuery(), params: c.getParameters() };
 }
 
+/** A page's query: a query builder, or a list query whose statement text is built once per shape (list-query.ts). */
+export type PageQuery<T extends ObjectLiteral> = SelectQueryBuilder<T> | ListQuery<T>;
+
+function countOf(q: SelectQueryBuilder<any> | ListQuery<any>): Promise<number> {
+  return q instanceof ListQuery ? q.count() : countRows(q);
+}
+
 /** Run the ordered, limited page query as the options say; `total` is known when it was computed inline. */
-async function fetchPage<T extends ObjectLiteral>(qb: SelectQueryBuilder<T>, count: SelectQueryBuilder<any>, opts: PageQueryOptions<T>): Promise<{ rows: T[]; total?: number }> {
+async function fetchPage<T extends ObjectLiteral>(qb: PageQuery<T>, count: SelectQueryBuilder<any> | ListQuery<any>, opts: PageQueryOptions<T>): Promise<{ rows: T[]; total?: number }> {
+  if (qb instanceof ListQuery) {
+    if (!opts.hydrate) throw new Error('fetchPage: a ListQuery page needs `hydrate`');
+    if (opts.inlineCount) {
+      if (!(count instanceof ListQuery)) throw new Error('fetchPage: the count of a ListQuery page must be a ListQuery');
+      qb.addInlineCount(count, TOTAL_COLUMN);
+    }
+    const raw = await qb.getRawMany();
+    const total = opts.inlineCount && raw.length ? Number(raw[0][TOTAL_COLUMN]) : undefined;
+    return { rows: raw.map(opts.hydrate), total };
+  }
+  if (count instanceof ListQuery) throw new Error('fetchPage: a query builder page needs a query builder count');
   if (!opts.hydrate) return { rows: await qb.getMany() };
   if (opts.inlineCount) {
     const c = countSql(count);
@@ -165,7 +184,7 @@ function sortValueOf(item: ObjectLiteral, property: string): CursorValue {
  * `qb` must already carry the filters; this adds ordering, cursor bounds and the limit.
  */
 export async function keysetPage<T extends ObjectLiteral>(
-  qb: SelectQueryBuilder<T>,
+  qb: PageQuery<T>,
   args: PageArgs,
   sort: SortSpec,
   defaultSize = DEFAULT_PAGE_SIZE,
@@ -173,11 +192,11 @@ export async function keysetPage<T extends ObjectLiteral>(
 ): Promise<Page<T>> {
   const { size, backward } = validatePageArgs(args, defaultSize);
   const alias = qb.alias;
-  const meta = qb.expressionMap.mainAlias!.metadata;
+  const meta = metadataOf(qb);
   const sortCol = meta.findColumnWithPropertyName(sort.property);
   const idCol = meta.primaryColumns[0];
   if (!sortCol || !idCol) throw new Error(`keysetPage: unknown sort property ${sort.property}`);
-  const driver = qb.connection.driver;
+  const driver = qb instanceof ListQuery ? qb.driver : qb.connection.driver;
   const col = `${alias}.${sortCol.databaseName}`;
   const idc = `${alias}.${idCol.databaseName}`;
   const countQb = opts.countQuery ?? qb.clone();
@@ -197,7 +216,8 @@ export async function keysetPage<T extends ObjectLiteral>(
   if (args.before) bound(args.before, 'before', 'before', 2);
 
   const dir = backward ? (sort.direction === 'ASC' ? 'DESC' : 'ASC') : sort.direction;
-  qb.orderBy(col, dir).addOrderBy(idc, dir).take(undefined).limit(size + 1);
+  if (qb instanceof ListQuery) qb.orderBy(col, dir).addOrderBy(idc, dir).limit(size + 1);
+  else qb.orderBy(col, dir).addOrderBy(idc, dir).take(undefined).limit(size + 1);
   const fetched = await fetchPage(qb, countQb, opts);
   let rows = fetched.rows;
   const more = rows.length > size;
@@ -210,8 +230,12 @@ export async function keysetPage<T extends ObjectLiteral>(
     hasNextPage: backward ? Boolean(args.before) : more,
     hasPreviousPage: backward ? more : Boolean(args.after),
     cursorOf: (item: T) => encodeCursor(sortValueOf(item, sort.property), item[idCol.propertyName]),
-    totalCount: () => (counted ??= countRows(countQb)),
+    totalCount: () => (counted ??= countOf(countQb)),
   };
+}
+
+function metadataOf(qb: PageQuery<any>) {
+  return qb instanceof ListQuery ? qb.metadata : qb.expressionMap.mainAlias!.metadata;
 }
 
 /**
@@ -219,7 +243,7 @@ export async function keysetPage<T extends ObjectLiteral>(
  * already known (e.g. a stored counter); otherwise it is counted on demand.
  */
 export async function offsetPage<T extends ObjectLiteral>(
-  qb: SelectQueryBuilder<T>,
+  qb: PageQuery<T>,
   args: OffsetArgs,
   sort: SortSpec,
   opts: { resource: string; totalCount?: () => Promise<number> } & PageQueryOptions<T>,
@@ -231,19 +255,20 @@ export async function offsetPage<T extends ObjectLiteral>(
   if (!Number.isInteger(args.perPage) || args.perPage < 1 || args.perPage > MAX_PAGE_SIZE) {
     throw bad('perPage', `{{perPage}} must be between 1 and ${MAX_PAGE_SIZE}`);
   }
-  const meta = qb.expressionMap.mainAlias!.metadata;
+  const meta = metadataOf(qb);
   const sortCol = meta.findColumnWithPropertyName(sort.property);
   const idCol = meta.primaryColumns[0];
   if (!sortCol || !idCol) throw new Error(`offsetPage: unknown sort property ${sort.property}`);
   const countQb = opts.countQuery ?? qb.clone();
   let counted: Promise<number> | undefined;
-  qb.orderBy(`${qb.alias}.${sortCol.databaseName}`, sort.direction)
-    .addOrderBy(`${qb.alias}.${idCol.databaseName}`, sort.direction)
-    .offset((args.page - 1) * args.perPage)
-    .limit(args.perPage + 1);
+  // (not chained: the two query types' methods differ in their return types)
+  qb.orderBy(`${qb.alias}.${sortCol.databaseName}`, sort.direction);
+  qb.addOrderBy(`${qb.alias}.${idCol.databaseName}`, sort.direction);
+  qb.offset((args.page - 1) * args.perPage);
+  qb.limit(args.perPage + 1);
   const fetched = await fetchPage(qb, countQb, opts.totalCount ? { ...opts, inlineCount: false } : opts);
   if (fetched.total !== undefined) counted = Promise.resolve(fetched.total);
-  const totalCount = opts.totalCount ?? (() => (counted ??= countRows(countQb)));
+  const totalCount = opts.totalCount ?? (() => (counted ??= countOf(countQb)));
   let rows = fetched.rows;
   const more = rows.length > args.perPage;
   if (more) rows = rows.slice(0, args.perPage);

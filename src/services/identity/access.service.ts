@@ -8,7 +8,7 @@
  * `user.repositories`, and the 404 decisions of the secret scanning services) asks it, and the SQL filter of
  * the repository lists is derived from it (`whereVisible`), not written a second time.
  */
-import { Brackets, SelectQueryBuilder } from 'typeorm';
+import type { ObjectLiteral } from 'typeorm';
 import type { AccountEntity, OrgRole, RepositoryEntity, RepositoryPermission } from '../../../entities';
 import { Action, can, denial, OrganizationAction, OrganizationResource, RepositoryAction, RepositoryResource } from '../../auth/permissions';
 import type { Viewer } from '../../auth/viewer';
@@ -124,59 +124,40 @@ export class AccessService {
    * fine-grained token) whether the token selects it, so the rule is evaluated on every combination and the
    * combinations it accepts become SQL. A change to `can()` or to the rule changes the lists with it.
    */
-  async whereVisible(ctx: RequestContext, qb: SelectQueryBuilder<RepositoryEntity>, alias: string, owner: AccountEntity): Promise<void> {
+  async whereVisible(ctx: RequestContext, qb: WhereTarget, alias: string, owner: AccountEntity): Promise<void> {
     const v = ctx.viewer;
     const grant = v.kind === 'user' ? await this.ownerGrant(ctx, owner.id, v.user.id) : { permission: null, orgRole: null };
     const collaborations: Array<RepositoryPermission | null> = v.kind === 'user' ? [null, 'read', 'write', 'admin'] : [null];
     const selectedIds = v.kind === 'user' && v.credential.type === 'fine_grained' ? [...v.credential.repositoryIds].slice(0, MAX_SELECTED_IDS) : null;
     const selections: Array<boolean | undefined> = selectedIds === null ? [undefined] : selectedIds.length ? [true, false] : [false];
 
-    let cases: VisibleCase[] = [];
+    // The rule's answer on every combination; the SQL is a function of these answers alone, so it is built
+    // once per distinct answer set (and alias) and reused.
+    const accepted: boolean[] = [];
+    let key = `${alias}|${collaborations.length}|${selections.join(',')}|`;
     for (const isPrivate of [true, false]) {
       for (const secretScanning of [true, false]) {
         for (const selected of selections) {
           const id = selected ? selectedIds![0] : UNSELECTED_ID;
-          const collaborator = collaborations.filter((c) =>
-            repositoryVisible(v, { type: 'repository', id, private: isPrivate, permission: max(grant.permission, c), orgRole: grant.orgRole }, secretScanning),
-          );
-          if (!collaborator.length) continue;
-          cases.push({ isPrivate, secretScanning, selected, collaborator: collaborator.length === collaborations.length ? undefined : collaborator });
+          for (const c of collaborations) {
+            const ok = repositoryVisible(v, { type: 'repository', id, private: isPrivate, permission: max(grant.permission, c), orgRole: grant.orgRole }, secretScanning);
+            accepted.push(ok);
+            key += ok ? '1' : '0';
+          }
         }
       }
     }
-    cases = mergeCases(cases);
-
-    const col = (property: string) => `${alias}.${property}`;
-    qb.andWhere(
-      new Brackets((w) => {
-        if (!cases.length) w.where('1 = 0');
-        cases.forEach((c, i) => {
-          const parts: string[] = [];
-          const params: Record<string, unknown> = {};
-          if (c.isPrivate !== undefined) {
-            parts.push(`${col('private')} = :vis_p${i}`);
-            params[`vis_p${i}`] = c.isPrivate;
-          }
-          if (c.secretScanning !== undefined) {
-            parts.push(`${col('secretScanning')} = :vis_s${i}`);
-            params[`vis_s${i}`] = c.secretScanning;
-          }
-          if (c.selected !== undefined) parts.push(`${col('id')} ${c.selected ? 'IN' : 'NOT IN'} (:...vis_ids)`);
-          if (c.collaborator) {
-            parts.push(
-              `COALESCE((SELECT vc.permission FROM repository_collaborators vc WHERE vc.repository_id = ${col('id')} AND vc.user_id = :vis_uid), 'none') IN (:...vis_c${i})`,
-            );
-            params[`vis_c${i}`] = c.collaborator.map((p) => p ?? 'none');
-          }
-          const sql = parts.length ? `(${parts.join(' AND ')})` : '1 = 1';
-          w.orWhere(sql, params);
-        });
-      }),
-      {
-        ...(selectedIds?.length ? { vis_ids: selectedIds } : selectedIds ? { vis_ids: [UNSELECTED_ID] } : {}),
-        ...(v.kind === 'user' ? { vis_uid: v.user.id } : {}),
-      },
-    );
+    let filter = visibleFilters.get(key);
+    if (!filter) {
+      filter = visibleFilter(accepted, collaborations, selections, alias);
+      if (visibleFilters.size >= MAX_VISIBLE_FILTERS) visibleFilters.delete(visibleFilters.keys().next().value!);
+      visibleFilters.set(key, filter);
+    }
+    qb.andWhere(filter.sql, {
+      ...filter.params,
+      ...(filter.usesIds ? { vis_ids: selectedIds?.length ? selectedIds : [UNSELECTED_ID] } : {}),
+      ...(filter.usesUser && v.kind === 'user' ? { vis_uid: v.user.id } : {}),
+    });
   }
 
   // ------------------------------------------------------------------ denials
@@ -247,6 +228,73 @@ export class AccessService {
     if (!facts.orgRole) throw new NotFoundError();
     throw this.forbidden(ctx, action, facts, rule.roleDenied ?? (() => new ForbiddenError('Resource not accessible by personal access token')));
   }
+}
+
+/** Where `whereVisible` adds its filter (a query builder or a ListQuery). */
+export interface WhereTarget {
+  andWhere(where: string, parameters?: ObjectLiteral): unknown;
+}
+
+/** The SQL of `whereVisible` per distinct set of the rule's answers (few: one per kind of viewer and owner). */
+interface VisibleFilter {
+  sql: string;
+  params: Record<string, unknown>;
+  usesIds: boolean;
+  usesUser: boolean;
+}
+const MAX_VISIBLE_FILTERS = 1024;
+const visibleFilters = new Map<string, VisibleFilter>();
+
+/**
+ * The filter for the combinations the rule accepted (`accepted`, in `whereVisible`'s loop order): accepted
+ * combinations merged (`mergeCases`), each an AND of the dimensions it fixes, all ORed.
+ */
+function visibleFilter(
+  accepted: boolean[],
+  collaborations: Array<RepositoryPermission | null>,
+  selections: Array<boolean | undefined>,
+  alias: string,
+): VisibleFilter {
+  let cases: VisibleCase[] = [];
+  let at = 0;
+  for (const isPrivate of [true, false]) {
+    for (const secretScanning of [true, false]) {
+      for (const selected of selections) {
+        const collaborator = collaborations.filter(() => accepted[at++]);
+        if (!collaborator.length) continue;
+        cases.push({ isPrivate, secretScanning, selected, collaborator: collaborator.length === collaborations.length ? undefined : collaborator });
+      }
+    }
+  }
+  cases = mergeCases(cases);
+  const col = (property: string) => `${alias}.${property}`;
+  const params: Record<string, unknown> = {};
+  let usesIds = false;
+  let usesUser = false;
+  const ors = cases.map((c, i) => {
+    const parts: string[] = [];
+    if (c.isPrivate !== undefined) {
+      parts.push(`${col('private')} = :vis_p${i}`);
+      params[`vis_p${i}`] = c.isPrivate;
+    }
+    if (c.secretScanning !== undefined) {
+      parts.push(`${col('secretScanning')} = :vis_s${i}`);
+      params[`vis_s${i}`] = c.secretScanning;
+    }
+    if (c.selected !== undefined) {
+      parts.push(`${col('id')} ${c.selected ? 'IN' : 'NOT IN'} (:...vis_ids)`);
+      usesIds = true;
+    }
+    if (c.collaborator) {
+      parts.push(
+        `COALESCE((SELECT vc.permission FROM repository_collaborators vc WHERE vc.repository_id = ${col('id')} AND vc.user_id = :vis_uid), 'none') IN (:...vis_c${i})`,
+      );
+      params[`vis_c${i}`] = c.collaborator.map((p) => p ?? 'none');
+      usesUser = true;
+    }
+    return parts.length ? `(${parts.join(' AND ')})` : '1 = 1';
+  });
+  return { sql: cases.length ? `(${ors.join(' OR ')})` : '1 = 0', params, usesIds, usesUser };
 }
 
 /** One accepted combination of `whereVisible` (undefined: any value). */

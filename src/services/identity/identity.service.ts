@@ -26,6 +26,7 @@ import { InWriteTransaction, lockedFindOne, writeTransaction } from '../../db/tr
 import { ConflictError, ForbiddenError, NotFoundError, quoteInput, ValidationError } from '../../errors/app-error';
 import { entityColumns } from '../../db/rows';
 import { lookupKey } from '../common/decode';
+import { ListQuery } from '../common/list-query';
 import { keysetPage, Page, PageArgs } from '../common/pagination';
 import { AccessService } from './access.service';
 
@@ -172,7 +173,8 @@ export class IdentityService {
    * into the request's repositoryById loader.
    */
   async listRepositories(ctx: RequestContext, owner: AccountEntity, args: PageArgs, include: { totalCount?: boolean } = {}): Promise<Page<RepositoryEntity>> {
-    const qb = ctx.db.getRepository(RepositoryEntity).createQueryBuilder('r').where('r.owner_id = :owner', { owner: owner.id });
+    // A ListQuery: the statement text is built once per shape (visibility case, cursors, count) and re-bound.
+    const qb = new ListQuery(ctx.db, RepositoryEntity, 'r').andWhere('r.owner_id = :owner', { owner: owner.id });
     await this.access.whereVisible(ctx, qb, 'r', owner);
     const columns = entityColumns(ctx.db, RepositoryEntity, 'r', 'r_');
     // SQLite: each row as one json_array value (better-sqlite3's per-row result objects cost 2.7x more here).

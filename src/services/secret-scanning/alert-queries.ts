@@ -2,7 +2,7 @@
  * Reading secret scanning alerts: organization and repository listings (every GitHub filter, page and cursor
  * paging), one alert, its locations.
  */
-import { EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { EntityManager, ObjectLiteral } from 'typeorm';
 import {
   ALERT_RESOLUTION_FILTERS,
   ALERT_STATES,
@@ -16,6 +16,7 @@ import type { RequestContext } from '../../context';
 import { NotFoundError, quoteInput, ValidationError } from '../../errors/app-error';
 import { decodeInt, lookupKeys, POSITIVE_INT4 } from '../common/decode';
 import { entityColumns } from '../../db/rows';
+import { ListQuery } from '../common/list-query';
 import { keysetPage, offsetPage, Page, PageArgs, PageQueryOptions } from '../common/pagination';
 import {
   AlertFilter,
@@ -104,7 +105,7 @@ export class SecretScanningAlertQueryService {
     return { sort, direction };
   }
 
-  private async applyFilter(ctx: RequestContext, qb: SelectQueryBuilder<SecretScanningAlertEntity>, filter: AlertFilter): Promise<boolean> {
+  private async applyFilter(ctx: RequestContext, qb: ListQuery<SecretScanningAlertEntity>, filter: AlertFilter): Promise<boolean> {
     const a = qb.alias;
     // This gateway stores no alert metadata: a metadata filter matches no alert.
     if (filter.includedMetadata?.length || filter.ownerEmailHash) return false;
@@ -142,12 +143,12 @@ export class SecretScanningAlertQueryService {
 
   private async page(
     ctx: RequestContext,
-    qb: SelectQueryBuilder<SecretScanningAlertEntity>,
+    qb: ListQuery<SecretScanningAlertEntity>,
     matches: boolean,
     order: { sort: 'created' | 'updated'; direction: 'asc' | 'desc' },
     paging: AlertPaging,
     include: AlertIncludes,
-    countQuery?: SelectQueryBuilder<SecretScanningAlertEntity>,
+    countQuery?: ListQuery<SecretScanningAlertEntity>,
   ): Promise<AlertPage> {
     if (!matches) {
       qb.andWhere('1 = 0');
@@ -170,9 +171,9 @@ export class SecretScanningAlertQueryService {
    */
   private joinIncludes(
     ctx: RequestContext,
-    qb: SelectQueryBuilder<SecretScanningAlertEntity>,
+    qb: ListQuery<SecretScanningAlertEntity>,
     include: AlertIncludes,
-    countQuery: SelectQueryBuilder<SecretScanningAlertEntity> | undefined,
+    countQuery: ListQuery<SecretScanningAlertEntity> | undefined,
   ): PageQueryOptions<SecretScanningAlertEntity> {
     // The count never needs the relations: take it before they are added.
     const count = countQuery ?? qb.clone();
@@ -228,7 +229,7 @@ export class SecretScanningAlertQueryService {
   ): Promise<{ repo: RepositoryEntity; page: AlertPage }> {
     const o = this.validateFilter(filter, order);
     const { repo } = await requireAlertsRepository(ctx, repository, 'secret_scanning.alerts.read');
-    const qb = ctx.db.getRepository(SecretScanningAlertEntity).createQueryBuilder('a').where('a.repository_id = :rid', { rid: repo.id });
+    const qb = new ListQuery(ctx.db, SecretScanningAlertEntity, 'a').andWhere('a.repository_id = :rid', { rid: repo.id });
     const matches = await this.applyFilter(ctx, qb, filter);
     // Every alert of the page is of this repository: the loaders know it already.
     ctx.loaders.repositoryById.prime(repo.id, repo);
@@ -250,7 +251,7 @@ export class SecretScanningAlertQueryService {
     // give the order; the count says IN (those with it on) so (owner_id, repository_id) covers it (on
     // SQLite 0.7 ms instead of 3 ms over 20k alerts). Both name the same alerts: owner_id copies the
     // repository owner.
-    const base = ctx.db.getRepository(SecretScanningAlertEntity).createQueryBuilder('a').where('a.owner_id = :oid', { oid: org.id });
+    const base = new ListQuery(ctx.db, SecretScanningAlertEntity, 'a').andWhere('a.owner_id = :oid', { oid: org.id });
     const v = ctx.viewer;
     if (v.kind === 'user' && v.credential.type === 'fine_grained') {
       const ids = [...v.credential.repositoryIds];

@@ -1,0 +1,253 @@
+/**
+ * A list query whose SQL text is built once per shape and then only re-bound.
+ *
+ * Building a page statement with TypeORM's query builder on every request (`getQuery`,
+ * `createSelectExpression`, `replacePropertyNamesForTheWholeQuery`, ...) cost ~8 % of a repository list
+ * request, for a text that only changes with the query's shape. A `ListQuery` records the calls a service
+ * makes (the same calls it would make on a `SelectQueryBuilder`: `andWhere`, `select`, `leftJoinAndSelect`,
+ * ordering, limit/offset, an inline count) and their named parameters. The recorded calls ARE the cache key:
+ * every SQL fragment a call passes goes into the key verbatim, so two queries share a text only when the
+ * query builder would have been given the very same fragments (plus the dialect and the length of every
+ * array parameter, which decides how many placeholders `:...name` becomes). Values never enter the text:
+ * the first query of a shape replays the calls on a real query builder, takes its `getQuery()` (named
+ * parameters still in place) and turns each `:name` into a placeholder bound by name on every later run.
+ *
+ * Rules for callers: SQL fragments must be constant for a shape (values go in parameters, never in the
+ * text), as they already must be for SQLite's prepared-statement cache and PostgreSQL's named statements.
+ */
+import type { DataSource, EntityManager, EntityMetadata, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
+import { DateUtils } from 'typeorm/util/DateUtils';
+import { runRead } from '../../db/rows';
+
+/** A statement text with its placeholders, bound by parameter name. */
+export interface CompiledStatement {
+  text: string;
+  /** The positional values for `params` (throws when a name the text uses is missing). */
+  bind(params: Readonly<Record<string, unknown>>): unknown[];
+}
+
+/** Distinct shapes kept (oldest dropped first); PostgreSQL names at most 256 statements (src/db/rows.ts). */
+export const MAX_CACHED_STATEMENTS = 512;
+const statements = new Map<string, CompiledStatement>();
+
+/** Statements compiled so far (tests). */
+export function cachedStatementCount(): number {
+  return statements.size;
+}
+
+type Slot = { name: string; index?: number };
+
+/**
+ * Compile a query builder's named-parameter SQL (`getQuery()`) for the dialect: `:name` -> `?` (SQLite) or
+ * `$n` (PostgreSQL, one `$n` per name, as TypeORM does), `:...name` -> one placeholder per element of the
+ * array given in `params` now. Only names present in `params` are placeholders (TypeORM's rule).
+ * Values are converted as TypeORM's drivers convert them (SQLite: booleans as 1/0, Dates as UTC text);
+ * numbers are bound, not inlined.
+ */
+export function compileStatement(dialect: 'sqlite' | 'postgres', sql: string, params: Readonly<Record<string, unknown>>): CompiledStatement {
+  const slots: Slot[] = [];
+  const pgIndex = new Map<string, number>();
+  const text = sql.replace(/:(\.\.\.)?([A-Za-z0-9_.]+)/g, (full, spread: string | undefined, name: string) => {
+    if (!Object.prototype.hasOwnProperty.call(params, name)) return full;
+    if (spread) {
+      const n = (params[name] as unknown[]).length;
+      const out: string[] = [];
+      for (let i = 0; i < n; i++) {
+        slots.push({ name, index: i });
+        out.push(dialect === 'postgres' ? `$${slots.length}` : '?');
+      }
+      return out.join(', ');
+    }
+    if (dialect === 'postgres') {
+      const known = pgIndex.get(name);
+      if (known !== undefined) return `$${known}`;
+      slots.push({ name });
+      pgIndex.set(name, slots.length);
+      return `$${slots.length}`;
+    }
+    slots.push({ name });
+    return '?';
+  });
+  const sqlite = dialect === 'sqlite';
+  return {
+    text,
+    bind(values) {
+      const out = new Array<unknown>(slots.length);
+      for (let i = 0; i < slots.length; i++) {
+        const s = slots[i];
+        if (!Object.prototype.hasOwnProperty.call(values, s.name)) throw new Error(`ListQuery: parameter ${s.name} is not bound`);
+        let v = s.index === undefined ? values[s.name] : (values[s.name] as unknown[])[s.index];
+        if (sqlite && s.index === undefined) {
+          if (typeof v === 'boolean') v = +v;
+          else if (v instanceof Date) v = DateUtils.mixedDateToUtcDatetimeString(v);
+        }
+        out[i] = v;
+      }
+      return out;
+    },
+  };
+}
+
+type Op = (qb: SelectQueryBuilder<any>) => void;
+
+export class ListQuery<T extends ObjectLiteral> {
+  readonly metadata: EntityMetadata;
+  readonly dialect: 'sqlite' | 'postgres';
+  private ops: Op[] = [];
+  /** The recorded calls, fragment by fragment (the cache key with the array lengths). */
+  private shape: string;
+  private params: Record<string, unknown> = {};
+  private limitValue?: number;
+  private offsetValue?: number;
+  private inlineCount?: ListQuery<any>;
+  private inlineCountAlias?: string;
+
+  constructor(
+    readonly db: EntityManager,
+    readonly entity: new () => T,
+    readonly alias: string,
+  ) {
+    const ds: DataSource = db.connection;
+    this.metadata = ds.getMetadata(entity);
+    this.dialect = ds.options.type === 'postgres' ? 'postgres' : 'sqlite';
+    this.shape = `${ds.options.type}\u0001${this.metadata.name}\u0001${alias}`;
+  }
+
+  get driver() {
+    return this.db.connection.driver;
+  }
+
+  private record(part: string, op: Op, params?: ObjectLiteral): this {
+    this.shape += `\u0001${part}`;
+    this.ops.push(op);
+    if (params) Object.assign(this.params, params);
+    return this;
+  }
+
+  andWhere(where: string, params?: ObjectLiteral): this {
+    return this.record(`W${where}`, (qb) => qb.andWhere(where), params);
+  }
+
+  select(selection: string, alias: string): this {
+    return this.record(`S${selection}\u0002${alias}`, (qb) => qb.select(selection, alias));
+  }
+
+  addSelect(selection: string, alias: string): this {
+    return this.record(`A${selection}\u0002${alias}`, (qb) => qb.addSelect(selection, alias));
+  }
+
+  leftJoinAndSelect(entity: new () => ObjectLiteral, alias: string, condition: string): this {
+    return this.record(`J${this.db.connection.getMetadata(entity).name}\u0002${alias}\u0002${condition}`, (qb) => qb.leftJoinAndSelect(entity, alias, condition));
+  }
+
+  orderBy(sort: string, order: 'ASC' | 'DESC'): this {
+    return this.record(`O${sort}\u0002${order}`, (qb) => qb.orderBy(sort, order));
+  }
+
+  addOrderBy(sort: string, order: 'ASC' | 'DESC'): this {
+    return this.record(`o${sort}\u0002${order}`, (qb) => qb.addOrderBy(sort, order));
+  }
+
+  setParameters(params: ObjectLiteral): this {
+    Object.assign(this.params, params);
+    return this;
+  }
+
+  /** Bound, not part of the text. */
+  limit(n: number | undefined): this {
+    this.limitValue = n;
+    return this;
+  }
+
+  /** Bound, not part of the text. */
+  offset(n: number | undefined): this {
+    this.offsetValue = n;
+    return this;
+  }
+
+  /** The total of `count` (its rows, no ordering or paging) as column `alias` of every row (a scalar subquery). */
+  addInlineCount(count: ListQuery<any>, alias: string): this {
+    this.inlineCount = count;
+    this.inlineCountAlias = alias;
+    this.params = { ...count.params, ...this.params };
+    return this;
+  }
+
+  clone(): ListQuery<T> {
+    const c = Object.create(ListQuery.prototype) as ListQuery<T>;
+    Object.assign(c, this);
+    c.ops = [...this.ops];
+    c.params = { ...this.params };
+    return c;
+  }
+
+  /** The query builder these calls describe (the first time a shape is seen). */
+  private queryBuilder(): SelectQueryBuilder<T> {
+    const qb = this.db.getRepository(this.entity).createQueryBuilder(this.alias);
+    for (const op of this.ops) op(qb);
+    return qb;
+  }
+
+  private key(kind: string): string {
+    let key = `${kind}\u0001${this.shape}`;
+    if (this.inlineCount) key += `\u0001C${this.inlineCountAlias}\u0002${this.inlineCount.shape}`;
+    if (this.limitValue !== undefined) key += '\u0001L';
+    if (this.offsetValue !== undefined) key += '\u0001F';
+    // Which names are bound decides which `:name` become placeholders; an array's length, how many.
+    for (const name in this.params) {
+      const v = this.params[name];
+      key += Array.isArray(v) ? `\u0001[${name}=${v.length}` : `\u0001:${name}`;
+    }
+    return key;
+  }
+
+  private statement(kind: 'rows' | 'count'): CompiledStatement {
+    const key = this.key(kind);
+    let st = statements.get(key);
+    if (st) {
+      // Most recently used last: the oldest shapes are dropped first.
+      statements.delete(key);
+      statements.set(key, st);
+      return st;
+    }
+    let sql: string;
+    if (kind === 'count') {
+      sql = this.queryBuilder().select('COUNT(1)', 'cnt').orderBy().getQuery();
+    } else {
+      const qb = this.queryBuilder();
+      if (this.inlineCount) qb.addSelect(`(${this.inlineCount.queryBuilder().select('COUNT(1)').orderBy().getQuery()})`, this.inlineCountAlias!);
+      sql = qb.getQuery();
+      if (this.limitValue !== undefined) sql += ' LIMIT :__limit';
+      if (this.offsetValue !== undefined) sql += ' OFFSET :__offset';
+    }
+    st = compileStatement(this.dialect, sql, this.boundParams());
+    if (statements.size >= MAX_CACHED_STATEMENTS) statements.delete(statements.keys().next().value!);
+    statements.set(key, st);
+    return st;
+  }
+
+  private boundParams(): Record<string, unknown> {
+    const p: Record<string, unknown> = { ...this.params };
+    if (this.limitValue !== undefined) p.__limit = this.limitValue;
+    if (this.offsetValue !== undefined) p.__offset = this.offsetValue;
+    return p;
+  }
+
+  /** The statement text the rows are read with (built now if this shape is new). */
+  statementText(): string {
+    return this.statement('rows').text;
+  }
+
+  /** The raw rows (column aliases as the query builder names them). */
+  async getRawMany(): Promise<Array<Record<string, unknown>>> {
+    const st = this.statement('rows');
+    return runRead<Record<string, unknown>>(this.db, st.text, st.bind(this.boundParams()));
+  }
+
+  /** COUNT(1) of the rows (no ordering, no paging). */
+  async count(): Promise<number> {
+    const st = this.statement('count');
+    const [row] = await runRead<{ cnt: string | number }>(this.db, st.text, st.bind(this.params));
+    return Number(row?.cnt ?? 0);
+  }
+}

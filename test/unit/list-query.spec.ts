@@ -1,0 +1,91 @@
+/**
+ * ListQuery (src/services/common/list-query.ts): the statement text of a list is built once per shape and
+ * re-bound by name; different shapes never share a text, and a reused text gives the rows a freshly built
+ * query builder gives.
+ */
+import { AccountEntity, RepositoryEntity } from '../../entities';
+import { compileStatement, ListQuery } from '../../src/services/common/list-query';
+import { IdentityFixtures } from '../fixtures/identity';
+import { openTestDatabase, TestDatabase } from '../helpers/db';
+
+describe('compileStatement', () => {
+  it('turns named parameters into placeholders bound by name, as TypeORM\u2019s drivers would', () => {
+    const sql = 'SELECT 1 WHERE a = :a AND b IN (:...bs) AND c = :a AND d = :flag AND e = :when AND f = :unbound';
+    const params = { a: 5, bs: ['x', 'y'], flag: true, when: new Date('2024-01-02T03:04:05.006Z') };
+    const lite = compileStatement('sqlite', sql, params);
+    expect(lite.text).toBe('SELECT 1 WHERE a = ? AND b IN (?, ?) AND c = ? AND d = ? AND e = ? AND f = :unbound');
+    expect(lite.bind(params)).toEqual([5, 'x', 'y', 5, 1, '2024-01-02 03:04:05.006']);
+    expect(lite.bind({ ...params, a: 7, bs: ['p', 'q'], flag: false })).toEqual([7, 'p', 'q', 7, 0, '2024-01-02 03:04:05.006']);
+    const pg = compileStatement('postgres', sql, params);
+    expect(pg.text).toBe('SELECT 1 WHERE a = $1 AND b IN ($2, $3) AND c = $1 AND d = $4 AND e = $5 AND f = :unbound');
+    expect(pg.bind(params)).toEqual([5, 'x', 'y', true, params.when]);
+  });
+
+  it('refuses to run with a parameter missing', () => {
+    const st = compileStatement('sqlite', 'SELECT :a, :b', { a: 1, b: 2 });
+    expect(() => st.bind({ a: 1 })).toThrow(/b is not bound/);
+  });
+});
+
+describe('ListQuery', () => {
+  let db: TestDatabase;
+  let f: IdentityFixtures;
+  let org: AccountEntity;
+  beforeAll(async () => {
+    db = await openTestDatabase();
+    f = new IdentityFixtures(db.dataSource);
+    org = await f.org('lqorg');
+    for (let i = 0; i < 5; i++) await f.repo(org, { name: `lq${i}`, private: i % 2 === 0, secretScanning: i < 3 });
+  });
+  afterAll(() => db.drop());
+
+  const repos = () => new ListQuery(db.dataSource.manager, RepositoryEntity, 'r').andWhere('r.owner_id = :owner', { owner: org.id });
+  const names = async (q: ListQuery<RepositoryEntity>) => (await q.getRawMany()).map((r) => r.r_name);
+
+  it('different fragments, bound names or array lengths never share a text', () => {
+    const texts = [
+      repos().statementText(),
+      repos().andWhere('r.private = :p', { p: true }).statementText(),
+      repos().andWhere('r.secret_scanning = :p', { p: true }).statementText(),
+      repos().andWhere('r.id IN (:...ids)', { ids: [1] }).statementText(),
+      repos().andWhere('r.id IN (:...ids)', { ids: [1, 2] }).statementText(),
+      repos().andWhere('r.id NOT IN (:...ids)', { ids: [1, 2] }).statementText(),
+      repos().andWhere('1 = 0').statementText(),
+      repos().orderBy('r.name_lower', 'ASC').statementText(),
+      repos().orderBy('r.name_lower', 'DESC').statementText(),
+      repos().orderBy('r.name_lower', 'DESC').limit(3).statementText(),
+      repos().orderBy('r.name_lower', 'DESC').limit(3).offset(3).statementText(),
+      repos().addInlineCount(repos(), '__total').statementText(),
+      repos().addInlineCount(repos().andWhere('r.private = :p', { p: true }), '__total').statementText(),
+    ];
+    expect(new Set(texts).size).toBe(texts.length);
+  });
+
+  it('a reused text with new values gives what a fresh query builder gives', async () => {
+    const built = async (p: boolean, s: boolean) =>
+      (
+        await db.dataSource
+          .getRepository(RepositoryEntity)
+          .createQueryBuilder('r')
+          .where('r.owner_id = :owner', { owner: org.id })
+          .andWhere('r.private = :p AND r.secret_scanning = :s', { p, s })
+          .orderBy('r.name_lower', 'ASC')
+          .getMany()
+      ).map((r) => r.name);
+    for (const [p, s] of [
+      [true, true],
+      [false, true],
+      [true, false],
+      [false, false],
+      [true, true],
+    ] as const) {
+      const q = repos().andWhere('r.private = :p AND r.secret_scanning = :s', { p, s }).orderBy('r.name_lower', 'ASC');
+      expect(await names(q)).toEqual(await built(p, s));
+    }
+    const all = repos().orderBy('r.name_lower', 'ASC');
+    expect(await names(all.clone().limit(2).offset(1))).toEqual(['lq1', 'lq2']);
+    expect(await names(all.clone().limit(2).offset(3))).toEqual(['lq3', 'lq4']);
+    expect(await repos().andWhere('r.private = :p', { p: true }).count()).toBe(3);
+    expect(await repos().andWhere('r.private = :p', { p: false }).count()).toBe(2);
+  });
+});
