@@ -18,6 +18,7 @@ import { QueryFailedError } from 'typeorm';
 import type { DataSource, EntityManager, EntityMetadata, ObjectLiteral } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+import { sqliteReadTurn } from './transaction';
 
 const pgText = new Map<string, string>();
 
@@ -68,7 +69,7 @@ function statementName(text: string): string | undefined {
 export async function runRead<R = Record<string, unknown>>(db: EntityManager, text: string, params: unknown[]): Promise<R[]> {
   const ds = db.connection;
   if (ds.options.type === 'better-sqlite3') {
-    return !db.queryRunner && ds.isInitialized ? sqliteRead<R>(ds, text, params) : (db.query(text, params) as Promise<R[]>);
+    return !db.queryRunner && ds.isInitialized ? sqliteReadTurn(ds, () => sqliteRead<R>(ds, text, params)) : (db.query(text, params) as Promise<R[]>);
   }
   const name = ds.options.type === 'postgres' && !db.queryRunner ? statementName(text) : undefined;
   // A closed data source has no pool: TypeORM's own path raises its "not connected" error (a 503 for clients).

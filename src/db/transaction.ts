@@ -26,14 +26,22 @@ const BACKOFF_BASE_MS = 20;
 
 class Mutex {
   private tail: Promise<void> = Promise.resolve();
+  /** Callers holding or waiting for the mutex. */
+  private users = 0;
+  /** Nobody holds the mutex or waits for it: synchronous work may run now without waiting its turn. */
+  get idle(): boolean {
+    return this.users === 0;
+  }
   async run<T>(fn: () => Promise<T>): Promise<T> {
     const previous = this.tail;
     let release!: () => void;
     this.tail = new Promise<void>((r) => (release = r));
-    await previous;
+    this.users++;
     try {
+      await previous;
       return await fn();
     } finally {
+      this.users--;
       release();
     }
   }
@@ -61,6 +69,19 @@ function sqliteLock(ds: DataSource): Mutex {
     (qr as { query: unknown }).query = (...args: unknown[]) => (active.getStore()?.has(ds) ? query(...args) : mutex.run(() => query(...args)));
   }
   return lock;
+}
+
+/**
+ * Run a synchronous SQLite read outside any write transaction's turn, as the guarded query runner runs
+ * TypeORM's statements (see sqliteLock): at once when no write transaction holds or awaits the mutex (the
+ * read is synchronous, so nothing can start between the check and the read), otherwise after them, so it
+ * never sees rows of a transaction that is still open. Inside a write transaction (same async chain) it runs
+ * at once, on that transaction's connection state.
+ */
+export function sqliteReadTurn<T>(ds: DataSource, read: () => T): T | Promise<T> {
+  const lock = sqliteLock(ds);
+  if (lock.idle || active.getStore()?.has(ds)) return read();
+  return lock.run(async () => read());
 }
 
 function isSqlite(ds: DataSource): boolean {
