@@ -46,16 +46,26 @@ export function Connection<T extends object>(nodeType: ClassType<T> | (() => unk
   return Conn as unknown as ClassType<ConnectionShape<T>>;
 }
 
+/**
+ * A page as a connection. Cursors are built only when `edges` or `pageInfo` is read (once): a client asking
+ * for `nodes` and `totalCount` alone pays for no cursor (base64 of JSON per item).
+ */
 export function toConnection<T extends object>(page: Page<T>): ConnectionShape<T> {
-  const edges = page.items.map((node) => ({ cursor: page.cursorOf(node), node }));
+  let edges: Array<{ cursor: string; node: T }> | undefined;
+  const edgesOf = () => (edges ??= page.items.map((node) => ({ cursor: page.cursorOf(node), node })));
   return {
-    edges,
+    get edges() {
+      return edgesOf();
+    },
     nodes: page.items,
-    pageInfo: {
-      hasNextPage: page.hasNextPage,
-      hasPreviousPage: page.hasPreviousPage,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges[edges.length - 1]?.cursor ?? null,
+    get pageInfo() {
+      const e = edgesOf();
+      return {
+        hasNextPage: page.hasNextPage,
+        hasPreviousPage: page.hasPreviousPage,
+        startCursor: e[0]?.cursor ?? null,
+        endCursor: e[e.length - 1]?.cursor ?? null,
+      };
     },
     get totalCount() {
       return page.totalCount();
