@@ -294,7 +294,18 @@ export interface EntityColumns<T> {
   hydrate(row: Record<string, unknown>): T | null;
 }
 
-const cache = new Map<string, EntityColumns<unknown>>();
+/** Per DataSource (its metadata and driver are captured), by entity, alias and prefix. */
+const cache = new WeakMap<DataSource, Map<string, EntityColumns<unknown>>>();
+/** Per DataSource, one compiled hydrator per entity, shared by every alias and prefix. */
+const hydrators = new WeakMap<DataSource, Map<new () => ObjectLiteral, EntityHydrator<any>>>();
+
+function hydratorOf<T extends ObjectLiteral>(ds: DataSource, entity: new () => T): EntityHydrator<T> {
+  let byEntity = hydrators.get(ds);
+  if (!byEntity) hydrators.set(ds, (byEntity = new Map()));
+  let h = byEntity.get(entity);
+  if (!h) byEntity.set(entity, (h = compileHydrator(ds, entity)));
+  return h as EntityHydrator<T>;
+}
 
 /**
  * The columns of `entity` selected from `alias` as `prefix` + column name, and their hydration (compiled once
@@ -303,11 +314,13 @@ const cache = new Map<string, EntityColumns<unknown>>();
  */
 export function entityColumns<T extends ObjectLiteral>(db: EntityManager | DataSource, entity: new () => T, alias: string, prefix: string): EntityColumns<T> {
   const ds = dataSourceOf(db);
-  const key = `${ds.options.type}\u0000${entity.name}\u0000${alias}\u0000${prefix}`;
-  const hit = cache.get(key);
+  let byKey = cache.get(ds);
+  if (!byKey) cache.set(ds, (byKey = new Map()));
+  const key = `${entity.name}\u0000${alias}\u0000${prefix}`;
+  const hit = byKey.get(key);
   if (hit) return hit as EntityColumns<T>;
   const meta: EntityMetadata = ds.getMetadata(entity);
-  const hydrator = compileHydrator(ds, entity);
+  const hydrator = hydratorOf(ds, entity);
   const columns = hydrator.columns;
   const names = columns.map((c) => `${prefix}${c.databaseName}`);
   const select = columns.map((c, i) => `${alias}."${c.databaseName}" AS "${names[i]}"`).join(', ');
@@ -326,6 +339,6 @@ export function entityColumns<T extends ObjectLiteral>(db: EntityManager | DataS
       return fromRow(row);
     },
   };
-  cache.set(key, out as EntityColumns<unknown>);
+  byKey.set(key, out as EntityColumns<unknown>);
   return out;
 }
