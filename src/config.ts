@@ -4,6 +4,7 @@
  */
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { isValidTimezone } from './services/calendar/dates';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -46,6 +47,13 @@ export interface AppConfig {
   metricsToken?: string;
   /** Worker threads that run secret detection (DETECTOR_THREADS; default available parallelism - 1, at least 1). */
   detectorThreads: number;
+  /** The calendar site's timezone (CALENDAR_TIMEZONE, IANA name or UTC±N; default UTC): list windows and post dates. */
+  calendarTimezone: string;
+  /**
+   * The calendar's clock (default dates, the "upcoming" window). CALENDAR_NOW (an ISO 8601 instant) freezes it, for
+   * tests and reproducible demos; otherwise the real time.
+   */
+  now: () => Date;
 }
 
 export class ConfigError extends Error {
@@ -191,7 +199,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     maxConnections: parsePositiveInt('MAX_CONNECTIONS', env.MAX_CONNECTIONS, 1024),
     metricsToken,
     detectorThreads: parseDetectorThreads(env.DETECTOR_THREADS),
+    calendarTimezone: parseTimezone(env.CALENDAR_TIMEZONE),
+    now: parseClock(env.CALENDAR_NOW),
   };
+}
+
+function parseTimezone(raw: string | undefined): string {
+  const tz = raw?.trim() || 'UTC';
+  if (!isValidTimezone(tz)) throw new ConfigError(`CALENDAR_TIMEZONE must be an IANA timezone name or UTC±N (got "${tz.slice(0, 64)}")`);
+  return tz;
+}
+
+function parseClock(raw: string | undefined): () => Date {
+  const v = raw?.trim();
+  if (!v) return () => new Date();
+  const t = Date.parse(v);
+  if (!/^\d{4}-\d{2}-\d{2}T/.test(v) || Number.isNaN(t)) throw new ConfigError(`CALENDAR_NOW must be an ISO 8601 instant (got "${v.slice(0, 64)}")`);
+  return () => new Date(t);
 }
 
 /** The config as it may be logged: credentials in URLs masked. */

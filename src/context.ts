@@ -6,6 +6,7 @@ import type { DataSource, EntityManager } from 'typeorm';
 import { authenticateBearer } from './auth/authenticate';
 import { ANONYMOUS, Viewer } from './auth/viewer';
 import type { AppConfig } from './config';
+import type { Language } from './i18n';
 import { writeTransaction } from './db/transaction';
 import { clearLoaders, createLoaders, Loaders } from './loaders';
 import type { Services } from './services';
@@ -28,6 +29,12 @@ export interface RequestContext {
    * method, the target, the headers and the exact body bytes). Absent for in-process callers.
    */
   request?: HttpRequestFacts;
+  /**
+   * The content language the client chose (WordPress family: `i18n_language`), set by the REST family
+   * machinery; undefined = the original content language. Reads return that translation, writes store into it,
+   * and error messages are answered in it.
+   */
+  language?: Language;
 }
 
 export interface HttpRequestFacts {
@@ -53,6 +60,8 @@ export interface IncomingRequestLike {
   log?: AppLogger;
   /** The request as sent (REST routes pass it; see RequestContext.request). */
   http?: HttpRequestFacts;
+  /** The content language the request chose (see RequestContext.language). */
+  language?: Language;
 }
 
 export function headerValue(headers: IncomingRequestLike['headers'], name: string): string | undefined {
@@ -66,6 +75,7 @@ export async function createContext(deps: AppDeps, request: IncomingRequestLike,
     viewer ?? (await authenticateBearer(deps.dataSource, headerValue(request.headers, 'authorization')));
   const ctx = contextFor(deps, request.id, resolvedViewer, request.log);
   if (request.http) ctx.request = request.http;
+  if (request.language) ctx.language = request.language;
   return ctx;
 }
 

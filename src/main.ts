@@ -25,7 +25,7 @@ async function main(): Promise<void> {
 
   let demo: DemoCredentials | undefined;
   if (config.seedDemo && (await app.dataSource.getRepository(AccountEntity).count()) === 0) {
-    demo = await seedDemo(app.dataSource, app.deps.services, config.secretKey);
+    demo = await seedDemo(app.dataSource, app.deps.services, config.secretKey, app.config);
     saveDemoCredentials(config.database, demo);
   } else {
     demo = loadDemoCredentials(config.database);

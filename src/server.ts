@@ -30,7 +30,8 @@ import { githubFamily } from './rest/github/family';
 import { registerOpenApiDocuments } from './rest/openapi';
 import type { RestRoute } from './rest/route-table';
 import { REST_ROUTES } from './rest/routes';
-import { registerRoutes, routeErrorReply } from './rest/register';
+import { familyBody, registerRoutes, routeErrorReply, withGeneratedRoutes } from './rest/register';
+import { FAMILIES } from './rest/families';
 import { createServices } from './services';
 import { GraphQLError } from 'graphql';
 import { createRedis, RedisLike } from './db/redis';
@@ -69,7 +70,7 @@ function errorStyleOf(req: IncomingLike & { restFamily?: ErrorStyle }): ErrorSty
 
 function sendError(reply: FastifyReply, r: ErrorReply, style: ErrorStyle = errorStyleOf(reply.request)): FastifyReply {
   if (r.headers) reply.headers(r.headers);
-  return reply.code(r.status).type(style.mediaType).send(r.body);
+  return reply.code(r.status).type(style.mediaType).send(familyBody(style, r.body));
 }
 
 /** `Authorization: Bearer <expected>`, compared in constant time (both sides hashed to equal lengths). */
@@ -101,7 +102,7 @@ function writeClientError(err: NodeJS.ErrnoException, socket: RawSocket, log: Lo
   const incoming = { url: socket.parser?.incoming?.url ?? '/', headers: socket.parser?.incoming?.headers ?? {} };
   const style = errorStyleOf(incoming);
   const r = style.httpError(status, message);
-  const body = JSON.stringify(r.body);
+  const body = style.serialize ? style.serialize(r.body) : JSON.stringify(r.body);
   const extra = Object.entries(r.headers ?? {}).map(([k, v]) => `${k}: ${v}\r\n`).join('');
   log.warn({ code: err.code, status }, 'client error');
   if (socket.writable && !socket._httpMessage?.headersSent) {
@@ -175,6 +176,30 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     { parseAs: 'buffer' },
     keepingRawBody(fastify.getDefaultJsonParser('error', 'ignore')),
   );
+  // Body media types some families read beyond JSON (WordPress: form-encoded bodies). A family that does not
+  // read one answers it as an unsupported media type (415 in its style), as before.
+  const extraParsers = new Map<string, Map<string, (text: string) => unknown>>();
+  for (const f of Object.values(FAMILIES)) {
+    for (const [type, parse] of Object.entries(f.bodyParsers ?? {})) {
+      if (!extraParsers.has(type)) extraParsers.set(type, new Map());
+      extraParsers.get(type)!.set(f.name, parse);
+    }
+  }
+  for (const [type, byFamily] of extraParsers) {
+    if (type === 'application/json') throw new Error('rest: a family cannot replace the JSON body parser');
+    fastify.addContentTypeParser(type, { parseAs: 'buffer' }, (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
+      const parse = isGraphqlPath(req.url) ? undefined : byFamily.get(familyOf(req).name);
+      if (!parse) {
+        return done(Object.assign(new Error('Unsupported Media Type'), { code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE', statusCode: 415 }));
+      }
+      req.rawBody = body as Buffer;
+      try {
+        done(null, parse((body as Buffer).toString('utf8')));
+      } catch (e) {
+        done(Object.assign(new SyntaxError('Malformed body'), { statusCode: 400, cause: e }));
+      }
+    });
+  }
 
   // ---- request log line + metrics ----
   let shuttingDown = false;
@@ -231,7 +256,9 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
       return send(style.errorReply(new ValidationError('Request body is too large', { domainCode: REQUEST_CODES.BODY_TOO_LARGE })));
     }
     const app = toAppError(error);
-    if (app) return send(req.restFamily && style === req.restFamily ? routeErrorReply(req.restFamily, req.restRoute, app) : style.errorReply(app));
+    if (app) {
+      return send(req.restFamily && style === req.restFamily ? routeErrorReply(req.restFamily, req.restRoute, app, req.restLanguage) : style.errorReply(app));
+    }
     req.log.error({ err: error }, 'unexpected error');
     return send(style.internalError(req.id));
   });
@@ -319,7 +346,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   });
 
   // ---- REST families ----
-  const routes = options.routes ?? REST_ROUTES;
+  const routes = withGeneratedRoutes(options.routes ?? REST_ROUTES);
   registerRoutes(fastify, deps, routes);
   // Every family's OpenAPI documents (GET /openapi/secret-scanning.json, ...), generated from the same rows.
   registerOpenApiDocuments(fastify, config, routes);

@@ -26,3 +26,11 @@ export const REQUEST_CODES = {
 } as const;
 
 export type RequestCode = (typeof REQUEST_CODES)[keyof typeof REQUEST_CODES];
+
+/** Why a credential was refused (the domain code of an UnauthenticatedError; the message stays "Bad credentials"). */
+export const AUTH_CODES = {
+  /** Basic (application password): the login names no User account. */
+  UNKNOWN_LOGIN: 'UNKNOWN_LOGIN',
+  /** Basic (application password): the password is no live token of that user. */
+  WRONG_PASSWORD: 'WRONG_PASSWORD',
+} as const;

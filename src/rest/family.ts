@@ -7,6 +7,7 @@
  * and never switches over family names. Domain route rows name their family (`family: 'github'`).
  */
 import { AppError, RateLimitedError, UnavailableError } from '../errors/app-error';
+import type { Language } from '../i18n';
 import type { RestRequest, RestRoute } from './route-table';
 
 export type FamilyName = 'github' | 'wordpress' | 'aws';
@@ -29,9 +30,10 @@ export interface ErrorStyle {
   readonly mediaType: string;
   /**
    * A service's AppError -> status, body and headers. `fieldName` renames the domain's field names (camelCase)
-   * to the names the client sent (a route knows them from its parameter declarations).
+   * to the names the client sent (a route knows them from its parameter declarations). `language`: the
+   * language the request chose (families that translate their messages answer in it).
    */
-  errorReply(e: AppError, fieldName?: (field: string) => string): ErrorReply;
+  errorReply(e: AppError, fieldName?: (field: string) => string, language?: Language): ErrorReply;
   /** No route has this method and path (or this operation). */
   noRoute(method: string, path: string): ErrorReply;
   /** The body is not parsable (e.g. malformed JSON). */
@@ -40,6 +42,11 @@ export interface ErrorStyle {
   httpError(status: number, message: string): ErrorReply;
   /** A bug: a generic 500 naming the request id, nothing else. */
   internalError(requestId: string): ErrorReply;
+  /**
+   * The bytes of an answer body (success and error) when the family encodes JSON its own way (WordPress:
+   * `wp_json_encode`, `/` and non-ASCII escaped); absent = JSON.stringify.
+   */
+  serialize?(body: unknown): string;
 }
 
 export type JsonSchema = Record<string, unknown>;
@@ -75,8 +82,24 @@ export interface RestFamily extends ErrorStyle {
   readonly operationHeader?: string;
   /** The operation header named no operation of this method and path (AWS: UnknownOperationException). */
   unknownOperation(operation: string | undefined, method: string, path: string): ErrorReply;
-  /** Checks every request of the family before its route maps the input (GitHub: API version, Accept). */
-  preHandler?(req: RestRequest): void;
+  /**
+   * Checks every request of the family before its route maps the input (GitHub: API version, Accept;
+   * WordPress: the route's declared arguments, all at once). It may set `req.language` (the request's content
+   * language, which reaches the RequestContext and the error replies), also when it then throws.
+   */
+  preHandler?(req: RestRequest, route: RestRoute<any, any>): void;
+  /** The family's routes also match with a trailing slash (WordPress strips it before matching). */
+  readonly trailingSlash?: boolean;
+  /**
+   * Request body media types this family reads beyond JSON (WordPress: application/x-www-form-urlencoded), with
+   * their parsers (text -> body). Other families answer such bodies as an unsupported media type.
+   */
+  readonly bodyParsers?: Record<string, (text: string) => unknown>;
+  /**
+   * Rows the family derives from the domain rows (WordPress: each namespace's index and its /doc), served and
+   * documented like the others. Receives every row of every family; returns the extra rows (none -> []).
+   */
+  generatedRoutes?(routes: RestRoute<any, any>[]): RestRoute<any, any>[];
   /** Renames a domain field name the route does not declare (GitHub: snake_case). */
   fieldName(domainField: string): string;
   readonly openapi: {

@@ -200,6 +200,7 @@ function buildResponses(r: RestRoute<any, any>): Record<string, OpenAPIV3Respons
     }
     const isError = status === 'default' || /^[45]/.test(status);
     if (isError) out[status] = errorResponse(status, spec.description, spec.schema);
+    else if (spec.mediaType) out[status] = { description: spec.description, content: { [spec.mediaType.split(';')[0].trim()]: { schema: spec.schema ? clone(spec.schema) : { type: 'string' } } } };
     else out[status] = { description: spec.description, ...(spec.schema ? { content: { [mediaType]: { schema: clone(spec.schema) } } } : {}) };
   }
   if (!Object.keys(out).some((s) => /^[23]/.test(s))) {

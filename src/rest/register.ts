@@ -10,8 +10,9 @@ import type { AppDeps, RequestContext } from '../context';
 import { createContext } from '../context';
 import { ValidationError } from '../errors/app-error';
 import { REQUEST_CODES } from '../errors/codes';
+import type { Language } from '../i18n';
 import type { ErrorReply, RestFamily } from './family';
-import { familyNamed } from './families';
+import { FAMILIES, familyNamed } from './families';
 import { fieldRenamer } from './params';
 import { RestRequest, RestRoute, toFastifyPath } from './route-table';
 
@@ -27,6 +28,8 @@ declare module 'fastify' {
     rawBody?: Buffer;
     /** GraphQL operation name, for the request log line. */
     graphqlOperation?: string;
+    /** The content language a REST request chose (its family's preHandler found it): error replies use it. */
+    restLanguage?: Language;
   }
 }
 
@@ -50,8 +53,24 @@ function toRestRequest(req: FastifyRequest, publicUrl: string): RestRequest {
 }
 
 /** The error reply of an AppError thrown while serving `route`: field names as the client sent them. */
-export function routeErrorReply(family: RestFamily, route: RestRoute<any, any> | undefined, e: import('../errors/app-error').AppError): ErrorReply {
-  return family.errorReply(e, fieldRenamer(route?.parameters, family.fieldName, route?.names));
+export function routeErrorReply(
+  family: RestFamily,
+  route: RestRoute<any, any> | undefined,
+  e: import('../errors/app-error').AppError,
+  language?: Language,
+): ErrorReply {
+  return family.errorReply(e, fieldRenamer(route?.parameters, family.fieldName, route?.names), language);
+}
+
+/** An answer body as the family encodes it (its `serialize`, else Fastify's JSON). */
+export function familyBody(family: Pick<RestFamily, 'serialize'>, body: unknown): unknown {
+  return family.serialize ? family.serialize(body) : body;
+}
+
+/** The rows to serve: the domains' rows plus the ones each family derives from them (WordPress: index, /doc). */
+export function withGeneratedRoutes(routes: RestRoute<any, any>[]): RestRoute<any, any>[] {
+  const extra = Object.values(FAMILIES).flatMap((f) => f.generatedRoutes?.(routes) ?? []);
+  return extra.length ? [...routes, ...extra] : routes;
 }
 
 async function serve(deps: AppDeps, r: RestRoute<any, any>, family: RestFamily, req: FastifyRequest, reply: import('fastify').FastifyReply) {
@@ -59,7 +78,11 @@ async function serve(deps: AppDeps, r: RestRoute<any, any>, family: RestFamily, 
   // Octokit sends an empty body when a PATCH has no body fields: treat it as "no fields" (the service's 422).
   if (req.body === '') req.body = undefined;
   const rr = toRestRequest(req, deps.config.publicUrl);
-  family.preHandler?.(rr);
+  try {
+    family.preHandler?.(rr, r);
+  } finally {
+    req.restLanguage = rr.language;
+  }
   if (r.method !== 'GET' && r.method !== 'DELETE' && req.body !== undefined && req.body !== null && r.requestBody) {
     if (typeof req.body !== 'object' || Array.isArray(req.body)) {
       throw new ValidationError('Body should be a JSON object', { domainCode: REQUEST_CODES.BODY_NOT_OBJECT });
@@ -70,6 +93,7 @@ async function serve(deps: AppDeps, r: RestRoute<any, any>, family: RestFamily, 
     headers: req.headers,
     log: req.log,
     http: { method: rr.method, target: rr.target, headers: rr.headers, rawBody: rr.rawBody },
+    language: rr.language,
   });
   req.appContext = ctx;
   const input = await r.input(rr, ctx);
@@ -78,7 +102,8 @@ async function serve(deps: AppDeps, r: RestRoute<any, any>, family: RestFamily, 
   if (out.headers) reply.headers(out.headers);
   reply.code(out.status ?? 200);
   if (out.body === undefined) return reply.send();
-  return reply.type(family.mediaType).send(out.body);
+  if (out.contentType) return reply.type(out.contentType).send(out.body);
+  return reply.type(family.mediaType).send(familyBody(family, out.body));
 }
 
 function headerValue(req: FastifyRequest, name: string): string | undefined {
@@ -86,6 +111,10 @@ function headerValue(req: FastifyRequest, name: string): string | undefined {
   return Array.isArray(v) ? v[0] : v;
 }
 
+/**
+ * Serve `routes` (pass them through withGeneratedRoutes first to get the families' derived rows too). A
+ * family with `trailingSlash` answers each path also with a trailing slash.
+ */
 export function registerRoutes(app: FastifyInstance, deps: AppDeps, routes: RestRoute<any, any>[]): void {
   // Rows by method and path: one Fastify route each; several rows only when keyed by operation.
   const groups = new Map<string, RestRoute<any, any>[]>();
@@ -100,14 +129,18 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps, routes: Rest
     if (rows.some((r) => r.family !== first.family)) throw new Error(`rest: rows of several families share ${where}`);
     if (!family.operationHeader) {
       if (rows.length > 1) throw new Error(`rest: ${rows.length} rows for ${where} (the ${family.name} family routes by path)`);
-      app.route({
-        method: first.method,
-        url: toFastifyPath(first.path),
-        handler: async (req, reply) => {
-          req.restFamily = family;
-          return serve(deps, first, family, req, reply);
-        },
-      });
+      const url = toFastifyPath(first.path);
+      const urls = family.trailingSlash && !url.endsWith('/') ? [url, `${url}/`] : [url];
+      for (const u of urls) {
+        app.route({
+          method: first.method,
+          url: u,
+          handler: async (req, reply) => {
+            req.restFamily = family;
+            return serve(deps, first, family, req, reply);
+          },
+        });
+      }
       continue;
     }
     const header = family.operationHeader;
@@ -127,7 +160,7 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps, routes: Rest
         if (!r) {
           const e = family.unknownOperation(operation, req.method, req.url.split('?')[0]);
           if (e.headers) reply.headers(e.headers);
-          return reply.code(e.status).type(family.mediaType).send(e.body);
+          return reply.code(e.status).type(family.mediaType).send(familyBody(family, e.body));
         }
         return serve(deps, r, family, req, reply);
       },

@@ -7,6 +7,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { RequestContext } from '../context';
+import type { Language } from '../i18n';
 import type { FamilyName } from './family';
 
 export type Family = FamilyName;
@@ -39,6 +40,8 @@ export interface RestRequest {
   /** The body bytes exactly as received (undefined without a body): SigV4 hashes the exact payload. */
   rawBody: Buffer | undefined;
   raw: FastifyRequest;
+  /** The content language the request chose (set by the family's preHandler; see RequestContext.language). */
+  language?: Language;
 }
 
 export interface RestResult {
@@ -46,6 +49,11 @@ export interface RestResult {
   headers?: Record<string, string>;
   /** undefined -> no body (e.g. 304, 204). */
   body?: unknown;
+  /**
+   * An answer in another media type than the family's (e.g. `text/calendar; charset=utf-8`): `body` is then the
+   * encoded text (or bytes), sent as is. Errors keep the family's style.
+   */
+  contentType?: string;
 }
 
 export interface RestRoute<I = unknown, O = unknown> {
@@ -71,7 +79,7 @@ export interface RestRoute<I = unknown, O = unknown> {
    */
   names?: Record<string, string>;
   /** OpenAPI responses: status -> description (+ optional schema). */
-  responses?: Record<string, { description: string; schema?: Record<string, unknown> }>;
+  responses?: Record<string, { description: string; schema?: Record<string, unknown>; /** Not the family's media type. */ mediaType?: string }>;
   /** Map the HTTP request onto the service input (throw ValidationError for bad input). */
   input(req: RestRequest, ctx: RequestContext): I | Promise<I>;
   /** The service call. */

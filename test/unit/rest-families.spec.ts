@@ -116,12 +116,14 @@ describe('WordPress family', () => {
     const [status, code] = expected[name];
     const r = wordpressFamily.errorReply(e);
     expect(r.status).toBe(status);
-    expect(body(r)).toMatchObject({ code, message: e.message, data: { status } });
+    // Field errors are answered as WordPress's argument checks are: "Invalid parameter(s): <names>".
+    const message = e.fieldErrors?.length ? `Invalid parameter(s): ${e.fieldErrors.map((f) => f.field).join(', ')}` : e.message;
+    expect(body(r)).toMatchObject({ code, message, data: { status } });
   });
 
   it('invalid parameters are listed in data.params by their argument names', () => {
     const e = new ValidationError('Invalid parameter(s): startDate', { fieldErrors: [{ field: 'startDate', code: 'invalid', message: 'Invalid parameter.' }] });
-    expect(body(wordpressFamily.errorReply(e)).data).toEqual({ status: 400, params: { start_date: 'Invalid parameter.' } });
+    expect(body(wordpressFamily.errorReply(e)).data).toEqual({ status: 400, params: { start_date: 'Invalid parameter.' }, details: [] });
     expect(wordpressFamily.noRoute('GET', '/calendar/nope')).toMatchObject({ status: 404, body: { code: 'rest_no_route', data: { status: 404 } } });
     expect(wordpressFamily.malformedBody()).toMatchObject({ status: 400, body: { code: 'rest_invalid_json' } });
   });

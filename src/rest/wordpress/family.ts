@@ -1,15 +1,27 @@
 /**
  * The WordPress REST family (the events calendar under /calendar/, The Events Calendar's REST shape):
- *  - errors: `{ code, message, data: { status, params? } }`; invalid input is 400 `rest_invalid_param` (WordPress
- *    validates arguments before callbacks), a missing login 401 and a refused one 403 (`rest_forbidden`), an
- *    unknown route 404 `rest_no_route`, unparsable JSON 400 `rest_invalid_json`.
- *  - answers `application/json; charset=utf-8`; error field names in snake_case (WordPress argument names).
+ *  - errors: `{ code, message, data: { status, params?, details? } }`; invalid input is 400 `rest_invalid_param`
+ *    (WordPress validates arguments before callbacks: see params.ts), missing required arguments 400
+ *    `rest_missing_callback_param`, a missing login 401 and a refused one 403 (`rest_forbidden`), an unknown
+ *    route 404 `rest_no_route`, unparsable JSON 400 `rest_invalid_json`, a bad application password 401
+ *    `invalid_username` / `incorrect_password`. A domain code written the WordPress/TEC way
+ *    (`event-is-in-trash`) is the answer's code, its status from messages.ts (TEC's) or registered by the domain.
+ *  - messages in the request's `i18n_language` (messages.ts; English when none is chosen).
+ *  - bodies encoded as wp_json_encode does (`\/`, `\uXXXX`); JSON or form-encoded request bodies; a trailing
+ *    slash is ignored; every route accepts `i18n_language`.
+ *  - each namespace's index and /doc are derived from its rows (namespaces.ts).
  *  - claims /calendar and everything below it.
  */
 import { AppError, AppErrorCode } from '../../errors/app-error';
-import { REQUEST_CODES } from '../../errors/codes';
+import { AUTH_CODES, REQUEST_CODES } from '../../errors/codes';
 import { capMessage } from '../../errors/message-cap';
+import type { Language } from '../../i18n';
 import { ErrorReply, RestFamily, retryHeaders, snakeCase } from '../family';
+import { parseFormBody } from './form-body';
+import { wpJsonEncode } from './json';
+import { catalogMessage, CoreMessageId, isWordpressStyleCode, registeredStatus, translateMessage } from './messages';
+import { namespaceRoutes } from './namespaces';
+import { prepareWordpressRequest, problemText, WpParamsError } from './params';
 
 export const WORDPRESS_REST_PREFIX = '/calendar';
 
@@ -24,17 +36,23 @@ const BY_CATEGORY: Record<AppErrorCode, [string, number]> = {
   SERVICE_UNAVAILABLE: ['rest_service_unavailable', 503],
 };
 
-const BY_DOMAIN_CODE: Record<string, [string, number]> = {
-  [REQUEST_CODES.BODY_MALFORMED]: ['rest_invalid_json', 400],
-  [REQUEST_CODES.BODY_NOT_OBJECT]: ['rest_invalid_json', 400],
+/** Domain codes answered with a WordPress code and status (and, with a message id, WordPress's own message). */
+const BY_DOMAIN_CODE: Record<string, [string, number, CoreMessageId?]> = {
+  [REQUEST_CODES.BODY_MALFORMED]: ['rest_invalid_json', 400, 'rest_invalid_json'],
+  [REQUEST_CODES.BODY_NOT_OBJECT]: ['rest_invalid_json', 400, 'rest_invalid_json'],
   [REQUEST_CODES.MEDIA_TYPE_UNSUPPORTED]: ['rest_unsupported_media_type', 415],
   [REQUEST_CODES.NOT_ACCEPTABLE]: ['rest_not_acceptable', 406],
   [REQUEST_CODES.BODY_TOO_LARGE]: ['rest_request_too_large', 413],
+  [AUTH_CODES.UNKNOWN_LOGIN]: ['invalid_username', 401, 'invalid_username'],
+  [AUTH_CODES.WRONG_PASSWORD]: ['incorrect_password', 401, 'incorrect_password'],
 };
 
 /** WordPress's code and status for an AppError. */
 export function wordpressCode(e: AppError): [string, number] {
-  return BY_DOMAIN_CODE[e.domainCode] ?? BY_CATEGORY[e.code] ?? ['rest_error', 500];
+  const special = BY_DOMAIN_CODE[e.domainCode];
+  if (special) return [special[0], special[1]];
+  if (isWordpressStyleCode(e.domainCode)) return [e.domainCode, registeredStatus(e.domainCode) ?? BY_CATEGORY[e.code]?.[1] ?? 500];
+  return BY_CATEGORY[e.code] ?? ['rest_error', 500];
 }
 
 /** Every WordPress-family error body is built here; the message is capped. */
@@ -42,6 +60,24 @@ export function wordpressError(status: number, code: string, message: string, da
   return { status, body: { code, message: capMessage(message), data: { status, ...data } } };
 }
 
+/** The answer to a WpParamsError (all argument problems of one request), in `language`. */
+function paramsErrorReply(e: WpParamsError, language?: Language): ErrorReply {
+  const names = e.problems.map((p) => p.name);
+  if (e.kind === 'missing') {
+    return wordpressError(400, 'rest_missing_callback_param', catalogMessage('rest_missing_callback_param', [names.join(', ')], language)!, { params: names });
+  }
+  const params: Record<string, string> = {};
+  const details: Record<string, unknown> = {};
+  for (const { name, problem } of e.problems) {
+    params[name] = capMessage(problem ? problemText(problem, language) : catalogMessage('invalid_parameter', [], language)!);
+    if (problem) details[name] = { code: problem.code, message: params[name], data: problem.data ?? null };
+  }
+  return wordpressError(400, 'rest_invalid_param', catalogMessage('rest_invalid_param', [names.join(', ')], language)!, {
+    params,
+    // PHP encodes an empty array as [].
+    details: Object.keys(details).length ? details : [],
+  });
+}
 
 export const wordpressFamily: RestFamily = {
   name: 'wordpress',
@@ -56,15 +92,38 @@ export const wordpressFamily: RestFamily = {
 
   unknownOperation: () => wordpressError(404, 'rest_no_route', 'No route was found matching the URL and request method.'),
 
-  errorReply(e, fieldName = snakeCase) {
+  errorReply(e, fieldName = snakeCase, language) {
+    if (e instanceof WpParamsError) return paramsErrorReply(e, language);
     const [code, status] = wordpressCode(e);
-    const data: Record<string, unknown> = {};
     const fields = e.fieldErrorsFor(fieldName);
-    if (fields?.length) {
-      data.params = Object.fromEntries(fields.map((f) => [f.field ?? 'body', capMessage(f.message ?? f.code)]));
+    if (code === 'rest_invalid_param' && fields?.length) {
+      // A service's field errors (domain names): the same shape as the argument checks', in WordPress names.
+      const params: Record<string, string> = {};
+      const details: Record<string, unknown> = {};
+      for (const f of fields) {
+        const name = f.field ?? 'body';
+        params[name] = capMessage(f.message ? translateMessage(f.message, language) : catalogMessage('invalid_parameter', [], language)!);
+        if (isWordpressStyleCode(f.code)) details[name] = { code: f.code, message: params[name], data: null };
+      }
+      const message = catalogMessage('rest_invalid_param', [Object.keys(params).join(', ')], language)!;
+      return { ...wordpressError(status, code, message, { params, details: Object.keys(details).length ? details : [] }), headers: retryHeaders(e) };
     }
-    return { ...wordpressError(status, code, e.messageFor(fieldName), data), headers: retryHeaders(e) };
+    const own = BY_DOMAIN_CODE[e.domainCode]?.[2];
+    const message = own ? catalogMessage(own, [], language)! : translateMessage(e.messageFor(fieldName), language);
+    const data: Record<string, unknown> = {};
+    if (fields?.length) data.params = Object.fromEntries(fields.map((f) => [f.field ?? 'body', capMessage(f.message ?? f.code)]));
+    return { ...wordpressError(status, code, message, data), headers: retryHeaders(e) };
   },
+
+  serialize: wpJsonEncode,
+
+  preHandler: prepareWordpressRequest,
+
+  trailingSlash: true,
+
+  bodyParsers: { 'application/x-www-form-urlencoded': parseFormBody },
+
+  generatedRoutes: namespaceRoutes,
 
   noRoute: () => wordpressError(404, 'rest_no_route', 'No route was found matching the URL and request method.'),
 
@@ -76,7 +135,7 @@ export const wordpressFamily: RestFamily = {
 
   openapi: {
     responseMediaType: 'application/json',
-    requestMediaTypes: ['application/json'],
+    requestMediaTypes: ['application/json', 'application/x-www-form-urlencoded'],
     errorSchemas: {
       'wordpress-error': {
         title: 'WordPress REST Error',
@@ -108,7 +167,14 @@ export const wordpressFamily: RestFamily = {
       '404': 'Resource not found',
       default: 'Unexpected error',
     },
-    securityScheme: ['bearerAuth', { type: 'http', scheme: 'bearer', description: 'A personal access token: `Authorization: Bearer <token>`.' }],
+    securityScheme: [
+      'bearerAuth',
+      {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'A personal access token: `Authorization: Bearer <token>` (or, as an application password, `Authorization: Basic base64(login:token)`).',
+      },
+    ],
   },
 
   documents: [],
