@@ -1,3 +1,10 @@
+import { CalendarEventEntity } from './calendar/calendar-event.entity';
+import { CalendarEventOrganizerEntity, CalendarEventTermEntity, CalendarEventVenueEntity } from './calendar/calendar-links.entity';
+import { CalendarOrganizerEntity } from './calendar/calendar-organizer.entity';
+import { CalendarPostEntity } from './calendar/calendar-post.entity';
+import { CalendarTermEntity } from './calendar/calendar-term.entity';
+import { CalendarTranslationEntity } from './calendar/calendar-translation.entity';
+import { CalendarVenueEntity } from './calendar/calendar-venue.entity';
 import { AccessTokenEntity } from './identity/access-token.entity';
 import { AccountEntity } from './identity/account.entity';
 import { MembershipEntity } from './identity/membership.entity';
@@ -12,6 +19,14 @@ import { SecretScanningAlertCounterEntity } from './secret-scanning/secret-scann
 import { SecretScanningLocationEntity } from './secret-scanning/secret-scanning-location.entity';
 import { SecretScanningScanEntity } from './secret-scanning/secret-scanning-scan.entity';
 
+export * from './calendar/calendar-event.entity';
+export * from './calendar/calendar-links.entity';
+export * from './calendar/calendar-organizer.entity';
+export * from './calendar/calendar-post.entity';
+export * from './calendar/calendar-post-columns';
+export * from './calendar/calendar-term.entity';
+export * from './calendar/calendar-translation.entity';
+export * from './calendar/calendar-venue.entity';
 export * from './identity/access-token.entity';
 export * from './identity/account.entity';
 export * from './identity/membership.entity';
@@ -41,4 +56,13 @@ export const ENTITIES = [
   PushProtectionPlaceholderEntity,
   SecretScanningScanEntity,
   SecretScanningContentEntity,
+  CalendarPostEntity,
+  CalendarEventEntity,
+  CalendarVenueEntity,
+  CalendarOrganizerEntity,
+  CalendarTermEntity,
+  CalendarEventVenueEntity,
+  CalendarEventOrganizerEntity,
+  CalendarEventTermEntity,
+  CalendarTranslationEntity,
 ];

@@ -134,7 +134,7 @@ function dialectOf(ds: DataSource): Dialect {
 }
 
 /** Types both drivers hand back untouched (no branch of their prepareHydratedValue matches them). */
-const PLAIN_TYPES = new Set<unknown>([String, 'varchar', 'character varying', 'text', 'integer', 'int', 'int4', 'smallint', 'bigint', 'uuid']);
+const PLAIN_TYPES = new Set<unknown>([String, 'varchar', 'character varying', 'text', 'integer', 'int', 'int4', 'smallint', 'bigint', 'uuid', 'double precision']);
 const SQLITE_DATE_TYPES = new Set<unknown>([Date, 'datetime']);
 const PG_DATE_TYPES = new Set<unknown>([Date, 'datetime', 'timestamp', 'timestamptz', 'timestamp with time zone', 'timestamp without time zone']);
 

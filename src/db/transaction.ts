@@ -177,6 +177,15 @@ export function lockedFindOne<E extends ObjectLiteral>(db: EntityManager, entity
   return db.getRepository(entity).findOne({ where, ...(isPostgres(db) ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
 }
 
+/**
+ * Serialize writers of one logical key until the transaction ends: `pg_advisory_xact_lock` on PostgreSQL, for rules
+ * no unique index can hold (e.g. "a term name is unique per taxonomy and parent", checked by reading first). On SQLite
+ * the write transaction already holds the database write lock. Use it only inside writeTransaction.
+ */
+export async function lockKey(db: EntityManager, key: string): Promise<void> {
+  if (isPostgres(db)) await db.query('SELECT pg_advisory_xact_lock(hashtext($1))', [key]);
+}
+
 /** `FOR UPDATE` on a query builder, on PostgreSQL only (better-sqlite3 rejects lock modes). */
 export function forUpdate<E extends ObjectLiteral>(qb: SelectQueryBuilder<E>): SelectQueryBuilder<E> {
   return qb.connection.options.type === 'postgres' ? qb.setLock('pessimistic_write') : qb;

@@ -4,6 +4,7 @@
  */
 import DataLoader from 'dataloader';
 import { entityColumns, queryRows } from '../db/rows';
+import { createCalendarLoaders } from './calendar';
 import { EntityManager, In } from 'typeorm';
 import {
   AccountEntity,
@@ -147,6 +148,7 @@ export function createLoaders(db: EntityManager, viewerId?: number) {
     { maxBatchSize: MAX_BATCH },
   );
   return {
+    ...createCalendarLoaders(db),
     accountById,
     accountByLogin,
     repositoryById,

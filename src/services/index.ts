@@ -2,6 +2,10 @@
  * The service registry. Services are stateless (all request state comes in the context), so one set
  * serves every request of an app instance.
  */
+import { CalendarOrganizerService } from './calendar/organizers.service';
+import { CalendarVenueService } from './calendar/venues.service';
+import { CalendarEventService } from './calendar/events.service';
+import { CalendarTermService } from './calendar/terms.service';
 import { AccessService } from './identity/access.service';
 import { IdentityService } from './identity/identity.service';
 import { SecretScanningFindingService } from './secret-scanning/alert-findings';
@@ -30,6 +34,14 @@ export function createServices(options: ServicesOptions = {}) {
     /** secret scanning: scan history (recording and reading scan runs) */
     secretScanningScans: new SecretScanningScanService(),
     secretScanningPush: new SecretScanningPushService(new DetectorPool(options.detectorThreads)),
+    /** calendar: events (list with the plugin's filters, reads, writes, trash) */
+    calendarEvents: new CalendarEventService(),
+    /** calendar venues: lists, reads, writes, trash, linked creation from event writes */
+    calendarVenues: new CalendarVenueService(),
+    /** calendar organizers: lists, reads, writes, trash, linked creation from event writes */
+    calendarOrganizers: new CalendarOrganizerService(),
+    /** calendar: event categories and tags (lists, single, create, update, delete; event-filter lookups) */
+    calendarTerms: new CalendarTermService(),
   };
 }
 

@@ -2,6 +2,9 @@
 import { Identity1795314431353 } from './1795314431353-Identity';
 import { SecretScanning1795316639270 } from './1795316639270-SecretScanning';
 import { SecretScanningOwnerRepoIndex1795318983053 } from './1795318983053-SecretScanningOwnerRepoIndex';
+import { Calendar1795453034358 } from './1795453034358-Calendar';
+import { CalendarTermCount1795456435981 } from './1795456435981-CalendarTermCount';
+import { CalendarWindowIndex1795456692618 } from './1795456692618-CalendarWindowIndex';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const SQLITE_MIGRATIONS: Function[] = [Identity1795314431353, SecretScanning1795316639270, SecretScanningOwnerRepoIndex1795318983053];
+export const SQLITE_MIGRATIONS: Function[] = [Identity1795314431353, SecretScanning1795316639270, SecretScanningOwnerRepoIndex1795318983053, Calendar1795453034358, CalendarTermCount1795456435981, CalendarWindowIndex1795456692618];

@@ -1,0 +1,107 @@
+import { MigrationInterface, QueryRunner } from 'typeorm';
+
+export class Calendar1795453034358 implements MigrationInterface {
+    name = 'Calendar1795453034358';
+
+    public async up(queryRunner: QueryRunner): Promise<void> {
+        await queryRunner.query("CREATE TABLE \"calendar_events\" (\"id\" integer PRIMARY KEY NOT NULL, \"author_id\" integer, \"status\" varchar(16) NOT NULL DEFAULT ('draft'), \"status_before_trash\" varchar(16), \"title\" text NOT NULL DEFAULT (''), \"description\" text NOT NULL DEFAULT (''), \"excerpt\" text NOT NULL DEFAULT (''), \"slug\" varchar(200) NOT NULL, \"password\" varchar(255), \"date_local\" varchar(19) NOT NULL, \"date_utc\" datetime, \"modified_at\" datetime NOT NULL, \"image\" varchar(2048), \"start_local\" varchar(19) NOT NULL, \"end_local\" varchar(19) NOT NULL, \"start_utc\" datetime NOT NULL, \"end_utc\" datetime NOT NULL, \"timezone\" varchar(64) NOT NULL DEFAULT (''), \"all_day\" boolean NOT NULL DEFAULT (0), \"cost\" varchar(255) NOT NULL DEFAULT (''), \"cost_values\" text, \"currency_symbol\" varchar(16) NOT NULL DEFAULT (''), \"currency_code\" varchar(8) NOT NULL DEFAULT (''), \"currency_position\" varchar(8) NOT NULL DEFAULT (''), \"website\" varchar(2048), \"show_map\" boolean NOT NULL DEFAULT (1), \"show_map_link\" boolean NOT NULL DEFAULT (1), \"hide_from_listings\" boolean NOT NULL DEFAULT (0), \"sticky\" boolean NOT NULL DEFAULT (0), \"featured\" boolean NOT NULL DEFAULT (0), \"post_parent_id\" integer, \"origin_ids\" text)");
+        await queryRunner.query("CREATE INDEX \"IDX_calendar_events_author\" ON \"calendar_events\" (\"author_id\") ");
+        await queryRunner.query("CREATE INDEX \"IDX_calendar_events_parent\" ON \"calendar_events\" (\"post_parent_id\") ");
+        await queryRunner.query("CREATE INDEX \"IDX_calendar_events_featured\" ON \"calendar_events\" (\"featured\", \"start_local\") ");
+        await queryRunner.query("CREATE INDEX \"IDX_calendar_events_end\" ON \"calendar_events\" (\"end_local\") ");
+        await queryRunner.query("CREATE INDEX \"IDX_calendar_events_start\" ON \"calendar_events\" (\"start_local\", \"id\") ");
+        await queryRunner.query("CREATE INDEX \"IDX_calendar_events_status_start\" ON \"calendar_events\" (\"status\", \"start_local\", \"id\") ");
+        await queryRunner.query("CREATE UNIQUE INDEX \"UQ_calendar_events_slug\" ON \"calendar_events\" (\"slug\") ");
+        await queryRunner.query("CREATE TABLE \"calendar_organizers\" (\"id\" integer PRIMARY KEY NOT NULL, \"author_id\" integer, \"status\" varchar(16) NOT NULL DEFAULT ('draft'), \"status_before_trash\" varchar(16), \"title\" text NOT NULL DEFAULT (''), \"description\" text NOT NULL DEFAULT (''), \"excerpt\" text NOT NULL DEFAULT (''), \"slug\" varchar(200) NOT NULL, \"password\" varchar(255), \"date_local\" varchar(19) NOT NULL, \"date_utc\" datetime, \"modified_at\" datetime NOT NULL, \"image\" varchar(2048), \"phone\" varchar(64) NOT NULL DEFAULT (''), \"website\" varchar(2048) NOT NULL DEFAULT (''), \"email\" varchar(255) NOT NULL DEFAULT (''))");
+        await queryRunner.query("CREATE INDEX \"IDX_calendar_organizers_status\" ON \"calendar_organizers\" (\"status\", \"date_local\", \"id\") ");
+        await queryRunner.query("CREATE UNIQUE INDEX \"UQ_calendar_organizers_slug\" ON \"calendar_organizers\" (\"slug\") ");
+        await queryRunner.query("CREATE TABLE \"calendar_terms\" (\"id\" integer PRIMARY KEY AUTOINCREMENT NOT NULL, \"taxonomy\" varchar(16) NOT NULL, \"name\" varchar(200) NOT NULL, \"slug\" varchar(200) NOT NULL, \"description\" text NOT NULL DEFAULT (''), \"parent_id\" integer, \"term_group\" integer NOT NULL DEFAULT (0))");
+        await queryRunner.query("CREATE INDEX \"IDX_calendar_terms_parent\" ON \"calendar_terms\" (\"parent_id\") ");
+        await queryRunner.query("CREATE INDEX \"IDX_calendar_terms_taxonomy_name\" ON \"calendar_terms\" (\"taxonomy\", \"name\") ");
+        await queryRunner.query("CREATE UNIQUE INDEX \"UQ_calendar_terms_taxonomy_slug\" ON \"calendar_terms\" (\"taxonomy\", \"slug\") ");
+        await queryRunner.query("CREATE TABLE \"calendar_venues\" (\"id\" integer PRIMARY KEY NOT NULL, \"author_id\" integer, \"status\" varchar(16) NOT NULL DEFAULT ('draft'), \"status_before_trash\" varchar(16), \"title\" text NOT NULL DEFAULT (''), \"description\" text NOT NULL DEFAULT (''), \"excerpt\" text NOT NULL DEFAULT (''), \"slug\" varchar(200) NOT NULL, \"password\" varchar(255), \"date_local\" varchar(19) NOT NULL, \"date_utc\" datetime, \"modified_at\" datetime NOT NULL, \"image\" varchar(2048), \"address\" varchar(255) NOT NULL DEFAULT (''), \"city\" varchar(255) NOT NULL DEFAULT (''), \"country\" varchar(255) NOT NULL DEFAULT (''), \"province\" varchar(255) NOT NULL DEFAULT (''), \"state\" varchar(255) NOT NULL DEFAULT (''), \"stateprovince\" varchar(255) NOT NULL DEFAULT (''), \"zip\" varchar(64) NOT NULL DEFAULT (''), \"phone\" varchar(64) NOT NULL DEFAULT (''), \"website\" varchar(2048) NOT NULL DEFAULT (''), \"show_map\" boolean NOT NULL DEFAULT (1), \"show_map_link\" boolean NOT NULL DEFAULT (1), \"geo_lat\" double precision, \"geo_lng\" double precision)");
+        await queryRunner.query("CREATE INDEX \"IDX_calendar_venues_geo\" ON \"calendar_venues\" (\"geo_lat\", \"geo_lng\") ");
+        await queryRunner.query("CREATE INDEX \"IDX_calendar_venues_status\" ON \"calendar_venues\" (\"status\", \"date_local\", \"id\") ");
+        await queryRunner.query("CREATE UNIQUE INDEX \"UQ_calendar_venues_slug\" ON \"calendar_venues\" (\"slug\") ");
+        await queryRunner.query("CREATE TABLE \"calendar_event_venues\" (\"event_id\" integer NOT NULL, \"venue_id\" integer NOT NULL, \"position\" integer NOT NULL DEFAULT (0), PRIMARY KEY (\"event_id\", \"venue_id\"))");
+        await queryRunner.query("CREATE INDEX \"IDX_calendar_event_venues_venue\" ON \"calendar_event_venues\" (\"venue_id\", \"event_id\") ");
+        await queryRunner.query("CREATE TABLE \"calendar_event_organizers\" (\"event_id\" integer NOT NULL, \"organizer_id\" integer NOT NULL, \"position\" integer NOT NULL DEFAULT (0), PRIMARY KEY (\"event_id\", \"organizer_id\"))");
+        await queryRunner.query("CREATE INDEX \"IDX_calendar_event_organizers_organizer\" ON \"calendar_event_organizers\" (\"organizer_id\", \"event_id\") ");
+        await queryRunner.query("CREATE TABLE \"calendar_event_terms\" (\"event_id\" integer NOT NULL, \"term_id\" integer NOT NULL, PRIMARY KEY (\"event_id\", \"term_id\"))");
+        await queryRunner.query("CREATE INDEX \"IDX_calendar_event_terms_term\" ON \"calendar_event_terms\" (\"term_id\", \"event_id\") ");
+        await queryRunner.query("CREATE TABLE \"calendar_posts\" (\"id\" integer PRIMARY KEY AUTOINCREMENT NOT NULL, \"kind\" varchar(16) NOT NULL)");
+        await queryRunner.query("CREATE INDEX \"IDX_calendar_posts_kind\" ON \"calendar_posts\" (\"kind\") ");
+        await queryRunner.query("CREATE TABLE \"calendar_translations\" (\"id\" integer PRIMARY KEY AUTOINCREMENT NOT NULL, \"kind\" varchar(16) NOT NULL, \"object_id\" integer NOT NULL, \"language\" varchar(8) NOT NULL, \"title\" text, \"description\" text, \"excerpt\" text, \"slug\" varchar(200))");
+        await queryRunner.query("CREATE UNIQUE INDEX \"UQ_calendar_translations_slug\" ON \"calendar_translations\" (\"kind\", \"language\", \"slug\") ");
+        await queryRunner.query("CREATE UNIQUE INDEX \"UQ_calendar_translations_object_language\" ON \"calendar_translations\" (\"kind\", \"object_id\", \"language\") ");
+        await queryRunner.query("DROP INDEX \"IDX_calendar_event_venues_venue\"");
+        await queryRunner.query("CREATE TABLE \"temporary_calendar_event_venues\" (\"event_id\" integer NOT NULL, \"venue_id\" integer NOT NULL, \"position\" integer NOT NULL DEFAULT (0), CONSTRAINT \"FK_e457aef63147e4d504242412caf\" FOREIGN KEY (\"event_id\") REFERENCES \"calendar_events\" (\"id\") ON DELETE CASCADE ON UPDATE NO ACTION, CONSTRAINT \"FK_54c965a4fed39eb04869edf714e\" FOREIGN KEY (\"venue_id\") REFERENCES \"calendar_venues\" (\"id\") ON DELETE CASCADE ON UPDATE NO ACTION, PRIMARY KEY (\"event_id\", \"venue_id\"))");
+        await queryRunner.query("INSERT INTO \"temporary_calendar_event_venues\"(\"event_id\", \"venue_id\", \"position\") SELECT \"event_id\", \"venue_id\", \"position\" FROM \"calendar_event_venues\"");
+        await queryRunner.query("DROP TABLE \"calendar_event_venues\"");
+        await queryRunner.query("ALTER TABLE \"temporary_calendar_event_venues\" RENAME TO \"calendar_event_venues\"");
+        await queryRunner.query("CREATE INDEX \"IDX_calendar_event_venues_venue\" ON \"calendar_event_venues\" (\"venue_id\", \"event_id\") ");
+        await queryRunner.query("DROP INDEX \"IDX_calendar_event_organizers_organizer\"");
+        await queryRunner.query("CREATE TABLE \"temporary_calendar_event_organizers\" (\"event_id\" integer NOT NULL, \"organizer_id\" integer NOT NULL, \"position\" integer NOT NULL DEFAULT (0), CONSTRAINT \"FK_22e5941dd36dbac928235635342\" FOREIGN KEY (\"event_id\") REFERENCES \"calendar_events\" (\"id\") ON DELETE CASCADE ON UPDATE NO ACTION, CONSTRAINT \"FK_28e70701a136dc258b190eb3a25\" FOREIGN KEY (\"organizer_id\") REFERENCES \"calendar_organizers\" (\"id\") ON DELETE CASCADE ON UPDATE NO ACTION, PRIMARY KEY (\"event_id\", \"organizer_id\"))");
+        await queryRunner.query("INSERT INTO \"temporary_calendar_event_organizers\"(\"event_id\", \"organizer_id\", \"position\") SELECT \"event_id\", \"organizer_id\", \"position\" FROM \"calendar_event_organizers\"");
+        await queryRunner.query("DROP TABLE \"calendar_event_organizers\"");
+        await queryRunner.query("ALTER TABLE \"temporary_calendar_event_organizers\" RENAME TO \"calendar_event_organizers\"");
+        await queryRunner.query("CREATE INDEX \"IDX_calendar_event_organizers_organizer\" ON \"calendar_event_organizers\" (\"organizer_id\", \"event_id\") ");
+        await queryRunner.query("DROP INDEX \"IDX_calendar_event_terms_term\"");
+        await queryRunner.query("CREATE TABLE \"temporary_calendar_event_terms\" (\"event_id\" integer NOT NULL, \"term_id\" integer NOT NULL, CONSTRAINT \"FK_bf6be8c5aea5b684768738c4960\" FOREIGN KEY (\"event_id\") REFERENCES \"calendar_events\" (\"id\") ON DELETE CASCADE ON UPDATE NO ACTION, CONSTRAINT \"FK_dfec81e6693e7c9a7aec91b1f98\" FOREIGN KEY (\"term_id\") REFERENCES \"calendar_terms\" (\"id\") ON DELETE CASCADE ON UPDATE NO ACTION, PRIMARY KEY (\"event_id\", \"term_id\"))");
+        await queryRunner.query("INSERT INTO \"temporary_calendar_event_terms\"(\"event_id\", \"term_id\") SELECT \"event_id\", \"term_id\" FROM \"calendar_event_terms\"");
+        await queryRunner.query("DROP TABLE \"calendar_event_terms\"");
+        await queryRunner.query("ALTER TABLE \"temporary_calendar_event_terms\" RENAME TO \"calendar_event_terms\"");
+        await queryRunner.query("CREATE INDEX \"IDX_calendar_event_terms_term\" ON \"calendar_event_terms\" (\"term_id\", \"event_id\") ");
+    }
+
+    public async down(queryRunner: QueryRunner): Promise<void> {
+        await queryRunner.query("DROP INDEX \"IDX_calendar_event_terms_term\"");
+        await queryRunner.query("ALTER TABLE \"calendar_event_terms\" RENAME TO \"temporary_calendar_event_terms\"");
+        await queryRunner.query("CREATE TABLE \"calendar_event_terms\" (\"event_id\" integer NOT NULL, \"term_id\" integer NOT NULL, PRIMARY KEY (\"event_id\", \"term_id\"))");
+        await queryRunner.query("INSERT INTO \"calendar_event_terms\"(\"event_id\", \"term_id\") SELECT \"event_id\", \"term_id\" FROM \"temporary_calendar_event_terms\"");
+        await queryRunner.query("DROP TABLE \"temporary_calendar_event_terms\"");
+        await queryRunner.query("CREATE INDEX \"IDX_calendar_event_terms_term\" ON \"calendar_event_terms\" (\"term_id\", \"event_id\") ");
+        await queryRunner.query("DROP INDEX \"IDX_calendar_event_organizers_organizer\"");
+        await queryRunner.query("ALTER TABLE \"calendar_event_organizers\" RENAME TO \"temporary_calendar_event_organizers\"");
+        await queryRunner.query("CREATE TABLE \"calendar_event_organizers\" (\"event_id\" integer NOT NULL, \"organizer_id\" integer NOT NULL, \"position\" integer NOT NULL DEFAULT (0), PRIMARY KEY (\"event_id\", \"organizer_id\"))");
+        await queryRunner.query("INSERT INTO \"calendar_event_organizers\"(\"event_id\", \"organizer_id\", \"position\") SELECT \"event_id\", \"organizer_id\", \"position\" FROM \"temporary_calendar_event_organizers\"");
+        await queryRunner.query("DROP TABLE \"temporary_calendar_event_organizers\"");
+        await queryRunner.query("CREATE INDEX \"IDX_calendar_event_organizers_organizer\" ON \"calendar_event_organizers\" (\"organizer_id\", \"event_id\") ");
+        await queryRunner.query("DROP INDEX \"IDX_calendar_event_venues_venue\"");
+        await queryRunner.query("ALTER TABLE \"calendar_event_venues\" RENAME TO \"temporary_calendar_event_venues\"");
+        await queryRunner.query("CREATE TABLE \"calendar_event_venues\" (\"event_id\" integer NOT NULL, \"venue_id\" integer NOT NULL, \"position\" integer NOT NULL DEFAULT (0), PRIMARY KEY (\"event_id\", \"venue_id\"))");
+        await queryRunner.query("INSERT INTO \"calendar_event_venues\"(\"event_id\", \"venue_id\", \"position\") SELECT \"event_id\", \"venue_id\", \"position\" FROM \"temporary_calendar_event_venues\"");
+        await queryRunner.query("DROP TABLE \"temporary_calendar_event_venues\"");
+        await queryRunner.query("CREATE INDEX \"IDX_calendar_event_venues_venue\" ON \"calendar_event_venues\" (\"venue_id\", \"event_id\") ");
+        await queryRunner.query("DROP INDEX \"UQ_calendar_translations_object_language\"");
+        await queryRunner.query("DROP INDEX \"UQ_calendar_translations_slug\"");
+        await queryRunner.query("DROP TABLE \"calendar_translations\"");
+        await queryRunner.query("DROP INDEX \"IDX_calendar_posts_kind\"");
+        await queryRunner.query("DROP TABLE \"calendar_posts\"");
+        await queryRunner.query("DROP INDEX \"IDX_calendar_event_terms_term\"");
+        await queryRunner.query("DROP TABLE \"calendar_event_terms\"");
+        await queryRunner.query("DROP INDEX \"IDX_calendar_event_organizers_organizer\"");
+        await queryRunner.query("DROP TABLE \"calendar_event_organizers\"");
+        await queryRunner.query("DROP INDEX \"IDX_calendar_event_venues_venue\"");
+        await queryRunner.query("DROP TABLE \"calendar_event_venues\"");
+        await queryRunner.query("DROP INDEX \"UQ_calendar_venues_slug\"");
+        await queryRunner.query("DROP INDEX \"IDX_calendar_venues_status\"");
+        await queryRunner.query("DROP INDEX \"IDX_calendar_venues_geo\"");
+        await queryRunner.query("DROP TABLE \"calendar_venues\"");
+        await queryRunner.query("DROP INDEX \"UQ_calendar_terms_taxonomy_slug\"");
+        await queryRunner.query("DROP INDEX \"IDX_calendar_terms_taxonomy_name\"");
+        await queryRunner.query("DROP INDEX \"IDX_calendar_terms_parent\"");
+        await queryRunner.query("DROP TABLE \"calendar_terms\"");
+        await queryRunner.query("DROP INDEX \"UQ_calendar_organizers_slug\"");
+        await queryRunner.query("DROP INDEX \"IDX_calendar_organizers_status\"");
+        await queryRunner.query("DROP TABLE \"calendar_organizers\"");
+        await queryRunner.query("DROP INDEX \"UQ_calendar_events_slug\"");
+        await queryRunner.query("DROP INDEX \"IDX_calendar_events_status_start\"");
+        await queryRunner.query("DROP INDEX \"IDX_calendar_events_start\"");
+        await queryRunner.query("DROP INDEX \"IDX_calendar_events_end\"");
+        await queryRunner.query("DROP INDEX \"IDX_calendar_events_featured\"");
+        await queryRunner.query("DROP INDEX \"IDX_calendar_events_parent\"");
+        await queryRunner.query("DROP INDEX \"IDX_calendar_events_author\"");
+        await queryRunner.query("DROP TABLE \"calendar_events\"");
+    }
+}
