@@ -5,9 +5,10 @@
  */
 import * as fs from 'node:fs';
 import type { DataSource } from 'typeorm';
-import type { DatabaseConfig } from '../config';
+import type { AppConfig, DatabaseConfig } from '../config';
 import { writeTransaction } from '../db/transaction';
 import type { Services } from '../services';
+import { DemoCalendar, seedCalendarDemo } from './demo-calendar';
 import { DemoSecretScanning, seedSecretScanningDemo } from './demo-secret-scanning';
 
 export interface DemoCredentials {
@@ -15,11 +16,14 @@ export interface DemoCredentials {
   /** secretAccessKey only on the run that created the key: it is never stored in the credentials file. */
   accessKeys: Array<{ user: string; accessKeyId: string; secretAccessKey?: string }>;
   secretScanning?: DemoSecretScanning;
+  calendar?: DemoCalendar;
 }
 
-export async function seedDemo(dataSource: DataSource, services: Services, secretKey?: string): Promise<DemoCredentials> {
+/** `config`: the calendar's clock and site timezone (default: the environment's). */
+export async function seedDemo(dataSource: DataSource, services: Services, secretKey?: string, config?: AppConfig): Promise<DemoCredentials> {
   const credentials = await seedIdentityDemo(dataSource, services, secretKey);
   credentials.secretScanning = await seedSecretScanningDemo(dataSource, services);
+  credentials.calendar = await seedCalendarDemo(dataSource, services, config);
   return credentials;
 }
 

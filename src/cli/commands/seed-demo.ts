@@ -16,7 +16,7 @@ export const seedDemoCommand: CommandSpec = {
           1,
         );
       }
-      const demo = await seedDemo(ds, services, config.secretKey);
+      const demo = await seedDemo(ds, services, config.secretKey, config);
       saveDemoCredentials(config.database, demo);
       return demo;
     };
