@@ -22,6 +22,7 @@ import { createApp } from '../src/server';
 import { createServices } from '../src/services';
 import { runLoad } from './lib/load';
 import { DEFAULT_SEED, seedIdentity } from './lib/seed';
+import { BENCH_CALENDAR_NOW, BENCH_CALENDAR_TIMEZONE, DEFAULT_CALENDAR_SEED, seedCalendar } from './lib/seed-calendar';
 import { DEFAULT_SECRET_SCANNING_SEED, seedSecretScanning } from './lib/seed-secret-scanning';
 import type { BenchEnv } from './lib/types';
 import { fetchOnce } from './lib/verify';
@@ -96,13 +97,25 @@ async function main(): Promise<void> {
   const ds = await openDatabase({ database });
   const seed = await seedIdentity(ds, createServices(), DEFAULT_SEED);
   const secretScanning = w.needs?.includes('secretScanning') ? await seedSecretScanning(ds, seed, DEFAULT_SECRET_SCANNING_SEED) : undefined;
+  const calendar = w.needs?.includes('calendar') ? await seedCalendar(ds, seed, DEFAULT_CALENDAR_SEED) : undefined;
   if (database.type === 'sqlite') await ds.query('PRAGMA wal_checkpoint(TRUNCATE)');
   await ds.query('ANALYZE');
-  const config: AppConfig = { ...loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', SEED_DEMO: 'false', NODE_ENV: 'production' }), database };
+  const config: AppConfig = {
+    ...loadConfig({
+      PORT: '0',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'silent',
+      SEED_DEMO: 'false',
+      NODE_ENV: 'production',
+      CALENDAR_NOW: BENCH_CALENDAR_NOW,
+      CALENDAR_TIMEZONE: BENCH_CALENDAR_TIMEZONE,
+    }),
+    database,
+  };
   const app = await createApp(config, { dataSource: ds });
   try {
     const base = await app.listen();
-    const env: BenchEnv = { dialect: database.type, seed, adminToken: seed.adminToken, secretScanning };
+    const env: BenchEnv = { dialect: database.type, seed, adminToken: seed.adminToken, secretScanning, calendar };
     const request = which === 'twin' && w.twin ? w.twin.request(env) : w.gateway(env);
     const first = await fetchOnce(base, request);
     if (first.status >= 300) throw new Error(`${name}: ${first.status} ${first.text.slice(0, 300)}`);

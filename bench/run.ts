@@ -29,6 +29,14 @@ import { BaselineDb, BaselineServer, openBaselineDb, routeOf, startBaselineServe
 import { assertCleanRun, LoadSummary, runLoad } from './lib/load';
 import { DEFAULT_SEED, seedIdentity, SeedOptions, SeedResult } from './lib/seed';
 import {
+  BENCH_CALENDAR_NOW,
+  BENCH_CALENDAR_TIMEZONE,
+  CalendarSeedOptions,
+  CalendarSeedResult,
+  DEFAULT_CALENDAR_SEED,
+  seedCalendar,
+} from './lib/seed-calendar';
+import {
   DEFAULT_SECRET_SCANNING_SEED,
   seedSecretScanning,
   SecretScanningSeedOptions,
@@ -50,6 +58,7 @@ interface BenchConfig {
   workloads: string[] | null;
   seed: SeedOptions;
   secretScanning: SecretScanningSeedOptions;
+  calendar: CalendarSeedOptions;
   resultsDir: string;
 }
 
@@ -79,6 +88,7 @@ function readConfig(): BenchConfig {
       repositories: intEnv('BENCH_REPOSITORIES', DEFAULT_SEED.repositories, 1),
     },
     secretScanning: { alerts: intEnv('BENCH_SECRET_SCANNING_ALERTS', DEFAULT_SECRET_SCANNING_SEED.alerts, 1) },
+    calendar: { events: intEnv('BENCH_CALENDAR_EVENTS', DEFAULT_CALENDAR_SEED.events, 1) },
     resultsDir: path.join(ROOT, 'bench', 'results'),
   };
 }
@@ -344,12 +354,32 @@ async function main(): Promise<number> {
           `+${s.writeCollaboratorsAdded} write collaborators, in ${s.chunks} transactions, ${s.ms} ms`,
       );
     }
+    let calendar: CalendarSeedResult | undefined;
+    if (selected.some((w) => w.needs?.includes('calendar'))) {
+      calendar = await seedCalendar(dataSource, seeded, cfg.calendar);
+      const c = calendar;
+      log(
+        `seeded ${c.events} calendar events (${c.published} published, ${c.hidden} of them hidden from listings, ${c.drafts} drafts, ` +
+          `${c.pending} pending, ${c.trashed} in the trash) with ${c.eventTerms} category/tag links, ${c.venues} venues ` +
+          `(${c.geocodedVenues} geocoded), ${c.organizers} organizers, ${c.categories} categories, ${c.tags} tags, ` +
+          `in ${c.chunks} transactions, ${c.ms} ms`,
+      );
+    }
     if (dialect === 'sqlite') await dataSource.query('PRAGMA wal_checkpoint(TRUNCATE)');
     await dataSource.query('ANALYZE'); // planner statistics, as a long-lived database would have
 
     // ---- 2. the gateway ----
     const appConfig: AppConfig = {
-      ...loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', SEED_DEMO: 'false', NODE_ENV: 'production' }),
+      ...loadConfig({
+        PORT: '0',
+        HOST: '127.0.0.1',
+        LOG_LEVEL: 'silent',
+        SEED_DEMO: 'false',
+        NODE_ENV: 'production',
+        // The calendar's clock and zone are fixed, so its date windows do not move between runs.
+        CALENDAR_NOW: BENCH_CALENDAR_NOW,
+        CALENDAR_TIMEZONE: BENCH_CALENDAR_TIMEZONE,
+      }),
       database: temp.database,
     };
     app = await createApp(appConfig, { dataSource });
@@ -357,7 +387,7 @@ async function main(): Promise<number> {
     const gatewayUrl = await app.listen();
 
     // ---- 3. the baseline ----
-    const env: BenchEnv = { dialect, seed: seeded, adminToken: seeded.adminToken, secretScanning };
+    const env: BenchEnv = { dialect, seed: seeded, adminToken: seeded.adminToken, secretScanning, calendar };
     baselineDb = openBaselineDb(temp.database);
     baseline = await startBaselineServer(
       baselineDb,
@@ -483,6 +513,11 @@ async function main(): Promise<number> {
           ...(secretScanning
             ? {
                 secretScanning: (({ newest: _newest, ...stats }) => stats)(secretScanning),
+              }
+            : {}),
+          ...(calendar
+            ? {
+                calendar: (({ terms: _t, venueList: _v, organizerList: _o, eventList: _e, ...stats }) => stats)(calendar),
               }
             : {}),
         },

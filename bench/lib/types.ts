@@ -6,6 +6,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { BaselineDb } from './baseline';
 import type { SeedResult } from './seed';
+import type { CalendarSeedResult } from './seed-calendar';
 import type { SecretScanningSeedResult } from './seed-secret-scanning';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -26,10 +27,12 @@ export interface BenchEnv {
   adminToken: string;
   /** Secret scanning alerts of the organization; seeded only when a selected workload `needs` them. */
   secretScanning?: SecretScanningSeedResult;
+  /** Events calendar data (events, venues, organizers, terms); seeded only when a selected workload `needs` it. */
+  calendar?: CalendarSeedResult;
 }
 
 /** Data sets a workload can ask for on top of the identity seed (the key of BenchEnv they fill). */
-export type SeedNeed = 'secretScanning';
+export type SeedNeed = 'secretScanning' | 'calendar';
 
 /** A request as the baseline server hands it to a handler. */
 export interface BaselineRequest {
