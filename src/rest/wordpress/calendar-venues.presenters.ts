@@ -25,7 +25,10 @@ export function phpEmpty(v: unknown): boolean {
 
 export function arrayFilter(o: Json): Json {
   const out: Json = {};
-  for (const [k, v] of Object.entries(o)) if (!phpEmpty(v)) out[k] = v;
+  for (const k in o) {
+    const v = o[k];
+    if (!phpEmpty(v)) out[k] = v;
+  }
   return out;
 }
 

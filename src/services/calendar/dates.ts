@@ -194,13 +194,13 @@ function ymdHis(p: WallClock): string {
 
 /** `'Y-m-d H:i:s'` of `instant` in `tz`. */
 export function formatYmdHis(instant: Date, tz: string): string {
-  if (tz === 'UTC') {
-    const t = instant.getTime();
-    // ISO strings of years 0000-9999 are `YYYY-MM-DDTHH:MM:SS.sssZ`: the UTC wall clock without building parts.
-    if (t >= -62_167_219_200_000 && t < 253_402_300_800_000) {
-      const iso = new Date(Math.floor(t / 1000) * 1000).toISOString();
-      return `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
-    }
+  const t = Math.floor(instant.getTime() / 1000) * 1000;
+  // The wall clock in `tz` is the UTC wall clock of the instant shifted by the zone's offset; ISO strings of years
+  // 0000-9999 are `YYYY-MM-DDTHH:MM:SS.sssZ`, so no parts need building.
+  const wall = tz === 'UTC' ? t : t + offsetSeconds(tz, t) * 1000;
+  if (wall >= -62_167_219_200_000 && wall < 253_402_300_800_000) {
+    const iso = new Date(wall).toISOString();
+    return `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
   }
   return ymdHis(wallClock(instant, tz));
 }
