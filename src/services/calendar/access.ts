@@ -57,10 +57,23 @@ export function listVisibility(viewer: Viewer): ListVisibility {
 
 /** `listVisibility` as a SQL condition on the post table aliased `alias` (`?` placeholders and their values). */
 export function visibilitySql(viewer: Viewer, alias: string): { sql: string; params: unknown[] } {
+  const params: unknown[] = [];
+  const sql = visibilityCondition(viewer, { status: `${alias}.status`, authorId: `${alias}.author_id` }, (v) => {
+    params.push(v);
+    return '?';
+  });
+  return { sql, params };
+}
+
+/**
+ * The SQL form of listVisibility on the given columns (status, author id): the only place it is written. `bind`
+ * adds the viewer's id as a parameter and returns its placeholder (`?` for raw SQL, `:name` for a query builder).
+ */
+export function visibilityCondition(viewer: Viewer, cols: { status: string; authorId: string }, bind: (value: number) => string): string {
   const vis = listVisibility(viewer);
-  if (vis.kind === 'published') return { sql: `${alias}.status = 'publish'`, params: [] };
-  if (vis.kind === 'all') return { sql: `${alias}.status <> 'trash'`, params: [] };
-  return { sql: `(${alias}.status = 'publish' OR (${alias}.status <> 'trash' AND ${alias}.author_id = ?))`, params: [vis.authorId] };
+  if (vis.kind === 'published') return `${cols.status} = 'publish'`;
+  if (vis.kind === 'all') return `${cols.status} <> 'trash'`;
+  return `(${cols.status} = 'publish' OR (${cols.status} <> 'trash' AND ${cols.authorId} = ${bind(vis.authorId)}))`;
 }
 
 /**

@@ -21,7 +21,7 @@ import type { Viewer } from '../../auth/viewer';
 import { RequestContext, withTransaction } from '../../context';
 import { lockedFindOne } from '../../db/transaction';
 import { ForbiddenError, GoneError, NotFoundError, ValidationError } from '../../errors/app-error';
-import { canDeletePost, canEditPost, editableCondition, effectiveStatus, ListVisibility, listVisibility, notAllowed, postVisible, requireCalendar, restoredStatus } from './access';
+import { canDeletePost, canEditPost, editableCondition, effectiveStatus, notAllowed, postVisible, requireCalendar, restoredStatus, visibilityCondition } from './access';
 import { lookupKey } from '../common/decode';
 import { CALENDAR_CODES, CALENDAR_MESSAGES } from './error-codes';
 import { contentLanguage } from './language';
@@ -391,7 +391,7 @@ export class LinkedPostService<E extends LinkedEntity, I extends LinkedPostCommo
     // Only a post the writer may see is reused (not trashed; another user's draft is not matched, so the answer
     // does not reveal it).
     const dupQuery = tx.db.getRepository(this.spec.entity as new () => LinkedEntity).createQueryBuilder('p').where(dup.sql, dup.params);
-    applyVisibility(dupQuery, 'p', listVisibility(tx.viewer), 'dv');
+    applyVisibility(dupQuery, 'p', tx.viewer, 'dv');
     const existing = await dupQuery.orderBy('p.id', 'ASC').getOne();
     if (existing) return (await inLanguage(tx, this.spec.kind, [existing as E], contentLanguage(tx)))[0];
     return this.createIn(tx, input);
@@ -502,7 +502,7 @@ export class LinkedPostService<E extends LinkedEntity, I extends LinkedPostCommo
 
   private listQuery(db: EntityManager, viewer: Viewer, statuses: CalendarPostStatus[] | undefined, language: CalendarLanguage | undefined): SelectQueryBuilder<LinkedEntity> {
     const qb = db.getRepository(this.spec.entity as new () => LinkedEntity).createQueryBuilder('p');
-    applyVisibility(qb, 'p', listVisibility(viewer), 'pv');
+    applyVisibility(qb, 'p', viewer, 'pv');
     if (statuses) qb.andWhere('p.status IN (:...pStatuses)', { pStatuses: statuses });
     if (language !== undefined) {
       qb.leftJoin(CalendarTranslationEntity, 't', 't.kind = :tKind AND t.objectId = p.id AND t.language = :tLanguage', { tKind: this.spec.kind, tLanguage: language });
@@ -535,13 +535,13 @@ export class LinkedPostService<E extends LinkedEntity, I extends LinkedPostCommo
 
   /** EXISTS (a linked event the viewer may see [that has not ended by `now`]). */
   private linkedEventsExist(ctx: RequestContext, qb: SelectQueryBuilder<ObjectLiteral>, prefix: string, now: Date | undefined): string {
-    const vis = listVisibility(ctx.viewer);
-    const conds = [`l.${this.spec.linkColumn} = p.id`, `e.status <> 'trash'`];
-    if (vis.kind === 'published') conds.push(`e.status = 'publish'`);
-    if (vis.kind === 'own') {
-      conds.push(`(e.status = 'publish' OR e.author_id = :${prefix}Author)`);
-      qb.setParameter(`${prefix}Author`, vis.authorId);
-    }
+    const conds = [
+      `l.${this.spec.linkColumn} = p.id`,
+      visibilityCondition(ctx.viewer, { status: 'e.status', authorId: 'e.author_id' }, (v) => {
+        qb.setParameter(`${prefix}Author`, v);
+        return `:${prefix}Author`;
+      }),
+    ];
     if (now) {
       const meta = ctx.db.connection.getMetadata(CalendarEventEntity);
       const col = meta.findColumnWithPropertyName('endUtc')!;
@@ -579,11 +579,14 @@ export class LinkedPostService<E extends LinkedEntity, I extends LinkedPostCommo
   }
 }
 
-/** The SQL side of listVisibility on a post alias. */
-export function applyVisibility(qb: SelectQueryBuilder<ObjectLiteral>, alias: string, vis: ListVisibility, prefix: string): void {
-  if (vis.kind === 'published') qb.andWhere(`${alias}.status = 'publish'`);
-  else if (vis.kind === 'all') qb.andWhere(`${alias}.status <> 'trash'`);
-  else qb.andWhere(`${alias}.status <> 'trash' AND (${alias}.status = 'publish' OR ${alias}.authorId = :${prefix}Author)`, { [`${prefix}Author`]: vis.authorId });
+/** The visibility rule (access.ts) on a post alias of a query builder. */
+export function applyVisibility(qb: SelectQueryBuilder<ObjectLiteral>, alias: string, viewer: Viewer, prefix: string): void {
+  qb.andWhere(
+    visibilityCondition(viewer, { status: `${alias}.status`, authorId: `${alias}.authorId` }, (v) => {
+      qb.setParameter(`${prefix}Author`, v);
+      return `:${prefix}Author`;
+    }),
+  );
 }
 
 export function escapeLike(s: string): string {
