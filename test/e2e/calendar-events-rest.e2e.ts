@@ -111,6 +111,14 @@ describe('writes', () => {
     expect(tags.body.tags.map((x: any) => [x.name, x.slug, x.count])).toEqual([['Brand New Tag', 'brand-new-tag', 4]]);
   });
 
+  it('tags named in a write: an existing name matches whatever its case or slug; a new name is cleaned as the tags endpoint cleans it', async () => {
+    const made = await call('POST', '/tags', { token: editor, body: { name: 'Jazz Nights', slug: 'jazz-evenings' } });
+    expect(made.status).toBe(201);
+    const e = await createEvent({ title: 'Tagged', start_date: '2025-04-06 10:00', end_date: '2025-04-06 11:00', tags: ['JAZZ NIGHTS', ' <i>Late</i>   show '] });
+    expect(e.tags.map((x: any) => [x.name, x.slug]).sort()).toEqual([['Jazz Nights', 'jazz-evenings'], ['Late show', 'late-show']]);
+    expect(e.tags.find((x: any) => x.slug === 'jazz-evenings').id).toBe(made.body.id);
+  });
+
   it('updates partially with POST, PUT and PATCH', async () => {
     const e = await createEvent({ title: 'To update', start_date: '2025-04-02 10:00', end_date: '2025-04-02 11:00', featured: true });
     const r = await call('PATCH', `/events/${e.id}`, { token: editor, body: { title: 'Updated' } });

@@ -19,7 +19,7 @@ import {
 } from '../../../entities';
 import type { RequestContext } from '../../context';
 import { withTransaction } from '../../context';
-import { lockKey, lockedFindOne } from '../../db/transaction';
+import { lockedFindOne } from '../../db/transaction';
 import { ForbiddenError, GoneError, NotFoundError, ValidationError } from '../../errors/app-error';
 import { loadAll } from '../../loaders';
 import { INT4_MAX } from '../common/decode';
@@ -448,8 +448,8 @@ export class CalendarEventService {
     if (input.categories !== undefined || input.tags !== undefined) {
       const keep = input.categories === undefined ? 'category' : input.tags === undefined ? 'tag' : null;
       const termIds: number[] = [];
-      if (input.categories !== undefined) termIds.push(...(await this.termsForWrite(tx, 'category', input.categories, 'categories')));
-      if (input.tags !== undefined) termIds.push(...(await this.termsForWrite(tx, 'tag', input.tags, 'tags')));
+      if (input.categories !== undefined) termIds.push(...(await tx.services.calendarTerms.termIdsForEventWrite(tx, 'category', input.categories, () => invalidParameter('categories'))));
+      if (input.tags !== undefined) termIds.push(...(await tx.services.calendarTerms.termIdsForEventWrite(tx, 'tag', input.tags, () => invalidParameter('tags'))));
       const existing = await db.getRepository(CalendarEventTermEntity).find({ where: { eventId } });
       const kept: number[] = [];
       if (keep) {
@@ -492,36 +492,5 @@ export class CalendarEventService {
       out.push((await service.findOrCreateForEvent(tx, tx, v as never)).id);
     }
     return [...new Set(out)];
-  }
-
-  /** Category/tag references of a write: ids must exist; slugs or names find a term; unknown names are created. */
-  private async termsForWrite(tx: RequestContext, taxonomy: 'category' | 'tag', values: Array<number | string>, field: string): Promise<number[]> {
-    const db: EntityManager = tx.db;
-    const repo = db.getRepository(CalendarTermEntity);
-    const out: number[] = [];
-    for (const raw of values) {
-      if ((typeof raw !== 'string' && typeof raw !== 'number') || (typeof raw === 'string' && (raw.length > 200 || raw.includes('\u0000')))) throw invalidParameter(field);
-      const s = String(raw).trim();
-      if (s === '') continue;
-      if (/^\d+$/.test(s)) {
-        const n = Number(s);
-        const t = Number.isSafeInteger(n) && n >= 1 && n <= INT4_MAX ? await repo.findOne({ where: { id: n, taxonomy } }) : null;
-        if (!t) throw invalidParameter(field);
-        out.push(t.id);
-        continue;
-      }
-      // Unknown names are created: take the taxonomy's lock first (as the terms service does), so two writes naming
-      // one new term at once make one term, not two of the same name.
-      await lockKey(db, `calendar_terms:${taxonomy}`);
-      const found = (await repo.findOne({ where: { taxonomy, slug: sanitizeTitle(s) } })) ?? (await repo.findOne({ where: { taxonomy, name: s } }));
-      if (found) {
-        out.push(found.id);
-        continue;
-      }
-      const slug = await uniqueSlug(sanitizeTitle(s) || 'term', async (x) => (await repo.count({ where: { taxonomy, slug: x } })) > 0);
-      const created = await repo.save(repo.create({ taxonomy, name: s.slice(0, 200), slug, description: '', parentId: null, termGroup: 0 }));
-      out.push(created.id);
-    }
-    return out;
   }
 }

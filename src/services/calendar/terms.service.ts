@@ -347,6 +347,52 @@ export class CalendarTermService {
     return this.get(ctx, taxonomy, id);
   }
 
+  /**
+   * The terms an event write names (inside its transaction): numbers must be terms of the taxonomy; other values
+   * find a term by slug, then by name (case-insensitively, as WordPress' term_exists), and unknown names are created
+   * as top-level terms, their names cleaned as `create` cleans them. Writers take the taxonomy's lock first (as
+   * `create` does), so two writes naming one new term make one term. `invalid` is the caller's error for a bad value.
+   */
+  async termIdsForEventWrite(tx: RequestContext, taxonomy: CalendarTaxonomy, values: ReadonlyArray<unknown>, invalid: () => Error): Promise<number[]> {
+    const repo = tx.db.getRepository(CalendarTermEntity);
+    const out: number[] = [];
+    let locked = false;
+    for (const raw of values) {
+      if ((typeof raw !== 'string' && typeof raw !== 'number') || (typeof raw === 'string' && (raw.length > NAME_MAX || raw.includes('\u0000')))) throw invalid();
+      const s = String(raw).trim();
+      if (s === '') continue;
+      if (/^\d+$/.test(s)) {
+        const n = idOf(Number(s));
+        const t = n !== null ? await repo.findOne({ where: { id: n, taxonomy } }) : null;
+        if (!t) throw invalid();
+        out.push(t.id);
+        continue;
+      }
+      if (!locked) {
+        await lockKey(tx.db, `calendar_terms:${taxonomy}`);
+        locked = true;
+      }
+      const bySlug = await repo.findOne({ where: { taxonomy, slug: sanitizeTitle(s) } });
+      let id: number | null = bySlug ? bySlug.id : null;
+      let name: string | undefined;
+      if (id === null) {
+        try {
+          name = this.cleanName(s);
+        } catch {
+          throw invalid();
+        }
+        const rows = await queryRows<{ id: number | string }>(tx.db, 'SELECT id FROM calendar_terms WHERE taxonomy = ? AND LOWER(name) = ? ORDER BY id LIMIT 1', [taxonomy, name.toLowerCase()]);
+        id = rows.length ? Number(rows[0].id) : null;
+      }
+      if (id === null) {
+        const slug = await this.uniqueSlug(tx, taxonomy, sanitizeTitle(name!) || 'term', undefined, undefined);
+        id = (await repo.save(repo.create({ taxonomy, name: name!, slug, description: '', parentId: null, termGroup: 0 }))).id;
+      }
+      if (!out.includes(id)) out.push(id);
+    }
+    return out;
+  }
+
   /** Update; in a language the name, slug and description go into that language's translation. */
   async update(ctx: RequestContext, taxonomy: CalendarTaxonomy, id: number, patch: TermPatch): Promise<TermView> {
     const lang = ctx.language;
