@@ -1,4 +1,5 @@
 import { CalendarEventEntity } from './calendar/calendar-event.entity';
+import { CalendarEventSourceEntity } from './calendar/calendar-event-source.entity';
 import { CalendarEventOrganizerEntity, CalendarEventTermEntity, CalendarEventVenueEntity } from './calendar/calendar-links.entity';
 import { CalendarOrganizerEntity } from './calendar/calendar-organizer.entity';
 import { CalendarPostEntity } from './calendar/calendar-post.entity';
@@ -20,6 +21,7 @@ import { SecretScanningLocationEntity } from './secret-scanning/secret-scanning-
 import { SecretScanningScanEntity } from './secret-scanning/secret-scanning-scan.entity';
 
 export * from './calendar/calendar-event.entity';
+export * from './calendar/calendar-event-source.entity';
 export * from './calendar/calendar-links.entity';
 export * from './calendar/calendar-organizer.entity';
 export * from './calendar/calendar-post.entity';
@@ -65,4 +67,5 @@ export const ENTITIES = [
   CalendarEventOrganizerEntity,
   CalendarEventTermEntity,
   CalendarTranslationEntity,
+  CalendarEventSourceEntity,
 ];

@@ -382,6 +382,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
           clearTimeout(timer);
           // Background rescans are cancelled and marked failed; the detector's threads end.
           await services.secretScanningPush.close().catch((err) => log.error({ err }, 'closing the secret detector failed'));
+          await services.calendarImport.close().catch((err) => log.error({ err }, 'closing the iCalendar importer failed'));
           if (redis) await redis.quit().catch(() => undefined);
           if (dataSource.isInitialized) await dataSource.destroy();
         }

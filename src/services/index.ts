@@ -6,6 +6,7 @@ import { CalendarOrganizerService } from './calendar/organizers.service';
 import { CalendarVenueService } from './calendar/venues.service';
 import { CalendarEventService } from './calendar/events.service';
 import { CalendarTermService } from './calendar/terms.service';
+import { CalendarImportService } from './calendar/import.service';
 import { AccessService } from './identity/access.service';
 import { IdentityService } from './identity/identity.service';
 import { SecretScanningFindingService } from './secret-scanning/alert-findings';
@@ -42,6 +43,8 @@ export function createServices(options: ServicesOptions = {}) {
     calendarOrganizers: new CalendarOrganizerService(),
     /** calendar: event categories and tags (lists, single, create, update, delete; event-filter lookups) */
     calendarTerms: new CalendarTermService(),
+    /** calendar: iCalendar imports (parsed off the main thread; repeatable, keyed by UID) */
+    calendarImport: new CalendarImportService(),
   };
 }
 
