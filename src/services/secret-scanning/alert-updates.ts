@@ -17,7 +17,10 @@ import { lockedFindOne } from '../../db/transaction';
 import { ForbiddenError, NotFoundError, quoteInput, ValidationError } from '../../errors/app-error';
 import { decodeString } from '../common/decode';
 import { requireAlertsRepository } from './alert-access';
-import { AlertUpdate, AlertUpdateField, carries, invalid, MAX_RESOLUTION_COMMENT } from './alert-types';
+import { AlertFilter, AlertPage, AlertPaging, AlertUpdate, AlertUpdateField, carries, invalid, MAX_RESOLUTION_COMMENT } from './alert-types';
+
+/** Most alerts one bulk update changes. */
+export const MAX_BULK_ALERTS = 10_000;
 import { SECRET_SCANNING_CODES as CODES } from './error-codes';
 
 export class SecretScanningAlertUpdateService {
@@ -148,6 +151,52 @@ export class SecretScanningAlertUpdateService {
     changes.updatedAt = now;
     await alerts.update({ id: alert.id }, changes);
     return { repo, alert: await alerts.findOneOrFail({ where: { id: alert.id } }) };
+  }
+
+  /**
+   * Update every alert a filter matches (the workflow task secret-scanning.bulkUpdateAlerts): the alerts of a
+   * repository (`repo` given) or of an organization, listed with the same filter and access rules as the list
+   * endpoints, then each updated by `updateAlert` (the same rules 1-5, permissions and locking as PATCH), one
+   * transaction each. The matches are collected first (at most MAX_BULK_ALERTS), so an update that takes an alert
+   * out of the filter does not move the rest. Running it again with the same arguments converges: alerts already
+   * in the asked state match no more or change nothing. An alert the viewer may not change is reported, not fatal.
+   */
+  async bulkUpdate(
+    ctx: RequestContext,
+    target: { owner: string; repo?: string },
+    filter: AlertFilter,
+    update: AlertUpdate,
+    signal?: AbortSignal,
+  ): Promise<{ matched: number; updated: number; failed: Array<{ repository: string; number: number; message: string }> }> {
+    if (typeof target?.owner !== 'string' || (target.repo !== undefined && typeof target.repo !== 'string')) throw invalid('owner', 'owner (and repo, when given) must be strings');
+    const matches: Array<{ repository: RepositoryEntity | null; number: number }> = [];
+    let after: string | null = null;
+    for (;;) {
+      signal?.throwIfAborted();
+      const paging: AlertPaging = { mode: 'cursor', first: 100, after };
+      const page: AlertPage = target.repo !== undefined
+        ? (await ctx.services.secretScanningAlerts.listRepositoryAlerts(ctx, await ctx.services.identity.findRepository(ctx, target.owner, target.repo), filter, { sort: 'created', direction: 'asc' }, paging)).page
+        : (await ctx.services.secretScanningAlerts.listOrganizationAlerts(ctx, await ctx.services.identity.findAccount(ctx, target.owner), filter, { sort: 'created', direction: 'asc' }, paging)).page;
+      for (const a of page.items) matches.push({ repository: await ctx.loaders.repositoryById.load(a.repositoryId), number: a.number });
+      if (matches.length > MAX_BULK_ALERTS) throw invalid('filter', `The filter matches more than ${MAX_BULK_ALERTS} alerts; narrow it.`);
+      if (!page.hasNextPage || page.items.length === 0) break;
+      after = page.cursorOf(page.items[page.items.length - 1]);
+    }
+    const failed: Array<{ repository: string; number: number; message: string }> = [];
+    let updated = 0;
+    for (const m of matches) {
+      signal?.throwIfAborted();
+      try {
+        await this.updateAlert(ctx, m.repository, m.number, update);
+        updated++;
+      } catch (e) {
+        if (!(e instanceof ValidationError || e instanceof ForbiddenError || e instanceof NotFoundError)) throw e;
+        failed.push({ repository: `${target.owner}/${m.repository?.name ?? target.repo ?? ''}`, number: m.number, message: e.message });
+        // The update itself is wrong (rules 1-5, the assignee): it fails the same way for every alert.
+        if (e instanceof ValidationError) throw e;
+      }
+    }
+    return { matched: matches.length, updated, failed };
   }
 
   /** Write access for the assignee rule (the same effective permission `can()` uses for the viewer). */
