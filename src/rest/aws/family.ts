@@ -72,7 +72,8 @@ export const awsFamily: RestFamily = {
     awsError(
       400,
       'UnknownOperationException',
-      operation ? `Unknown operation ${quoteInput(operation)}` : `Unknown operation ${method} ${quoteInput(path)}: X-Amz-Target is missing`,
+      // Without X-Amz-Target: the same words as an unknown path (the path as sent, cut to 100 characters).
+      operation ? `Unknown operation ${quoteInput(operation)}` : `Unknown operation ${method} ${quoteInput(path, '')}`,
     ),
 
   errorReply(e, fieldName = (f: string) => f) {
