@@ -19,6 +19,9 @@ import { SecretScanningContentEntity } from './secret-scanning/secret-scanning-c
 import { SecretScanningAlertCounterEntity } from './secret-scanning/secret-scanning-counter.entity';
 import { SecretScanningLocationEntity } from './secret-scanning/secret-scanning-location.entity';
 import { SecretScanningScanEntity } from './secret-scanning/secret-scanning-scan.entity';
+import { WorkflowDefinitionEntity } from './workflow/workflow-definition.entity';
+import { WorkflowJobEventEntity } from './workflow/workflow-job-event.entity';
+import { WorkflowJobEntity } from './workflow/workflow-job.entity';
 
 export * from './calendar/calendar-event.entity';
 export * from './calendar/calendar-event-source.entity';
@@ -42,6 +45,9 @@ export * from './secret-scanning/secret-scanning-content.entity';
 export * from './secret-scanning/secret-scanning-counter.entity';
 export * from './secret-scanning/secret-scanning-location.entity';
 export * from './secret-scanning/secret-scanning-scan.entity';
+export * from './workflow/workflow-definition.entity';
+export * from './workflow/workflow-job-event.entity';
+export * from './workflow/workflow-job.entity';
 
 /** Every entity of every domain; ormconfig.ts registers exactly this list. */
 export const ENTITIES = [
@@ -68,4 +74,7 @@ export const ENTITIES = [
   CalendarEventTermEntity,
   CalendarTranslationEntity,
   CalendarEventSourceEntity,
+  WorkflowDefinitionEntity,
+  WorkflowJobEntity,
+  WorkflowJobEventEntity,
 ];

@@ -54,6 +54,10 @@ export interface AppConfig {
    * tests and reproducible demos; otherwise the real time.
    */
   now: () => Date;
+  /** The workflow service's AWS region (WORKFLOW_REGION, default us-east-1): ARNs and the SigV4 scope. */
+  workflowRegion: string;
+  /** The workflow service's AWS account id (WORKFLOW_ACCOUNT_ID, 12 digits, default 000000000000): ARNs. */
+  workflowAccountId: string;
 }
 
 export class ConfigError extends Error {
@@ -201,7 +205,24 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     detectorThreads: parseDetectorThreads(env.DETECTOR_THREADS),
     calendarTimezone: parseTimezone(env.CALENDAR_TIMEZONE),
     now: parseClock(env.CALENDAR_NOW),
+    workflowRegion: parseWorkflowRegion(env.WORKFLOW_REGION),
+    workflowAccountId: parseWorkflowAccount(env.WORKFLOW_ACCOUNT_ID),
   };
+}
+
+/** An AWS region name (us-east-1, eu-central-2, us-gov-west-1, ...). */
+function parseWorkflowRegion(raw: string | undefined): string {
+  const v = raw?.trim() || 'us-east-1';
+  if (!/^[a-z]{2}(-[a-z]+)+-\d{1,2}$/.test(v) || v.length > 32) {
+    throw new ConfigError(`WORKFLOW_REGION must be an AWS region name such as us-east-1 (got "${v.slice(0, 64)}")`);
+  }
+  return v;
+}
+
+function parseWorkflowAccount(raw: string | undefined): string {
+  const v = raw?.trim() || '000000000000';
+  if (!/^\d{12}$/.test(v)) throw new ConfigError(`WORKFLOW_ACCOUNT_ID must be 12 digits (got "${v.slice(0, 64)}")`);
+  return v;
 }
 
 function parseTimezone(raw: string | undefined): string {

@@ -266,11 +266,14 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   fastify.setNotFoundHandler(async (req, reply) => {
     const family = familyOf(req);
     req.restFamily = family;
-    // A bad token is reported before "not found", as GitHub does.
-    try {
-      await createContext(deps, { id: req.id, headers: req.headers, log: req.log });
-    } catch (e) {
-      if (e instanceof UnauthenticatedError) return sendError(reply, family.errorReply(e), family);
+    // A bad token is reported before "not found", as GitHub does (families with their own authentication, such
+    // as AWS' SigV4 over a routed request, answer "no such operation" at once).
+    if (!family.authenticate) {
+      try {
+        await createContext(deps, { id: req.id, headers: req.headers, log: req.log });
+      } catch (e) {
+        if (e instanceof UnauthenticatedError) return sendError(reply, family.errorReply(e), family);
+      }
     }
     return sendError(reply, family.noRoute(req.method, req.url.split('?')[0]), family);
   });

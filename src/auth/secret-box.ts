@@ -3,13 +3,18 @@
  * The key comes from GATEWAY_SECRET_KEY, or else from a random key generated once and kept in
  * server_settings (shared by every instance on the same database).
  */
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
 
 export class SecretBox {
   private readonly key: Buffer;
 
   constructor(keyMaterial: string) {
     this.key = createHash('sha256').update(keyMaterial, 'utf8').digest();
+  }
+
+  /** A key for one purpose (e.g. signing paging tokens), derived from the server key: HMAC-SHA256(key, purpose). */
+  derive(purpose: string): Buffer {
+    return createHmac('sha256', this.key).update(purpose, 'utf8').digest();
   }
 
   seal(plain: string): string {

@@ -6,6 +6,8 @@
  * object, `src/rest/<family>/family.ts`; the spine (register.ts, openapi.ts, server.ts) only calls adapters
  * and never switches over family names. Domain route rows name their family (`family: 'github'`).
  */
+import type { Viewer } from '../auth/viewer';
+import type { AppDeps } from '../context';
 import { AppError, RateLimitedError, UnavailableError } from '../errors/app-error';
 import type { Language } from '../i18n';
 import type { RestRequest, RestRoute } from './route-table';
@@ -88,6 +90,11 @@ export interface RestFamily extends ErrorStyle {
    * language, which reaches the RequestContext and the error replies), also when it then throws.
    */
   preHandler?(req: RestRequest, route: RestRoute<any, any>): void;
+  /**
+   * How the family's requests are authenticated when not by the shared bearer-token rule (AWS JSON: SigV4 over
+   * the request as sent). Returns the viewer or throws the family's authentication error.
+   */
+  authenticate?(req: RestRequest, deps: AppDeps): Promise<Viewer>;
   /** The family's routes also match with a trailing slash (WordPress strips it before matching). */
   readonly trailingSlash?: boolean;
   /**

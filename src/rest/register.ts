@@ -83,18 +83,24 @@ async function serve(deps: AppDeps, r: RestRoute<any, any>, family: RestFamily, 
   } finally {
     req.restLanguage = rr.language;
   }
+  // A family's own authentication (AWS: SigV4) comes before any look at the body, as AWS orders it.
+  const viewer = family.authenticate ? await family.authenticate(rr, deps) : undefined;
   if (r.method !== 'GET' && r.method !== 'DELETE' && req.body !== undefined && req.body !== null && r.requestBody) {
     if (typeof req.body !== 'object' || Array.isArray(req.body)) {
       throw new ValidationError('Body should be a JSON object', { domainCode: REQUEST_CODES.BODY_NOT_OBJECT });
     }
   }
-  const ctx = await createContext(deps, {
-    id: req.id,
-    headers: req.headers,
-    log: req.log,
-    http: { method: rr.method, target: rr.target, headers: rr.headers, rawBody: rr.rawBody },
-    language: rr.language,
-  });
+  const ctx = await createContext(
+    deps,
+    {
+      id: req.id,
+      headers: req.headers,
+      log: req.log,
+      http: { method: rr.method, target: rr.target, headers: rr.headers, rawBody: rr.rawBody },
+      language: rr.language,
+    },
+    viewer,
+  );
   req.appContext = ctx;
   const input = await r.input(rr, ctx);
   const result = await r.handle(ctx, input);
@@ -150,20 +156,24 @@ export function registerRoutes(app: FastifyInstance, deps: AppDeps, routes: Rest
       if (byOperation.has(r.operation)) throw new Error(`rest: two rows for operation ${r.operation} on ${where}`);
       byOperation.set(r.operation, r);
     }
-    app.route({
-      method: first.method,
-      url: toFastifyPath(first.path),
-      handler: async (req, reply) => {
-        req.restFamily = family;
-        const operation = headerValue(req, header);
-        const r = operation === undefined ? undefined : byOperation.get(operation);
-        if (!r) {
-          const e = family.unknownOperation(operation, req.method, req.url.split('?')[0]);
-          if (e.headers) reply.headers(e.headers);
-          return reply.code(e.status).type(family.mediaType).send(familyBody(family, e.body));
-        }
-        return serve(deps, r, family, req, reply);
-      },
-    });
+    const url = toFastifyPath(first.path);
+    const urls = family.trailingSlash && !url.endsWith('/') ? [url, `${url}/`] : [url];
+    for (const u of urls) {
+      app.route({
+        method: first.method,
+        url: u,
+        handler: async (req, reply) => {
+          req.restFamily = family;
+          const operation = headerValue(req, header);
+          const r = operation === undefined ? undefined : byOperation.get(operation);
+          if (!r) {
+            const e = family.unknownOperation(operation, req.method, req.url.split('?')[0]);
+            if (e.headers) reply.headers(e.headers);
+            return reply.code(e.status).type(family.mediaType).send(familyBody(family, e.body));
+          }
+          return serve(deps, r, family, req, reply);
+        },
+      });
+    }
   }
 }

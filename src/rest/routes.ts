@@ -1,3 +1,4 @@
+import { WORKFLOW_ROUTES } from './aws/workflow.routes';
 import { githubIdentityRoutes } from './github/identity.routes';
 import { githubSecretScanningRoutes } from './github/secret-scanning.routes';
 import { withGeneratedRoutes } from './register';
@@ -17,4 +18,5 @@ export const REST_ROUTES: RestRoute<any, any>[] = withGeneratedRoutes([
   ...githubSecretScanningRoutes,
   ...withCalendarResponses([...CALENDAR_EVENT_ROUTES, ...CALENDAR_PLACE_ROUTES, ...CALENDAR_TERM_ROUTES]),
   ...CALENDAR_FEED_ROUTES,
+  ...WORKFLOW_ROUTES,
 ]);

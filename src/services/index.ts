@@ -15,6 +15,8 @@ import { SecretScanningAlertUpdateService } from './secret-scanning/alert-update
 import { DetectorPool } from './secret-scanning/detector/pool';
 import { SecretScanningPushService } from './secret-scanning/push.service';
 import { SecretScanningScanService } from './secret-scanning/scans';
+import { WorkflowDefinitionService } from './workflow/definitions.service';
+import { WorkflowJobService } from './workflow/jobs.service';
 
 export interface ServicesOptions {
   /** Worker threads of the secret detector (default: available parallelism - 1, at least 1). */
@@ -45,6 +47,10 @@ export function createServices(options: ServicesOptions = {}) {
     calendarTerms: new CalendarTermService(),
     /** calendar: iCalendar imports (parsed off the main thread; repeatable, keyed by UID) */
     calendarImport: new CalendarImportService(),
+    /** workflow: definitions (state machines): create, describe, update, delete, list */
+    workflowDefinitions: new WorkflowDefinitionService(),
+    /** workflow: jobs (executions): start, describe, list, stop, history; the runner plugs in with setHooks */
+    workflowJobs: new WorkflowJobService(),
   };
 }
 

@@ -5,6 +5,7 @@
 import { generateToken } from '../../src/auth/tokens';
 import { IdentityFixtures } from '../fixtures/identity';
 import { gql, startTestApp, TestApp } from '../helpers/app';
+import { signedHeaders } from '../helpers/sigv4';
 
 const BAD = `Bearer ${generateToken('classic')}`;
 
@@ -46,15 +47,26 @@ describe('errors, per REST family and GraphQL', () => {
   });
 
   it('AWS family: a wrong credential is UnrecognizedClientException as the AWS SDKs expect', async () => {
-    const res = await fetch(`${t.url}/`, {
+    // The family authenticates by SigV4 (src/auth/sigv4.ts): a request signed with a key this server does not know.
+    const headers = await signedHeaders(t.url, {
+      key: { accessKeyId: 'AKIANOSUCHKEY0000000', secretAccessKey: 'x'.repeat(40) },
+      target: 'AWSStepFunctions.ListStateMachines',
+      path: '/',
+    });
+    delete headers.host;
+    const res = await fetch(`${t.url}/`, { method: 'POST', headers, body: '{}' });
+    // AWS JSON services answer unknown credentials with 400 + __type (the SDK keys on __type).
+    expect(res.status).toBe(400);
+    expect(res.headers.get('x-amzn-errortype')).toBe('UnrecognizedClientException');
+    expect((await res.json()) as any).toEqual({ __type: 'UnrecognizedClientException', message: 'The security token included in the request is invalid.' });
+    // A bearer token is no AWS credential: the request is not signed (AWS: IncompleteSignatureException).
+    const bearer = await fetch(`${t.url}/`, {
       method: 'POST',
       headers: { authorization: BAD, 'x-amz-target': 'AWSStepFunctions.ListStateMachines', 'content-type': 'application/x-amz-json-1.0' },
       body: '{}',
     });
-    // AWS JSON services answer unknown credentials with 400 + __type (the SDK keys on __type).
-    expect(res.status).toBe(400);
-    expect(res.headers.get('x-amzn-errortype')).toBe('UnrecognizedClientException');
-    expect((await res.json()) as any).toEqual({ __type: 'UnrecognizedClientException', message: 'Bad credentials' });
+    expect(bearer.status).toBe(400);
+    expect(bearer.headers.get('x-amzn-errortype')).toBe('IncompleteSignatureException');
   });
 
   it('GraphQL: a wrong token is HTTP 401 with extensions.code UNAUTHENTICATED', async () => {

@@ -29,6 +29,7 @@ import { gqlOneBad, gqlRandom, gqlValid, rootFields } from '../helpers/fuzz/grap
 import { FuzzClient, WireResponse } from '../helpers/fuzz/http';
 import { checkResponse, messageShape, Problem } from '../helpers/fuzz/oracle';
 import { restOneBad, restRandom, restValid } from '../helpers/fuzz/rest';
+import { sigV4Headers } from '../helpers/fuzz/sign';
 import { transportCase } from '../helpers/fuzz/transport';
 
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : 20260310;
@@ -73,13 +74,19 @@ describe(`fuzz (${testDialect()}): REST route table and GraphQL schema`, () => {
       fx.auths.map(async (auth) => {
         const requestId = `fuzz-${n}-${auth.name}`;
         const header = auth.name === 'bad-token' ? fx.badTokens[n % fx.badTokens.length] : auth.header;
-        const headers = { ...c.request.headers, 'x-request-id': requestId, ...(header ? { authorization: header } : {}) };
+        let headers: Record<string, string> = { ...c.request.headers, 'x-request-id': requestId, ...(header ? { authorization: header } : {}) };
+        // A family that authenticates by request signature (AWS JSON: SigV4) gets the case signed with the
+        // credential's access key; the bad credential alternates a bad token with a signature by a wrong secret.
+        if (c.oracle === 'aws' || c.request.headers['x-amz-target'] !== undefined) {
+          const key = auth.name === 'bad-token' && n % 2 === 0 ? { ...fx.auths[0].accessKey!, secretAccessKey: 'wrong-secret' } : auth.accessKey;
+          if (key) headers = { ...headers, ...(await sigV4Headers(c.request, key, new URL(t.url).host)) };
+        }
         let res: WireResponse;
         const problems: Problem[] = [];
         try {
           res = await client.send({ ...c.request, headers });
           problems.push(...checkResponse(c, res));
-          const k = `${c.kind}:${c.mode}:${String(res.status).slice(0, 1)}xx`;
+          const k = `${c.kind}${c.kind === 'rest' ? `(${c.oracle})` : ''}:${c.mode}:${String(res.status).slice(0, 1)}xx`;
           tally.set(k, (tally.get(k) ?? 0) + 1);
         } catch (e) {
           res = { status: 0, headers: {}, body: '', size: 0, ms: 0 };

@@ -10,6 +10,8 @@ import { registerRoutes } from '../../src/rest/register';
 import { route, RestRoute } from '../../src/rest/route-table';
 import { REST_ROUTES } from '../../src/rest/routes';
 import { startTestApp, TestApp } from '../helpers/app';
+import { AccessKey, signedHeaders } from '../helpers/sigv4';
+import { IdentityFixtures } from '../fixtures/identity';
 import Fastify from 'fastify';
 
 const AMZ = 'application/x-amz-json-1.0';
@@ -65,13 +67,21 @@ const rows: RestRoute<any, any>[] = [
 
 describe('operation-keyed routing (AWS JSON family)', () => {
   let t: TestApp;
+  let key: AccessKey;
   beforeAll(async () => {
     t = await startTestApp({ routes: [...REST_ROUTES, ...rows] });
+    // Every request of the family is SigV4-signed with a workflow access key (src/auth/sigv4.ts).
+    const fx = new IdentityFixtures(t.db.dataSource);
+    const user = await fx.user();
+    key = await fx.services.identity.createAccessKey(t.db.dataSource.manager, { user: user.login });
   });
   afterAll(() => t?.close());
 
-  const call = (target: string | undefined, body: string, contentType = AMZ) =>
-    fetch(`${t.url}/`, { method: 'POST', headers: { 'content-type': contentType, ...(target ? { 'x-amz-target': target } : {}) }, body });
+  const call = async (target: string | undefined, body: string, contentType = AMZ) => {
+    const headers = await signedHeaders(t.url, { key, target, body, path: '/', contentType });
+    delete headers.host;
+    return fetch(`${t.url}/`, { method: 'POST', headers, body });
+  };
 
   it('two operations on one path each reach their own row', async () => {
     const payload = '{"name":  "ada"}';

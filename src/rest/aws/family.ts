@@ -7,11 +7,14 @@
  *  - answers `application/x-amz-json-1.0`; field names are the service's own (camelCase in the domain,
  *    PascalCase members on the wire: the route's declarations rename them).
  *  - claims requests carrying X-Amz-Target, and /workflow and below.
+ *  - every request is SigV4-signed with a workflow access key (`authenticate`); the key's user is the viewer.
  */
 import { AppError, AppErrorCode, quoteInput } from '../../errors/app-error';
 import { REQUEST_CODES } from '../../errors/codes';
 import { capMessage } from '../../errors/message-cap';
+import { authenticateSigV4 } from '../../auth/sigv4';
 import { ErrorReply, RestFamily, retryHeaders } from '../family';
+import { WORKFLOW_AWS_ERRORS } from './workflow.errors';
 
 export const AWS_JSON_MEDIA_TYPE = 'application/x-amz-json-1.0';
 export const AWS_REST_PREFIX = '/workflow';
@@ -33,6 +36,7 @@ const BY_DOMAIN_CODE: Record<string, [string, number]> = {
   [REQUEST_CODES.BODY_NOT_OBJECT]: ['SerializationException', 400],
   [REQUEST_CODES.MEDIA_TYPE_UNSUPPORTED]: ['UnsupportedMediaTypeException', 400],
   [REQUEST_CODES.BODY_TOO_LARGE]: ['RequestEntityTooLargeException', 413],
+  ...WORKFLOW_AWS_ERRORS,
 };
 
 /** The AWS error type (`__type`) and status of an AppError. */
@@ -49,12 +53,17 @@ export const awsFamily: RestFamily = {
   name: 'aws',
   mediaType: AWS_JSON_MEDIA_TYPE,
   operationHeader: 'x-amz-target',
+  // The AWS SDKs post to the endpoint's path with a trailing slash (endpoint https://host/workflow -> /workflow/).
+  trailingSlash: true,
 
   claims(req) {
     if (req.headers['x-amz-target'] !== undefined) return true;
     const path = req.url.split('?')[0];
     return path === AWS_REST_PREFIX || path.startsWith(`${AWS_REST_PREFIX}/`);
   },
+
+  // Every request is signed with a workflow access key (SigV4, src/auth/sigv4.ts); the key's user is the viewer.
+  authenticate: (req, deps) => authenticateSigV4(deps, { method: req.method, target: req.target, headers: req.headers, rawBody: req.rawBody }),
 
   // AWS JSON member names are the service's (the domain's camelCase, PascalCased by the route's declarations).
   fieldName: (f) => f,
@@ -63,7 +72,8 @@ export const awsFamily: RestFamily = {
     awsError(
       400,
       'UnknownOperationException',
-      operation ? `Unknown operation ${quoteInput(operation)}` : `Unknown operation ${method} ${quoteInput(path)}: X-Amz-Target is missing`,
+      // Without X-Amz-Target: the same words as an unknown path (the path as sent, cut to 100 characters).
+      operation ? `Unknown operation ${quoteInput(operation)}` : `Unknown operation ${method} ${quoteInput(path, '')}`,
     ),
 
   errorReply(e, fieldName = (f: string) => f) {

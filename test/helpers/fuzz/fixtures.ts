@@ -8,11 +8,14 @@ import { RepositoryEntity } from '../../../entities';
 import { generateToken } from '../../../src/auth/tokens';
 import { seedDemo } from '../../../src/seed/demo';
 import { gql, TestApp } from '../app';
+import { signedCall } from '../sigv4';
 
 export interface Auth {
   name: string;
   /** The Authorization header, or undefined for anonymous. */
   header?: string;
+  /** The user's workflow access key: requests of signing families (AWS JSON) are SigV4-signed with it instead. */
+  accessKey?: { accessKeyId: string; secretAccessKey: string };
 }
 
 /** A consistent set of path values: a repository, its owner, an organization and (optionally) an alert. */
@@ -37,6 +40,8 @@ export interface FuzzFixtures {
   placeholderIds: string[];
   secretTypes: string[];
   providers: string[];
+  /** Workflow values a client learns from the wire: definition and job ARNs, paging tokens. */
+  workflow: { stateMachineArns: string[]; executionArns: string[]; nextTokens: string[] };
   /** Put the repositories' security settings back as seeded (fuzzed mutations may turn them off). */
   restoreSettings(): Promise<void>;
 }
@@ -50,8 +55,13 @@ export async function seedFuzzFixtures(t: TestApp): Promise<FuzzFixtures> {
   const demo = await seedDemo(t.app.dataSource, t.app.deps.services);
   const token = (user: string) => demo.tokens.find((x) => x.user === user)!.token;
   const alice = token('alice');
+  const keys = new Map<string, { accessKeyId: string; secretAccessKey: string }>();
+  for (const user of new Set(demo.tokens.map((x) => x.user))) {
+    const k = await t.app.deps.services.identity.createAccessKey(t.app.dataSource.manager, { user }, t.config.secretKey);
+    keys.set(user, { accessKeyId: k.accessKeyId, secretAccessKey: k.secretAccessKey });
+  }
   const auths: Auth[] = [
-    ...demo.tokens.map((x) => ({ name: x.user, header: `Bearer ${x.token}` })),
+    ...demo.tokens.map((x) => ({ name: x.user, header: `Bearer ${x.token}`, accessKey: keys.get(x.user) })),
     { name: 'anonymous' },
     // A bad credential: the test alternates between a well-formed but unknown token and a malformed one.
     { name: 'bad-token', header: 'Bearer gwc_x' },
@@ -121,6 +131,7 @@ export async function seedFuzzFixtures(t: TestApp): Promise<FuzzFixtures> {
   if (g.body.errors?.length || nodeIds.size < 5 || gqlCursors.size < 5 || restCursors.size < 3 || etags.size < 3) {
     throw new Error(`fuzz fixtures incomplete: ${JSON.stringify({ errors: g.body.errors, ids: nodeIds.size, gql: gqlCursors.size, rest: restCursors.size, etags: etags.size })}`);
   }
+  const workflow = await seedWorkflow(t, keys.get('alice')!);
   const repoRows = t.app.dataSource.getRepository(RepositoryEntity);
   const seeded = (await repoRows.find()).map((r) => ({
     id: r.id,
@@ -143,5 +154,29 @@ export async function seedFuzzFixtures(t: TestApp): Promise<FuzzFixtures> {
     placeholderIds: demo.secretScanning?.blockedPlaceholderId ? [demo.secretScanning.blockedPlaceholderId] : [],
     secretTypes: [...secretTypes],
     providers: [...providers],
+    workflow,
   };
+}
+
+/** A workflow definition with a few jobs, created over the wire with alice's access key. */
+async function seedWorkflow(t: TestApp, key: { accessKeyId: string; secretAccessKey: string }): Promise<FuzzFixtures['workflow']> {
+  const call = async (op: string, body: unknown) => {
+    const r = await signedCall(t.url, { key, target: `AWSStepFunctions.${op}`, body: JSON.stringify(body) });
+    if (r.status !== 200) throw new Error(`fuzz fixtures: ${op} answered ${r.status} ${JSON.stringify(r.body)}`);
+    return r.body;
+  };
+  const definition = JSON.stringify({ StartAt: 'A', States: { A: { Type: 'Pass', End: true } } });
+  const roleArn = 'arn:aws:iam::000000000000:role/fuzz';
+  const arns: string[] = [];
+  for (const name of ['fuzz-orders', 'fuzz-invoices']) arns.push((await call('CreateStateMachine', { name, definition, roleArn })).stateMachineArn);
+  const executionArns: string[] = [];
+  for (let i = 0; i < 3; i++) executionArns.push((await call('StartExecution', { stateMachineArn: arns[0], name: `fuzz-${i}`, input: `{"i":${i}}` })).executionArn);
+  await call('StopExecution', { executionArn: executionArns[2], cause: 'fuzz fixture' });
+  const nextTokens = [
+    (await call('ListExecutions', { stateMachineArn: arns[0], maxResults: 1 })).nextToken,
+    (await call('ListStateMachines', { maxResults: 1 })).nextToken,
+    (await call('GetExecutionHistory', { executionArn: executionArns[2], maxResults: 1 })).nextToken,
+  ];
+  if (nextTokens.some((x) => typeof x !== 'string')) throw new Error('fuzz fixtures: no workflow paging tokens');
+  return { stateMachineArns: arns, executionArns, nextTokens };
 }

@@ -112,6 +112,22 @@ export function realValue(name: string, b: Binding, fx: FuzzFixtures): fc.Arbitr
       return fx.placeholderIds.length ? fc.constantFrom(...fx.placeholderIds) : undefined;
     case 'resolution_comment':
       return fc.constantFrom('fuzz', 'Sample token in the docs', null);
+    // The workflow service (AWS JSON members).
+    case 'stateMachineArn':
+      return fc.constantFrom(...fx.workflow.stateMachineArns);
+    case 'executionArn':
+      return fc.constantFrom(...fx.workflow.executionArns);
+    case 'nextToken':
+      return fc.constantFrom(...fx.workflow.nextTokens);
+    case 'roleArn':
+      return fc.constantFrom('arn:aws:iam::000000000000:role/fuzz', 'arn:aws:iam::123456789012:role/service-role/other');
+    case 'definition':
+      return fc.constantFrom(
+        '{"StartAt":"A","States":{"A":{"Type":"Pass","End":true}}}',
+        '{"StartAt":"W","States":{"W":{"Type":"Wait","Seconds":1,"Next":"T"},"T":{"Type":"Task","Resource":"echo","End":true}}}',
+      );
+    case 'input':
+      return fc.constantFrom('{}', '{"a":[1,2,3]}', '"text"', '[]');
     default:
       return undefined;
   }
@@ -180,6 +196,7 @@ export function badStrings(fx: FuzzFixtures): fc.Arbitrary<string> {
 function badFor(name: string, fx: FuzzFixtures): fc.Arbitrary<string> {
   const kind = pointerKind(name);
   if (kind === 'cursor') return fc.oneof(tamperedCursor(fx.restCursors), badStrings(fx));
+  if (name === 'nextToken') return fc.oneof(tamperedCursor(fx.workflow.nextTokens), badStrings(fx));
   if (kind === 'id') return fc.oneof(fc.constantFrom(...NUMBERISH), badStrings(fx));
   return badStrings(fx);
 }

@@ -93,4 +93,3 @@ describe('secret scanning bulk alert updates', () => {
     await expect(updates().bulkUpdate(adminCtx, { owner: 42 } as never, {}, { state: 'open' })).rejects.toBeInstanceOf(ValidationError);
   });
 });
-});

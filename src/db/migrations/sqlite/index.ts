@@ -5,7 +5,8 @@ import { SecretScanningOwnerRepoIndex1795318983053 } from './1795318983053-Secre
 import { Calendar1795453034358 } from './1795453034358-Calendar';
 import { CalendarTermCount1795456435981 } from './1795456435981-CalendarTermCount';
 import { CalendarWindowIndex1795456692618 } from './1795456692618-CalendarWindowIndex';
+import { Workflow1795464180426 } from './1795464180426-Workflow';
 import { CalendarEventSources1795464972962 } from './1795464972962-CalendarEventSources';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const SQLITE_MIGRATIONS: Function[] = [Identity1795314431353, SecretScanning1795316639270, SecretScanningOwnerRepoIndex1795318983053, Calendar1795453034358, CalendarTermCount1795456435981, CalendarWindowIndex1795456692618, CalendarEventSources1795464972962];
+export const SQLITE_MIGRATIONS: Function[] = [Identity1795314431353, SecretScanning1795316639270, SecretScanningOwnerRepoIndex1795318983053, Calendar1795453034358, CalendarTermCount1795456435981, CalendarWindowIndex1795456692618, Workflow1795464180426, CalendarEventSources1795464972962];

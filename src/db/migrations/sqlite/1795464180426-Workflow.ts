@@ -1,0 +1,101 @@
+import { MigrationInterface, QueryRunner } from 'typeorm';
+
+export class Workflow1795464180426 implements MigrationInterface {
+    name = 'Workflow1795464180426';
+
+    public async up(queryRunner: QueryRunner): Promise<void> {
+        await queryRunner.query("CREATE TABLE \"workflow_definitions\" (\"id\" integer PRIMARY KEY AUTOINCREMENT NOT NULL, \"arn\" varchar(256) NOT NULL, \"name\" varchar(80) NOT NULL, \"definition\" text NOT NULL, \"role_arn\" varchar(256) NOT NULL, \"type\" varchar(16) NOT NULL DEFAULT ('STANDARD'), \"status\" varchar(16) NOT NULL DEFAULT ('ACTIVE'), \"created_by\" integer, \"created_at\" datetime NOT NULL, \"updated_at\" datetime NOT NULL, \"revision_id\" varchar(64) NOT NULL)");
+        await queryRunner.query("CREATE UNIQUE INDEX \"UQ_workflow_definitions_arn\" ON \"workflow_definitions\" (\"arn\") ");
+        await queryRunner.query("CREATE UNIQUE INDEX \"UQ_workflow_definitions_name\" ON \"workflow_definitions\" (\"name\") ");
+        await queryRunner.query("CREATE INDEX \"IDX_workflow_definitions_created_by\" ON \"workflow_definitions\" (\"created_by\") ");
+        await queryRunner.query("CREATE TABLE \"workflow_jobs\" (\"id\" integer PRIMARY KEY AUTOINCREMENT NOT NULL, \"arn\" varchar(256) NOT NULL, \"definition_id\" integer NOT NULL, \"name\" varchar(80) NOT NULL, \"status\" varchar(16) NOT NULL DEFAULT ('RUNNING'), \"input\" text NOT NULL, \"output\" text, \"error\" varchar(256), \"cause\" text, \"start_date\" datetime NOT NULL, \"stop_date\" datetime, \"started_by\" integer, \"definition_text\" text NOT NULL, \"trace_header\" varchar(256), \"current_state\" varchar(80), \"checkpoint\" text, \"version\" integer NOT NULL DEFAULT (1), \"lease_owner\" varchar(64), \"lease_until\" datetime, \"wake_at\" datetime, \"deadline\" datetime)");
+        await queryRunner.query("CREATE UNIQUE INDEX \"UQ_workflow_jobs_arn\" ON \"workflow_jobs\" (\"arn\") ");
+        await queryRunner.query("CREATE INDEX \"IDX_workflow_jobs_status_wake\" ON \"workflow_jobs\" (\"status\", \"wake_at\") ");
+        await queryRunner.query("CREATE INDEX \"IDX_workflow_jobs_started_by_start\" ON \"workflow_jobs\" (\"started_by\", \"start_date\", \"id\") ");
+        await queryRunner.query("CREATE INDEX \"IDX_workflow_jobs_status_start\" ON \"workflow_jobs\" (\"status\", \"start_date\", \"id\") ");
+        await queryRunner.query("CREATE INDEX \"IDX_workflow_jobs_def_start\" ON \"workflow_jobs\" (\"definition_id\", \"start_date\", \"id\") ");
+        await queryRunner.query("CREATE INDEX \"IDX_workflow_jobs_def_status_start\" ON \"workflow_jobs\" (\"definition_id\", \"status\", \"start_date\", \"id\") ");
+        await queryRunner.query("CREATE UNIQUE INDEX \"UQ_workflow_jobs_definition_name\" ON \"workflow_jobs\" (\"definition_id\", \"name\") ");
+        await queryRunner.query("CREATE TABLE \"workflow_job_events\" (\"job_id\" integer NOT NULL, \"event_id\" integer NOT NULL, \"previous_event_id\" integer NOT NULL DEFAULT (0), \"type\" varchar(64) NOT NULL, \"timestamp\" datetime NOT NULL, \"details\" text NOT NULL DEFAULT ('{}'), PRIMARY KEY (\"job_id\", \"event_id\"))");
+        await queryRunner.query("DROP INDEX \"UQ_workflow_definitions_arn\"");
+        await queryRunner.query("DROP INDEX \"UQ_workflow_definitions_name\"");
+        await queryRunner.query("DROP INDEX \"IDX_workflow_definitions_created_by\"");
+        await queryRunner.query("CREATE TABLE \"temporary_workflow_definitions\" (\"id\" integer PRIMARY KEY AUTOINCREMENT NOT NULL, \"arn\" varchar(256) NOT NULL, \"name\" varchar(80) NOT NULL, \"definition\" text NOT NULL, \"role_arn\" varchar(256) NOT NULL, \"type\" varchar(16) NOT NULL DEFAULT ('STANDARD'), \"status\" varchar(16) NOT NULL DEFAULT ('ACTIVE'), \"created_by\" integer, \"created_at\" datetime NOT NULL, \"updated_at\" datetime NOT NULL, \"revision_id\" varchar(64) NOT NULL, CONSTRAINT \"FK_837d9fc6816d3663b36e6b03d7a\" FOREIGN KEY (\"created_by\") REFERENCES \"accounts\" (\"id\") ON DELETE SET NULL ON UPDATE NO ACTION)");
+        await queryRunner.query("INSERT INTO \"temporary_workflow_definitions\"(\"id\", \"arn\", \"name\", \"definition\", \"role_arn\", \"type\", \"status\", \"created_by\", \"created_at\", \"updated_at\", \"revision_id\") SELECT \"id\", \"arn\", \"name\", \"definition\", \"role_arn\", \"type\", \"status\", \"created_by\", \"created_at\", \"updated_at\", \"revision_id\" FROM \"workflow_definitions\"");
+        await queryRunner.query("DROP TABLE \"workflow_definitions\"");
+        await queryRunner.query("ALTER TABLE \"temporary_workflow_definitions\" RENAME TO \"workflow_definitions\"");
+        await queryRunner.query("CREATE UNIQUE INDEX \"UQ_workflow_definitions_arn\" ON \"workflow_definitions\" (\"arn\") ");
+        await queryRunner.query("CREATE UNIQUE INDEX \"UQ_workflow_definitions_name\" ON \"workflow_definitions\" (\"name\") ");
+        await queryRunner.query("CREATE INDEX \"IDX_workflow_definitions_created_by\" ON \"workflow_definitions\" (\"created_by\") ");
+        await queryRunner.query("DROP INDEX \"UQ_workflow_jobs_arn\"");
+        await queryRunner.query("DROP INDEX \"IDX_workflow_jobs_status_wake\"");
+        await queryRunner.query("DROP INDEX \"IDX_workflow_jobs_started_by_start\"");
+        await queryRunner.query("DROP INDEX \"IDX_workflow_jobs_status_start\"");
+        await queryRunner.query("DROP INDEX \"IDX_workflow_jobs_def_start\"");
+        await queryRunner.query("DROP INDEX \"IDX_workflow_jobs_def_status_start\"");
+        await queryRunner.query("DROP INDEX \"UQ_workflow_jobs_definition_name\"");
+        await queryRunner.query("CREATE TABLE \"temporary_workflow_jobs\" (\"id\" integer PRIMARY KEY AUTOINCREMENT NOT NULL, \"arn\" varchar(256) NOT NULL, \"definition_id\" integer NOT NULL, \"name\" varchar(80) NOT NULL, \"status\" varchar(16) NOT NULL DEFAULT ('RUNNING'), \"input\" text NOT NULL, \"output\" text, \"error\" varchar(256), \"cause\" text, \"start_date\" datetime NOT NULL, \"stop_date\" datetime, \"started_by\" integer, \"definition_text\" text NOT NULL, \"trace_header\" varchar(256), \"current_state\" varchar(80), \"checkpoint\" text, \"version\" integer NOT NULL DEFAULT (1), \"lease_owner\" varchar(64), \"lease_until\" datetime, \"wake_at\" datetime, \"deadline\" datetime, CONSTRAINT \"FK_77437b7032854e4120f33cd7424\" FOREIGN KEY (\"definition_id\") REFERENCES \"workflow_definitions\" (\"id\") ON DELETE CASCADE ON UPDATE NO ACTION, CONSTRAINT \"FK_c98d140c52d3aa26c99b7ff710b\" FOREIGN KEY (\"started_by\") REFERENCES \"accounts\" (\"id\") ON DELETE SET NULL ON UPDATE NO ACTION)");
+        await queryRunner.query("INSERT INTO \"temporary_workflow_jobs\"(\"id\", \"arn\", \"definition_id\", \"name\", \"status\", \"input\", \"output\", \"error\", \"cause\", \"start_date\", \"stop_date\", \"started_by\", \"definition_text\", \"trace_header\", \"current_state\", \"checkpoint\", \"version\", \"lease_owner\", \"lease_until\", \"wake_at\", \"deadline\") SELECT \"id\", \"arn\", \"definition_id\", \"name\", \"status\", \"input\", \"output\", \"error\", \"cause\", \"start_date\", \"stop_date\", \"started_by\", \"definition_text\", \"trace_header\", \"current_state\", \"checkpoint\", \"version\", \"lease_owner\", \"lease_until\", \"wake_at\", \"deadline\" FROM \"workflow_jobs\"");
+        await queryRunner.query("DROP TABLE \"workflow_jobs\"");
+        await queryRunner.query("ALTER TABLE \"temporary_workflow_jobs\" RENAME TO \"workflow_jobs\"");
+        await queryRunner.query("CREATE UNIQUE INDEX \"UQ_workflow_jobs_arn\" ON \"workflow_jobs\" (\"arn\") ");
+        await queryRunner.query("CREATE INDEX \"IDX_workflow_jobs_status_wake\" ON \"workflow_jobs\" (\"status\", \"wake_at\") ");
+        await queryRunner.query("CREATE INDEX \"IDX_workflow_jobs_started_by_start\" ON \"workflow_jobs\" (\"started_by\", \"start_date\", \"id\") ");
+        await queryRunner.query("CREATE INDEX \"IDX_workflow_jobs_status_start\" ON \"workflow_jobs\" (\"status\", \"start_date\", \"id\") ");
+        await queryRunner.query("CREATE INDEX \"IDX_workflow_jobs_def_start\" ON \"workflow_jobs\" (\"definition_id\", \"start_date\", \"id\") ");
+        await queryRunner.query("CREATE INDEX \"IDX_workflow_jobs_def_status_start\" ON \"workflow_jobs\" (\"definition_id\", \"status\", \"start_date\", \"id\") ");
+        await queryRunner.query("CREATE UNIQUE INDEX \"UQ_workflow_jobs_definition_name\" ON \"workflow_jobs\" (\"definition_id\", \"name\") ");
+        await queryRunner.query("CREATE TABLE \"temporary_workflow_job_events\" (\"job_id\" integer NOT NULL, \"event_id\" integer NOT NULL, \"previous_event_id\" integer NOT NULL DEFAULT (0), \"type\" varchar(64) NOT NULL, \"timestamp\" datetime NOT NULL, \"details\" text NOT NULL DEFAULT ('{}'), CONSTRAINT \"FK_1d6938fb957b3728f8948bab572\" FOREIGN KEY (\"job_id\") REFERENCES \"workflow_jobs\" (\"id\") ON DELETE CASCADE ON UPDATE NO ACTION, PRIMARY KEY (\"job_id\", \"event_id\"))");
+        await queryRunner.query("INSERT INTO \"temporary_workflow_job_events\"(\"job_id\", \"event_id\", \"previous_event_id\", \"type\", \"timestamp\", \"details\") SELECT \"job_id\", \"event_id\", \"previous_event_id\", \"type\", \"timestamp\", \"details\" FROM \"workflow_job_events\"");
+        await queryRunner.query("DROP TABLE \"workflow_job_events\"");
+        await queryRunner.query("ALTER TABLE \"temporary_workflow_job_events\" RENAME TO \"workflow_job_events\"");
+    }
+
+    public async down(queryRunner: QueryRunner): Promise<void> {
+        await queryRunner.query("ALTER TABLE \"workflow_job_events\" RENAME TO \"temporary_workflow_job_events\"");
+        await queryRunner.query("CREATE TABLE \"workflow_job_events\" (\"job_id\" integer NOT NULL, \"event_id\" integer NOT NULL, \"previous_event_id\" integer NOT NULL DEFAULT (0), \"type\" varchar(64) NOT NULL, \"timestamp\" datetime NOT NULL, \"details\" text NOT NULL DEFAULT ('{}'), PRIMARY KEY (\"job_id\", \"event_id\"))");
+        await queryRunner.query("INSERT INTO \"workflow_job_events\"(\"job_id\", \"event_id\", \"previous_event_id\", \"type\", \"timestamp\", \"details\") SELECT \"job_id\", \"event_id\", \"previous_event_id\", \"type\", \"timestamp\", \"details\" FROM \"temporary_workflow_job_events\"");
+        await queryRunner.query("DROP TABLE \"temporary_workflow_job_events\"");
+        await queryRunner.query("DROP INDEX \"UQ_workflow_jobs_definition_name\"");
+        await queryRunner.query("DROP INDEX \"IDX_workflow_jobs_def_status_start\"");
+        await queryRunner.query("DROP INDEX \"IDX_workflow_jobs_def_start\"");
+        await queryRunner.query("DROP INDEX \"IDX_workflow_jobs_status_start\"");
+        await queryRunner.query("DROP INDEX \"IDX_workflow_jobs_started_by_start\"");
+        await queryRunner.query("DROP INDEX \"IDX_workflow_jobs_status_wake\"");
+        await queryRunner.query("DROP INDEX \"UQ_workflow_jobs_arn\"");
+        await queryRunner.query("ALTER TABLE \"workflow_jobs\" RENAME TO \"temporary_workflow_jobs\"");
+        await queryRunner.query("CREATE TABLE \"workflow_jobs\" (\"id\" integer PRIMARY KEY AUTOINCREMENT NOT NULL, \"arn\" varchar(256) NOT NULL, \"definition_id\" integer NOT NULL, \"name\" varchar(80) NOT NULL, \"status\" varchar(16) NOT NULL DEFAULT ('RUNNING'), \"input\" text NOT NULL, \"output\" text, \"error\" varchar(256), \"cause\" text, \"start_date\" datetime NOT NULL, \"stop_date\" datetime, \"started_by\" integer, \"definition_text\" text NOT NULL, \"trace_header\" varchar(256), \"current_state\" varchar(80), \"checkpoint\" text, \"version\" integer NOT NULL DEFAULT (1), \"lease_owner\" varchar(64), \"lease_until\" datetime, \"wake_at\" datetime, \"deadline\" datetime)");
+        await queryRunner.query("INSERT INTO \"workflow_jobs\"(\"id\", \"arn\", \"definition_id\", \"name\", \"status\", \"input\", \"output\", \"error\", \"cause\", \"start_date\", \"stop_date\", \"started_by\", \"definition_text\", \"trace_header\", \"current_state\", \"checkpoint\", \"version\", \"lease_owner\", \"lease_until\", \"wake_at\", \"deadline\") SELECT \"id\", \"arn\", \"definition_id\", \"name\", \"status\", \"input\", \"output\", \"error\", \"cause\", \"start_date\", \"stop_date\", \"started_by\", \"definition_text\", \"trace_header\", \"current_state\", \"checkpoint\", \"version\", \"lease_owner\", \"lease_until\", \"wake_at\", \"deadline\" FROM \"temporary_workflow_jobs\"");
+        await queryRunner.query("DROP TABLE \"temporary_workflow_jobs\"");
+        await queryRunner.query("CREATE UNIQUE INDEX \"UQ_workflow_jobs_definition_name\" ON \"workflow_jobs\" (\"definition_id\", \"name\") ");
+        await queryRunner.query("CREATE INDEX \"IDX_workflow_jobs_def_status_start\" ON \"workflow_jobs\" (\"definition_id\", \"status\", \"start_date\", \"id\") ");
+        await queryRunner.query("CREATE INDEX \"IDX_workflow_jobs_def_start\" ON \"workflow_jobs\" (\"definition_id\", \"start_date\", \"id\") ");
+        await queryRunner.query("CREATE INDEX \"IDX_workflow_jobs_status_start\" ON \"workflow_jobs\" (\"status\", \"start_date\", \"id\") ");
+        await queryRunner.query("CREATE INDEX \"IDX_workflow_jobs_started_by_start\" ON \"workflow_jobs\" (\"started_by\", \"start_date\", \"id\") ");
+        await queryRunner.query("CREATE INDEX \"IDX_workflow_jobs_status_wake\" ON \"workflow_jobs\" (\"status\", \"wake_at\") ");
+        await queryRunner.query("CREATE UNIQUE INDEX \"UQ_workflow_jobs_arn\" ON \"workflow_jobs\" (\"arn\") ");
+        await queryRunner.query("DROP INDEX \"IDX_workflow_definitions_created_by\"");
+        await queryRunner.query("DROP INDEX \"UQ_workflow_definitions_name\"");
+        await queryRunner.query("DROP INDEX \"UQ_workflow_definitions_arn\"");
+        await queryRunner.query("ALTER TABLE \"workflow_definitions\" RENAME TO \"temporary_workflow_definitions\"");
+        await queryRunner.query("CREATE TABLE \"workflow_definitions\" (\"id\" integer PRIMARY KEY AUTOINCREMENT NOT NULL, \"arn\" varchar(256) NOT NULL, \"name\" varchar(80) NOT NULL, \"definition\" text NOT NULL, \"role_arn\" varchar(256) NOT NULL, \"type\" varchar(16) NOT NULL DEFAULT ('STANDARD'), \"status\" varchar(16) NOT NULL DEFAULT ('ACTIVE'), \"created_by\" integer, \"created_at\" datetime NOT NULL, \"updated_at\" datetime NOT NULL, \"revision_id\" varchar(64) NOT NULL)");
+        await queryRunner.query("INSERT INTO \"workflow_definitions\"(\"id\", \"arn\", \"name\", \"definition\", \"role_arn\", \"type\", \"status\", \"created_by\", \"created_at\", \"updated_at\", \"revision_id\") SELECT \"id\", \"arn\", \"name\", \"definition\", \"role_arn\", \"type\", \"status\", \"created_by\", \"created_at\", \"updated_at\", \"revision_id\" FROM \"temporary_workflow_definitions\"");
+        await queryRunner.query("DROP TABLE \"temporary_workflow_definitions\"");
+        await queryRunner.query("CREATE INDEX \"IDX_workflow_definitions_created_by\" ON \"workflow_definitions\" (\"created_by\") ");
+        await queryRunner.query("CREATE UNIQUE INDEX \"UQ_workflow_definitions_name\" ON \"workflow_definitions\" (\"name\") ");
+        await queryRunner.query("CREATE UNIQUE INDEX \"UQ_workflow_definitions_arn\" ON \"workflow_definitions\" (\"arn\") ");
+        await queryRunner.query("DROP TABLE \"workflow_job_events\"");
+        await queryRunner.query("DROP INDEX \"UQ_workflow_jobs_definition_name\"");
+        await queryRunner.query("DROP INDEX \"IDX_workflow_jobs_def_status_start\"");
+        await queryRunner.query("DROP INDEX \"IDX_workflow_jobs_def_start\"");
+        await queryRunner.query("DROP INDEX \"IDX_workflow_jobs_status_start\"");
+        await queryRunner.query("DROP INDEX \"IDX_workflow_jobs_started_by_start\"");
+        await queryRunner.query("DROP INDEX \"IDX_workflow_jobs_status_wake\"");
+        await queryRunner.query("DROP INDEX \"UQ_workflow_jobs_arn\"");
+        await queryRunner.query("DROP TABLE \"workflow_jobs\"");
+        await queryRunner.query("DROP INDEX \"IDX_workflow_definitions_created_by\"");
+        await queryRunner.query("DROP INDEX \"UQ_workflow_definitions_name\"");
+        await queryRunner.query("DROP INDEX \"UQ_workflow_definitions_arn\"");
+        await queryRunner.query("DROP TABLE \"workflow_definitions\"");
+    }
+}

@@ -1,0 +1,23 @@
+/**
+ * How the AWS JSON family answers the workflow domain's codes: the Step Functions error of the same meaning
+ * (`__type`), all 400 as Step Functions answers them. Request signing codes answer as every AWS JSON service does.
+ */
+import { WORKFLOW_CODES } from '../../services/workflow/error-codes';
+
+export const WORKFLOW_AWS_ERRORS: Record<string, [string, number]> = {
+  [WORKFLOW_CODES.INVALID_ARN]: ['InvalidArn', 400],
+  [WORKFLOW_CODES.INVALID_NAME]: ['InvalidName', 400],
+  [WORKFLOW_CODES.INVALID_DEFINITION]: ['InvalidDefinition', 400],
+  [WORKFLOW_CODES.INVALID_EXECUTION_INPUT]: ['InvalidExecutionInput', 400],
+  [WORKFLOW_CODES.INVALID_TOKEN]: ['InvalidToken', 400],
+  [WORKFLOW_CODES.STATE_MACHINE_ALREADY_EXISTS]: ['StateMachineAlreadyExists', 400],
+  [WORKFLOW_CODES.STATE_MACHINE_DOES_NOT_EXIST]: ['StateMachineDoesNotExist', 400],
+  [WORKFLOW_CODES.STATE_MACHINE_DELETING]: ['StateMachineDeleting', 400],
+  [WORKFLOW_CODES.EXECUTION_ALREADY_EXISTS]: ['ExecutionAlreadyExists', 400],
+  [WORKFLOW_CODES.EXECUTION_DOES_NOT_EXIST]: ['ExecutionDoesNotExist', 400],
+  [WORKFLOW_CODES.EXECUTION_NOT_RUNNING]: ['ValidationException', 400],
+  [WORKFLOW_CODES.MISSING_AUTHENTICATION_TOKEN]: ['MissingAuthenticationTokenException', 400],
+  [WORKFLOW_CODES.INCOMPLETE_SIGNATURE]: ['IncompleteSignatureException', 400],
+  [WORKFLOW_CODES.INVALID_SIGNATURE]: ['InvalidSignatureException', 400],
+  [WORKFLOW_CODES.UNRECOGNIZED_CLIENT]: ['UnrecognizedClientException', 400],
+};

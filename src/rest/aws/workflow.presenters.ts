@@ -1,0 +1,67 @@
+/**
+ * Workflow answers in Step Functions' shape: member names as the service model spells them (camelCase),
+ * timestamps as epoch seconds (a double), absent members omitted (never null).
+ */
+import type { WorkflowDefinitionEntity, WorkflowJobEntity } from '../../../entities';
+import type { JobEvent } from '../../services/workflow/jobs.service';
+
+export const epochSeconds = (d: Date): number => d.getTime() / 1000;
+
+/** Drop undefined and null members (AWS omits what it does not have). */
+function compact<T extends Record<string, unknown>>(o: T): Partial<T> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) if (v !== undefined && v !== null) out[k] = v;
+  return out as Partial<T>;
+}
+
+export function presentDefinition(d: WorkflowDefinitionEntity) {
+  return {
+    stateMachineArn: d.arn,
+    name: d.name,
+    status: d.status,
+    definition: d.definition,
+    roleArn: d.roleArn,
+    type: d.type,
+    creationDate: epochSeconds(d.createdAt),
+    revisionId: d.revisionId,
+    loggingConfiguration: { level: 'OFF', includeExecutionData: false },
+    tracingConfiguration: { enabled: false },
+  };
+}
+
+export function presentDefinitionItem(d: WorkflowDefinitionEntity) {
+  return { stateMachineArn: d.arn, name: d.name, type: d.type, creationDate: epochSeconds(d.createdAt) };
+}
+
+export function presentJob(job: WorkflowJobEntity, stateMachineArn: string, includeData = true) {
+  return compact({
+    executionArn: job.arn,
+    stateMachineArn,
+    name: job.name,
+    status: job.status,
+    startDate: epochSeconds(job.startDate),
+    stopDate: job.stopDate ? epochSeconds(job.stopDate) : undefined,
+    input: includeData ? job.input : undefined,
+    inputDetails: includeData ? { included: true } : { included: false },
+    output: includeData ? job.output : undefined,
+    outputDetails: job.output === null ? undefined : { included: includeData },
+    error: job.error,
+    cause: job.cause,
+    traceHeader: job.traceHeader,
+  });
+}
+
+export function presentJobItem(job: WorkflowJobEntity, stateMachineArn: string) {
+  return compact({
+    executionArn: job.arn,
+    stateMachineArn,
+    name: job.name,
+    status: job.status,
+    startDate: epochSeconds(job.startDate),
+    stopDate: job.stopDate ? epochSeconds(job.stopDate) : undefined,
+  });
+}
+
+export function presentEvent(e: JobEvent) {
+  return { timestamp: epochSeconds(e.timestamp), type: e.type, id: e.id, previousEventId: e.previousEventId, ...e.details };
+}

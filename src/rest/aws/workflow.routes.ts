@@ -1,0 +1,159 @@
+/**
+ * The workflow service's wire protocol: Step Functions' operations (AWS JSON 1.0, `X-Amz-Target:
+ * AWSStepFunctions.<Operation>`) on `POST /workflow` (the gateway's path, what `new SFNClient({ endpoint:
+ * '<gateway>/workflow' })` calls) and on `POST /` (an endpoint without a path). Each row: its members, declared
+ * once (src/rest/aws/body.ts: documentation and decoding), the service call, the presenter.
+ */
+import { WORKFLOW_JOB_STATUSES, WorkflowJobStatus } from '../../../entities';
+import type { RequestContext } from '../../context';
+import { MAX_LIST_SIZE } from '../../services/workflow/definitions.service';
+import { route, RestRoute } from '../route-table';
+import { BodySchema, bodySchema, decodeBody, MemberSchema } from './body';
+import { presentDefinition, presentDefinitionItem, presentEvent, presentJob, presentJobItem, epochSeconds } from './workflow.presenters';
+
+export const WORKFLOW_TARGET_PREFIX = 'AWSStepFunctions';
+export const WORKFLOW_PATHS = ['/workflow', '/'] as const;
+
+const arnMember: MemberSchema = { type: 'string', minLength: 1, maxLength: 256 };
+const nameMember: MemberSchema = { type: 'string', minLength: 1, maxLength: 80 };
+const maxResults: MemberSchema = { type: 'integer', minimum: 0, maximum: MAX_LIST_SIZE, description: '0 or absent = 100' };
+const nextToken: MemberSchema = { type: 'string', minLength: 1, maxLength: 1024 };
+
+interface Op<B extends Record<string, unknown>, O> {
+  operation: string;
+  summary: string;
+  body: BodySchema;
+  handle(ctx: RequestContext, body: Partial<B>): Promise<O>;
+  present(result: O, ctx: RequestContext, body: Partial<B>): unknown;
+}
+
+function op<B extends Record<string, unknown>, O>(o: Op<B, O>): Op<any, any> {
+  return o as Op<any, any>;
+}
+
+const OPERATIONS: Op<any, any>[] = [
+  op<{ name: string; definition: string; roleArn: string; type: string }, Awaited<ReturnType<RequestContext['services']['workflowDefinitions']['create']>>>({
+    operation: 'CreateStateMachine',
+    summary: 'Create a workflow definition (idempotent for the same name, definition, role and type)',
+    body: bodySchema(
+      {
+        name: nameMember,
+        definition: { type: 'string', minLength: 1, maxLength: 1_048_576 },
+        roleArn: arnMember,
+        type: { type: 'string', enum: ['STANDARD', 'EXPRESS'] },
+      },
+      ['name', 'definition', 'roleArn'],
+    ),
+    handle: (ctx, b) => ctx.services.workflowDefinitions.create(ctx, { name: b.name!, definition: b.definition!, roleArn: b.roleArn!, type: b.type }),
+    present: (d) => ({ stateMachineArn: d.arn, creationDate: epochSeconds(d.createdAt) }),
+  }),
+  op<{ stateMachineArn: string }, Awaited<ReturnType<RequestContext['services']['workflowDefinitions']['describe']>>>({
+    operation: 'DescribeStateMachine',
+    summary: 'Describe a workflow definition',
+    body: bodySchema({ stateMachineArn: arnMember }, ['stateMachineArn']),
+    handle: (ctx, b) => ctx.services.workflowDefinitions.describe(ctx, b.stateMachineArn!),
+    present: (d) => presentDefinition(d),
+  }),
+  op<{ stateMachineArn: string; definition: string; roleArn: string }, Awaited<ReturnType<RequestContext['services']['workflowDefinitions']['update']>>>({
+    operation: 'UpdateStateMachine',
+    summary: 'Change a workflow definition and/or its role (running jobs keep their snapshot)',
+    body: bodySchema({ stateMachineArn: arnMember, definition: { type: 'string', minLength: 1, maxLength: 1_048_576 }, roleArn: arnMember }, ['stateMachineArn']),
+    handle: (ctx, b) => ctx.services.workflowDefinitions.update(ctx, { arn: b.stateMachineArn!, definition: b.definition, roleArn: b.roleArn }),
+    present: (d) => ({ updateDate: epochSeconds(d.updatedAt), revisionId: d.revisionId }),
+  }),
+  op<{ stateMachineArn: string }, void>({
+    operation: 'DeleteStateMachine',
+    summary: 'Delete a workflow definition (DELETING while its jobs run)',
+    body: bodySchema({ stateMachineArn: arnMember }, ['stateMachineArn']),
+    handle: (ctx, b) => ctx.services.workflowDefinitions.delete(ctx, b.stateMachineArn!),
+    present: () => ({}),
+  }),
+  op<{ maxResults: number; nextToken: string }, Awaited<ReturnType<RequestContext['services']['workflowDefinitions']['list']>>>({
+    operation: 'ListStateMachines',
+    summary: 'List workflow definitions by name',
+    body: bodySchema({ maxResults, nextToken }),
+    handle: (ctx, b) => ctx.services.workflowDefinitions.list(ctx, { maxResults: b.maxResults, nextToken: b.nextToken }),
+    present: (p) => ({ stateMachines: p.items.map(presentDefinitionItem), ...(p.nextToken ? { nextToken: p.nextToken } : {}) }),
+  }),
+  op<{ stateMachineArn: string; name: string; input: string; traceHeader: string }, Awaited<ReturnType<RequestContext['services']['workflowJobs']['start']>>>({
+    operation: 'StartExecution',
+    summary: 'Start a job (idempotent by name while it runs with the same input)',
+    body: bodySchema(
+      { stateMachineArn: arnMember, name: nameMember, input: { type: 'string', maxLength: 262_144 * 4 }, traceHeader: { type: 'string', maxLength: 256 } },
+      ['stateMachineArn'],
+    ),
+    handle: (ctx, b) => ctx.services.workflowJobs.start(ctx, { stateMachineArn: b.stateMachineArn!, name: b.name, input: b.input, traceHeader: b.traceHeader }),
+    present: (r) => ({ executionArn: r.job.arn, startDate: epochSeconds(r.job.startDate) }),
+  }),
+  op<{ executionArn: string; includedData: string }, Awaited<ReturnType<RequestContext['services']['workflowJobs']['describe']>>>({
+    operation: 'DescribeExecution',
+    summary: 'Describe a job',
+    body: bodySchema({ executionArn: arnMember, includedData: { type: 'string', enum: ['ALL_DATA', 'METADATA_ONLY'] } }, ['executionArn']),
+    handle: (ctx, b) => ctx.services.workflowJobs.describe(ctx, b.executionArn!),
+    present: (job, ctx, b) => presentJob(job, ctx.services.workflowJobs.definitionArnOf(ctx, job), b.includedData !== 'METADATA_ONLY'),
+  }),
+  op<{ stateMachineArn: string; statusFilter: string; maxResults: number; nextToken: string }, Awaited<ReturnType<RequestContext['services']['workflowJobs']['list']>>>({
+    operation: 'ListExecutions',
+    summary: 'List the jobs of a definition, newest first',
+    body: bodySchema(
+      { stateMachineArn: arnMember, statusFilter: { type: 'string', enum: [...WORKFLOW_JOB_STATUSES, 'PENDING_REDRIVE'] }, maxResults, nextToken },
+      ['stateMachineArn'],
+    ),
+    handle: (ctx, b) =>
+      ctx.services.workflowJobs.list(ctx, {
+        stateMachineArn: b.stateMachineArn!,
+        // PENDING_REDRIVE is a status no job of ours has: an empty list, like any status filter without matches.
+        statusFilter: b.statusFilter as WorkflowJobStatus | undefined,
+        maxResults: b.maxResults,
+        nextToken: b.nextToken,
+      }),
+    present: (p, ctx) => ({
+      executions: p.items.map((j) => presentJobItem(j, ctx.services.workflowJobs.definitionArnOf(ctx, j))),
+      ...(p.nextToken ? { nextToken: p.nextToken } : {}),
+    }),
+  }),
+  op<{ executionArn: string; error: string; cause: string }, Awaited<ReturnType<RequestContext['services']['workflowJobs']['stop']>>>({
+    operation: 'StopExecution',
+    summary: 'Stop a running job (ABORTED)',
+    body: bodySchema({ executionArn: arnMember, error: { type: 'string', maxLength: 256 }, cause: { type: 'string', maxLength: 32_768 } }, ['executionArn']),
+    handle: (ctx, b) => ctx.services.workflowJobs.stop(ctx, { executionArn: b.executionArn!, error: b.error, cause: b.cause }),
+    present: (job) => ({ stopDate: epochSeconds(job.stopDate!) }),
+  }),
+  op<{ executionArn: string; maxResults: number; reverseOrder: boolean; nextToken: string; includeExecutionData: boolean }, Awaited<ReturnType<RequestContext['services']['workflowJobs']['history']>>>({
+    operation: 'GetExecutionHistory',
+    summary: "A job's history events",
+    body: bodySchema(
+      { executionArn: arnMember, maxResults, reverseOrder: { type: 'boolean' }, nextToken, includeExecutionData: { type: 'boolean' } },
+      ['executionArn'],
+    ),
+    handle: (ctx, b) =>
+      ctx.services.workflowJobs.history(ctx, {
+        executionArn: b.executionArn!,
+        maxResults: b.maxResults,
+        reverseOrder: b.reverseOrder,
+        nextToken: b.nextToken,
+        includeExecutionData: b.includeExecutionData,
+      }),
+    present: (p) => ({ events: p.items.map(presentEvent), ...(p.nextToken ? { nextToken: p.nextToken } : {}) }),
+  }),
+];
+
+function rowsAt(path: string): RestRoute<any, any>[] {
+  return OPERATIONS.map((o) =>
+    route<Record<string, unknown>, unknown>({
+      family: 'aws',
+      method: 'POST',
+      path,
+      operation: `${WORKFLOW_TARGET_PREFIX}.${o.operation}`,
+      operationId: path === '/' ? `${o.operation}AtRoot` : o.operation,
+      summary: o.summary,
+      tags: ['workflow'],
+      requestBody: o.body as unknown as Record<string, unknown>,
+      input: (req) => decodeBody(req.body, o.body),
+      handle: (ctx, body) => o.handle(ctx, body),
+      present: (result, ctx, _req, body) => ({ body: o.present(result, ctx, body) }),
+    }),
+  );
+}
+
+export const WORKFLOW_ROUTES: RestRoute<any, any>[] = WORKFLOW_PATHS.flatMap(rowsAt);

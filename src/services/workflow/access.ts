@@ -1,0 +1,42 @@
+/**
+ * The workflow domain's access rules, in one place:
+ *  - reading anything needs `can(viewer, 'workflow.read')`, every write `workflow.write` (a classic token's
+ *    `workflow` scope, a fine-grained token's `workflow` permission, an access key, in-process callers);
+ *  - definitions are shared by every workflow user of the gateway (one AWS "account");
+ *  - a job is visible to the user who started it and to site admins; a job one may not see does not exist.
+ * Services call these before touching data; the list SQL of jobs is derived from `jobVisibilityFilter`.
+ */
+import type { WorkflowJobEntity } from '../../../entities';
+import { can } from '../../auth/permissions';
+import type { Viewer } from '../../auth/viewer';
+import type { RequestContext } from '../../context';
+import { ForbiddenError, UnauthenticatedError } from '../../errors/app-error';
+
+export type WorkflowAccess = 'read' | 'write';
+
+/** Throws unless the viewer may use the workflow service so; returns the viewer's user id. */
+export function requireWorkflowAccess(ctx: RequestContext, access: WorkflowAccess): number {
+  const v = ctx.viewer;
+  if (v.kind !== 'user') throw new UnauthenticatedError('Requires authentication');
+  if (!can(v, access === 'read' ? 'workflow.read' : 'workflow.write', { type: 'workflow' })) {
+    throw new ForbiddenError(`The credential does not allow workflow ${access === 'read' ? 'reads' : 'writes'} (it needs the workflow ${access === 'read' ? 'read' : 'write'} permission).`);
+  }
+  return Number(v.user.id);
+}
+
+/** Site admins see every job. */
+function seesAllJobs(viewer: Viewer): boolean {
+  return viewer.kind === 'user' && viewer.user.siteAdmin === true;
+}
+
+/** May the viewer see this job? (Its starter and site admins.) */
+export function jobVisible(viewer: Viewer, job: Pick<WorkflowJobEntity, 'startedBy'>): boolean {
+  if (viewer.kind !== 'user') return false;
+  return seesAllJobs(viewer) || (job.startedBy !== null && Number(job.startedBy) === Number(viewer.user.id));
+}
+
+/** The same rule as SQL for job lists: null = no restriction, else "started_by = :userId". */
+export function jobVisibilityFilter(viewer: Viewer): { startedBy: number } | null {
+  if (viewer.kind !== 'user') return { startedBy: -1 };
+  return seesAllJobs(viewer) ? null : { startedBy: Number(viewer.user.id) };
+}

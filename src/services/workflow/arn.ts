@@ -1,0 +1,90 @@
+/**
+ * Workflow ARNs and names, as Step Functions spells them:
+ *   definition  arn:aws:states:<region>:<account>:stateMachine:<name>
+ *   job         arn:aws:states:<region>:<account>:execution:<definitionName>:<jobName>
+ * Region and account come from the config (WORKFLOW_REGION, WORKFLOW_ACCOUNT_ID). Names are 1–80 characters
+ * without the characters AWS forbids (whitespace, brackets, wildcards, special characters, control characters).
+ */
+import type { AppConfig } from '../../config';
+import { quoteInput, ValidationError } from '../../errors/app-error';
+import { WORKFLOW_CODES } from './error-codes';
+
+export const MAX_NAME_LENGTH = 80;
+export const MAX_ARN_LENGTH = 256;
+
+type ArnConfig = Pick<AppConfig, 'workflowRegion' | 'workflowAccountId'>;
+
+/**
+ * AWS: a name must not contain whitespace, brackets `< > { } [ ]`, wildcards `? *`, special characters
+ * `" # % \ ^ | ~ ` $ & , ; : /` or control characters (U+0000-001F, U+007F-009F). We also refuse lone surrogates.
+ */
+const FORBIDDEN = /[\s<>{}[\]?*"#%\\^|~`$&,;:/\u0000-\u001f\u007f-\u009f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/u;
+
+/** Why a name is not valid, or null. */
+export function nameProblem(name: string): string | null {
+  if (name.length < 1 || name.length > MAX_NAME_LENGTH) return `must be between 1 and ${MAX_NAME_LENGTH} characters long`;
+  if (FORBIDDEN.test(name)) return 'contains characters that are not allowed';
+  return null;
+}
+
+export function requireValidName(name: string): string {
+  const p = nameProblem(name);
+  if (p) throw new ValidationError(`Invalid Name: ${quoteInput(name)} ${p}`, { domainCode: WORKFLOW_CODES.INVALID_NAME });
+  return name;
+}
+
+export function definitionArn(config: ArnConfig, name: string): string {
+  return `arn:aws:states:${config.workflowRegion}:${config.workflowAccountId}:stateMachine:${name}`;
+}
+
+export function jobArn(config: ArnConfig, definitionName: string, jobName: string): string {
+  return `arn:aws:states:${config.workflowRegion}:${config.workflowAccountId}:execution:${definitionName}:${jobName}`;
+}
+
+function invalidArn(arn: string): ValidationError {
+  return new ValidationError(`Invalid Arn: 'Resource type not valid in this context: ${arn.length > 100 ? quoteInput(arn, '') : arn}'`, {
+    domainCode: WORKFLOW_CODES.INVALID_ARN,
+  });
+}
+
+/**
+ * The pieces of an ARN of this service, or an InvalidArn error. An ARN of another region or account is well
+ * formed but names nothing here: `local` is false then (callers answer "does not exist", as AWS does).
+ */
+function parseArn(config: ArnConfig, arn: string, kind: 'stateMachine' | 'execution'): { local: boolean; names: string[] } {
+  if (arn.length < 1 || arn.length > MAX_ARN_LENGTH) {
+    throw new ValidationError(`Invalid Arn: 'Length must be between 1 and ${MAX_ARN_LENGTH}'`, { domainCode: WORKFLOW_CODES.INVALID_ARN });
+  }
+  const parts = arn.split(':');
+  // arn : partition : service : region : account : type : name [: name]
+  if (parts.length < 6 || parts[0] !== 'arn' || !/^aws(-[a-z]+)*$/.test(parts[1]) || parts[2] !== 'states') throw invalidArn(arn);
+  if (!/^[a-z]{2}(-[a-z]+)+-\d{1,2}$/.test(parts[3]) || !/^\d{12}$/.test(parts[4])) throw invalidArn(arn);
+  if (parts[5] !== kind) throw invalidArn(arn);
+  const names = parts.slice(6);
+  if (names.length !== (kind === 'stateMachine' ? 1 : 2) || names.some((n) => nameProblem(n) !== null)) throw invalidArn(arn);
+  return { local: parts[3] === config.workflowRegion && parts[4] === config.workflowAccountId && parts[1] === 'aws', names };
+}
+
+/** The definition name an ARN names here, null when it is another region's or account's. Throws InvalidArn. */
+export function parseDefinitionArn(config: ArnConfig, arn: string): string | null {
+  const { local, names } = parseArn(config, arn, 'stateMachine');
+  return local ? names[0] : null;
+}
+
+/** The definition and job names a job ARN names here, null when it is another region's or account's. */
+export function parseJobArn(config: ArnConfig, arn: string): { definitionName: string; jobName: string } | null {
+  const { local, names } = parseArn(config, arn, 'execution');
+  return local ? { definitionName: names[0], jobName: names[1] } : null;
+}
+
+/**
+ * A role ARN must be an IAM role's: arn:aws:iam::<12 digits>:role/<path/>name (AWS checks its shape, not the role).
+ */
+export function requireRoleArn(roleArn: string): string {
+  if (roleArn.length < 1 || roleArn.length > MAX_ARN_LENGTH || !/^arn:aws(-[a-z]+)*:iam::\d{12}:role\/(?:[\x21-\x7e]+\/)*[\w+=,.@-]{1,64}$/.test(roleArn)) {
+    throw new ValidationError(`Invalid Arn: 'Role ARN is not valid: ${roleArn.length > 100 ? quoteInput(roleArn, '') : roleArn}'`, {
+      domainCode: WORKFLOW_CODES.INVALID_ARN,
+    });
+  }
+  return roleArn;
+}

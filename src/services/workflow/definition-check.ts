@@ -1,0 +1,55 @@
+/**
+ * Definition checks on create and update: the text must be JSON (at most 1 MiB, Step Functions' limit) and a
+ * valid Amazon States Language document by `asl-validator` (resources are not required to be ARNs: the gateway's
+ * tasks have short names such as `echo`). Problems -> InvalidDefinition with the validator's messages (at most 10).
+ */
+import { quoteInput, ValidationError } from '../../errors/app-error';
+import { WORKFLOW_CODES } from './error-codes';
+
+export const MAX_DEFINITION_CHARS = 1_048_576;
+const MAX_REPORTED = 10;
+
+type AslValidator = (definition: unknown, options: { checkPaths: boolean; checkArn: boolean }) => { isValid: boolean; errors: Array<Record<string, unknown>> };
+// asl-validator ships no type declarations.
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const aslValidator = require('asl-validator') as AslValidator;
+
+function invalid(detail: string): ValidationError {
+  return new ValidationError(`Invalid State Machine Definition: '${detail}'`, { domainCode: WORKFLOW_CODES.INVALID_DEFINITION });
+}
+
+export interface CheckedDefinition {
+  text: string;
+  /** Top-level TimeoutSeconds, when set (a job's deadline). */
+  timeoutSeconds: number | null;
+}
+
+export function checkDefinition(text: string): CheckedDefinition {
+  if (text.length < 1 || text.length > MAX_DEFINITION_CHARS) invalidLength();
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    throw invalid(`INVALID_JSON_DESCRIPTION: ${quoteInput((e as Error).message, '')}`);
+  }
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw invalid('SCHEMA_VALIDATION_FAILED: The definition must be a JSON object');
+  let result: { isValid: boolean; errors: Array<Record<string, unknown>> };
+  try {
+    // The validator annotates the document it reads: give it its own copy.
+    result = aslValidator(JSON.parse(text), { checkPaths: true, checkArn: false });
+  } catch {
+    // e.g. a document nested so deeply that the validator's recursion gives up
+    throw invalid('SCHEMA_VALIDATION_FAILED: The definition could not be validated');
+  }
+  if (!result.isValid) {
+    const lines = result.errors.slice(0, MAX_REPORTED).map((e) => `${String(e['Error code'] ?? 'SCHEMA_VALIDATION_FAILED')}: ${String(e.Message ?? '')}`);
+    if (result.errors.length > MAX_REPORTED) lines.push(`and ${result.errors.length - MAX_REPORTED} more`);
+    throw invalid(lines.join('; '));
+  }
+  const t = (doc as { TimeoutSeconds?: unknown }).TimeoutSeconds;
+  return { text, timeoutSeconds: typeof t === 'number' && Number.isInteger(t) && t > 0 ? t : null };
+}
+
+function invalidLength(): never {
+  throw invalid(`The definition must be between 1 and ${MAX_DEFINITION_CHARS} characters long`);
+}

@@ -1,0 +1,205 @@
+/**
+ * Workflow definitions (Step Functions state machines): create (idempotent as AWS documents it), describe,
+ * update (running jobs keep the text they started with), delete (DELETING while jobs run, then gone), list.
+ * Definitions are shared by every workflow user of the gateway; reads need workflow.read, writes workflow.write.
+ */
+import { randomUUID } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
+import { WorkflowDefinitionEntity, WorkflowJobEntity, WorkflowJobEventEntity } from '../../../entities';
+import type { RequestContext } from '../../context';
+import { withTransaction } from '../../context';
+import { lockedFindOne } from '../../db/transaction';
+import { ConflictError, NotFoundError, quoteInput, ValidationError } from '../../errors/app-error';
+import { requireWorkflowAccess } from './access';
+import { definitionArn, parseDefinitionArn, requireRoleArn, requireValidName } from './arn';
+import { checkDefinition } from './definition-check';
+import { WORKFLOW_CODES } from './error-codes';
+import { decodePageToken, encodePageToken, pageTokenKey } from './page-token';
+
+export const WORKFLOW_TYPES = ['STANDARD'] as const;
+export type WorkflowType = (typeof WORKFLOW_TYPES)[number];
+
+export const DEFAULT_LIST_SIZE = 100;
+export const MAX_LIST_SIZE = 1000;
+
+export interface CreateDefinitionInput {
+  name: string;
+  definition: string;
+  roleArn: string;
+  /** Only STANDARD (the default) is served. */
+  type?: string;
+}
+
+export interface UpdateDefinitionInput {
+  arn: string;
+  definition?: string;
+  roleArn?: string;
+}
+
+export interface ListArgs {
+  /** 1..1000; 0 or undefined = 100. */
+  maxResults?: number;
+  nextToken?: string;
+}
+
+export interface ListPage<T> {
+  items: T[];
+  nextToken?: string;
+}
+
+export function stateMachineDoesNotExist(arn: string): NotFoundError {
+  return new NotFoundError(`State Machine Does Not Exist: ${quoteInput(arn)}`, { domainCode: WORKFLOW_CODES.STATE_MACHINE_DOES_NOT_EXIST });
+}
+
+/** maxResults as Step Functions reads it: 0 or absent = the default; above 1000 is refused. */
+export function listSize(maxResults: number | undefined): number {
+  if (maxResults === undefined || maxResults === 0) return DEFAULT_LIST_SIZE;
+  if (!Number.isInteger(maxResults) || maxResults < 0 || maxResults > MAX_LIST_SIZE) {
+    throw new ValidationError(
+      `1 validation error detected: Value '${maxResults}' at 'maxResults' failed to satisfy constraint: Member must have value less than or equal to ${MAX_LIST_SIZE}`,
+    );
+  }
+  return maxResults;
+}
+
+function checkType(type: string | undefined): WorkflowType {
+  if (type === undefined || type === 'STANDARD') return 'STANDARD';
+  if (type === 'EXPRESS') throw new ValidationError('Only STANDARD workflows are served by this gateway (type EXPRESS is not supported)');
+  throw new ValidationError(
+    `1 validation error detected: Value ${quoteInput(type)} at 'type' failed to satisfy constraint: Member must satisfy enum value set: [STANDARD, EXPRESS]`,
+  );
+}
+
+export class WorkflowDefinitionService {
+  /** Create a definition; the same name, definition, role and type again returns the existing one. */
+  async create(ctx: RequestContext, input: CreateDefinitionInput): Promise<WorkflowDefinitionEntity> {
+    const userId = requireWorkflowAccess(ctx, 'write');
+    const name = requireValidName(input.name);
+    const checked = checkDefinition(input.definition);
+    const roleArn = requireRoleArn(input.roleArn);
+    const type = checkType(input.type);
+    const arn = definitionArn(ctx.config, name);
+    return withTransaction(ctx, async (tx) => {
+      const existing = await lockedFindOne(tx.db, WorkflowDefinitionEntity, { name });
+      if (existing) {
+        const same = existing.definition === checked.text && existing.roleArn === roleArn && existing.type === type && existing.status === 'ACTIVE';
+        if (same) return existing;
+        throw new ConflictError(`State Machine Already Exists: ${quoteInput(arn)}`, { domainCode: WORKFLOW_CODES.STATE_MACHINE_ALREADY_EXISTS });
+      }
+      const now = new Date();
+      const row = tx.db.getRepository(WorkflowDefinitionEntity).create({
+        arn,
+        name,
+        definition: checked.text,
+        roleArn,
+        type,
+        status: 'ACTIVE',
+        createdBy: userId,
+        createdAt: now,
+        updatedAt: now,
+        revisionId: randomUUID(),
+      });
+      await tx.db.getRepository(WorkflowDefinitionEntity).insert(row);
+      return row;
+    });
+  }
+
+  /** The definition an ARN names (ACTIVE or DELETING), or StateMachineDoesNotExist. */
+  async describe(ctx: RequestContext, arn: string): Promise<WorkflowDefinitionEntity> {
+    requireWorkflowAccess(ctx, 'read');
+    return this.find(ctx.db, ctx, arn);
+  }
+
+  /** The definition an ARN names, without an access check (callers checked). */
+  async find(db: EntityManager, ctx: RequestContext, arn: string, opts: { lock?: boolean } = {}): Promise<WorkflowDefinitionEntity> {
+    const name = parseDefinitionArn(ctx.config, arn);
+    if (name === null) throw stateMachineDoesNotExist(arn);
+    const row = opts.lock ? await lockedFindOne(db, WorkflowDefinitionEntity, { name }) : await db.getRepository(WorkflowDefinitionEntity).findOne({ where: { name } });
+    if (!row) throw stateMachineDoesNotExist(arn);
+    return row;
+  }
+
+  /** Change the definition text and/or role; running jobs keep the text they started with. */
+  async update(ctx: RequestContext, input: UpdateDefinitionInput): Promise<WorkflowDefinitionEntity> {
+    requireWorkflowAccess(ctx, 'write');
+    if (input.definition === undefined && input.roleArn === undefined) {
+      throw new ValidationError('Either the definition or the roleArn must be specified');
+    }
+    const checked = input.definition === undefined ? undefined : checkDefinition(input.definition);
+    const roleArn = input.roleArn === undefined ? undefined : requireRoleArn(input.roleArn);
+    parseDefinitionArn(ctx.config, input.arn);
+    return withTransaction(ctx, async (tx) => {
+      const row = await this.find(tx.db, tx, input.arn, { lock: true });
+      if (row.status === 'DELETING') {
+        throw new ConflictError(`State Machine is being deleted: ${quoteInput(input.arn)}`, { domainCode: WORKFLOW_CODES.STATE_MACHINE_DELETING });
+      }
+      const changed = (checked !== undefined && checked.text !== row.definition) || (roleArn !== undefined && roleArn !== row.roleArn);
+      if (!changed) return row;
+      const patch = {
+        ...(checked ? { definition: checked.text } : {}),
+        ...(roleArn ? { roleArn } : {}),
+        updatedAt: new Date(),
+        revisionId: randomUUID(),
+      };
+      await tx.db.getRepository(WorkflowDefinitionEntity).update({ id: row.id }, patch);
+      return Object.assign(row, patch);
+    });
+  }
+
+  /**
+   * Delete a definition: at once when none of its jobs runs (its closed jobs and their history go with it),
+   * else it becomes DELETING (no new jobs) and goes when its last job ends (`finishDeletion`). Deleting a
+   * definition that does not exist succeeds, as in Step Functions.
+   */
+  async delete(ctx: RequestContext, arn: string): Promise<void> {
+    requireWorkflowAccess(ctx, 'write');
+    const name = parseDefinitionArn(ctx.config, arn);
+    if (name === null) return;
+    await withTransaction(ctx, async (tx) => {
+      const row = await lockedFindOne(tx.db, WorkflowDefinitionEntity, { name });
+      if (!row) return;
+      if (!(await finishDeletion(tx.db, row.id, { force: true }))) {
+        if (row.status !== 'DELETING') await tx.db.getRepository(WorkflowDefinitionEntity).update({ id: row.id }, { status: 'DELETING', updatedAt: new Date() });
+      }
+    });
+  }
+
+  /** Definitions by name, `maxResults` at a time (keyset on the unique name). */
+  async list(ctx: RequestContext, args: ListArgs): Promise<ListPage<WorkflowDefinitionEntity>> {
+    requireWorkflowAccess(ctx, 'read');
+    const size = listSize(args.maxResults);
+    const key = await pageTokenKey(ctx);
+    const qb = ctx.db.getRepository(WorkflowDefinitionEntity).createQueryBuilder('d');
+    if (args.nextToken !== undefined) {
+      const [after] = decodePageToken(key, args.nextToken, 'ListStateMachines', null, (p): p is [string] => p.length === 1 && typeof p[0] === 'string' && p[0].length <= 80);
+      qb.where('d.name > :after', { after });
+    }
+    const rows = await qb.orderBy('d.name', 'ASC').limit(size + 1).getMany();
+    const more = rows.length > size;
+    const items = more ? rows.slice(0, size) : rows;
+    return { items, nextToken: more ? encodePageToken(key, 'ListStateMachines', null, [items[items.length - 1].name]) : undefined };
+  }
+}
+
+/**
+ * Inside a write transaction: remove a definition with its jobs and their history when none of its jobs runs
+ * (and it is DELETING, unless `force`). True when it was removed. The job runner calls this when a job of a
+ * DELETING definition ends; StopExecution does too.
+ */
+export async function finishDeletion(db: EntityManager, definitionId: number, opts: { force?: boolean } = {}): Promise<boolean> {
+  if (!opts.force) {
+    const def = await db.getRepository(WorkflowDefinitionEntity).findOne({ where: { id: definitionId }, select: { id: true, status: true } });
+    if (!def || def.status !== 'DELETING') return false;
+  }
+  const running = await db.getRepository(WorkflowJobEntity).exists({ where: { definitionId, status: 'RUNNING' } });
+  if (running) return false;
+  await db
+    .createQueryBuilder()
+    .delete()
+    .from(WorkflowJobEventEntity)
+    .where('job_id IN (SELECT id FROM workflow_jobs WHERE definition_id = :definitionId)', { definitionId })
+    .execute();
+  await db.getRepository(WorkflowJobEntity).delete({ definitionId });
+  await db.getRepository(WorkflowDefinitionEntity).delete({ id: definitionId });
+  return true;
+}

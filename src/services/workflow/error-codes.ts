@@ -1,0 +1,28 @@
+/**
+ * Domain codes of workflow errors (the `domainCode` of the AppErrors the workflow services throw). The AWS
+ * family answers each with the Step Functions error of the same meaning (src/rest/aws/workflow.errors.ts);
+ * GraphQL shows the category plus this code.
+ */
+export const WORKFLOW_CODES = {
+  INVALID_ARN: 'INVALID_ARN',
+  INVALID_NAME: 'INVALID_NAME',
+  INVALID_DEFINITION: 'INVALID_DEFINITION',
+  INVALID_EXECUTION_INPUT: 'INVALID_EXECUTION_INPUT',
+  /** A paging token this server did not issue for this operation and filter, or one older than 24 hours. */
+  INVALID_TOKEN: 'INVALID_TOKEN',
+  STATE_MACHINE_ALREADY_EXISTS: 'STATE_MACHINE_ALREADY_EXISTS',
+  STATE_MACHINE_DOES_NOT_EXIST: 'STATE_MACHINE_DOES_NOT_EXIST',
+  /** The definition is being deleted (jobs still run): no new jobs. */
+  STATE_MACHINE_DELETING: 'STATE_MACHINE_DELETING',
+  EXECUTION_ALREADY_EXISTS: 'EXECUTION_ALREADY_EXISTS',
+  EXECUTION_DOES_NOT_EXIST: 'EXECUTION_DOES_NOT_EXIST',
+  /** StopExecution of a job that has already ended. */
+  EXECUTION_NOT_RUNNING: 'EXECUTION_NOT_RUNNING',
+  /** Request signing (SigV4): no Authorization, a malformed one, a wrong signature, a stale date, a foreign scope. */
+  MISSING_AUTHENTICATION_TOKEN: 'MISSING_AUTHENTICATION_TOKEN',
+  INCOMPLETE_SIGNATURE: 'INCOMPLETE_SIGNATURE',
+  INVALID_SIGNATURE: 'INVALID_SIGNATURE',
+  UNRECOGNIZED_CLIENT: 'UNRECOGNIZED_CLIENT',
+} as const;
+
+export type WorkflowCode = (typeof WORKFLOW_CODES)[keyof typeof WORKFLOW_CODES];

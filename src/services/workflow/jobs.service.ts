@@ -1,0 +1,345 @@
+/**
+ * Workflow jobs (Step Functions executions): start (idempotent by name), describe, list, stop, history.
+ * A job is visible to the user who started it and to site admins (access.ts). Jobs are run by the job runner,
+ * which plugs in through `onStarted`; this service never runs them: a job stays RUNNING with a NULL checkpoint
+ * until a runner takes it.
+ */
+import { randomUUID } from 'node:crypto';
+import { WorkflowDefinitionEntity, WorkflowJobEntity, WorkflowJobEventEntity, WorkflowJobStatus } from '../../../entities';
+import type { RequestContext } from '../../context';
+import { withTransaction } from '../../context';
+import { isPostgres, lockedFindOne } from '../../db/transaction';
+import { ConflictError, NotFoundError, quoteInput, ValidationError } from '../../errors/app-error';
+import { jobVisibilityFilter, jobVisible, requireWorkflowAccess } from './access';
+import { definitionArn, jobArn, parseDefinitionArn, parseJobArn, requireValidName } from './arn';
+import { checkDefinition } from './definition-check';
+import { finishDeletion, ListArgs, ListPage, listSize, stateMachineDoesNotExist } from './definitions.service';
+import { WORKFLOW_CODES } from './error-codes';
+import { decodePageToken, encodePageToken, pageTokenKey } from './page-token';
+
+/** Step Functions' limit on an execution's input: 256 KiB of UTF-8. */
+export const MAX_INPUT_BYTES = 256 * 1024;
+export const MAX_TRACE_HEADER = 256;
+export const MAX_ERROR_CHARS = 256;
+export const MAX_CAUSE_CHARS = 32_768;
+
+export interface StartJobInput {
+  stateMachineArn: string;
+  name?: string;
+  /** JSON text; absent = "{}". */
+  input?: string;
+  traceHeader?: string;
+}
+
+export interface ListJobsArgs extends ListArgs {
+  stateMachineArn: string;
+  statusFilter?: WorkflowJobStatus;
+}
+
+export interface StopJobInput {
+  executionArn: string;
+  error?: string;
+  cause?: string;
+}
+
+export interface HistoryArgs extends ListArgs {
+  executionArn: string;
+  reverseOrder?: boolean;
+  /** false drops input and output from the events' details (default true). */
+  includeExecutionData?: boolean;
+}
+
+/** A history event as stored, with its details parsed. */
+export interface JobEvent {
+  id: number;
+  previousEventId: number;
+  type: string;
+  timestamp: Date;
+  details: Record<string, unknown>;
+}
+
+export interface JobHooks {
+  /** Called after a job was committed (not for an idempotent repeat). Errors are logged, never thrown. */
+  onStarted?(jobId: number): void | Promise<void>;
+}
+
+export function executionDoesNotExist(arn: string): NotFoundError {
+  return new NotFoundError(`Execution Does Not Exist: ${quoteInput(arn)}`, { domainCode: WORKFLOW_CODES.EXECUTION_DOES_NOT_EXIST });
+}
+
+function invalidInput(detail: string): ValidationError {
+  return new ValidationError(`Invalid State Machine Execution Input: '${detail}'`, { domainCode: WORKFLOW_CODES.INVALID_EXECUTION_INPUT });
+}
+
+/** The job input as stored: valid JSON of at most 256 KiB (UTF-8), or InvalidExecutionInput. */
+export function checkJobInput(input: string | undefined): string {
+  if (input === undefined) return '{}';
+  if (Buffer.byteLength(input, 'utf8') > MAX_INPUT_BYTES) throw invalidInput(`The input is larger than ${MAX_INPUT_BYTES} bytes`);
+  try {
+    JSON.parse(input);
+  } catch (e) {
+    throw invalidInput(quoteInput((e as Error).message, '').slice(0, 200));
+  }
+  return input;
+}
+
+function lengthCheck(field: string, value: string | undefined, max: number): void {
+  if (value !== undefined && value.length > max) {
+    throw new ValidationError(`1 validation error detected: Value at '${field}' failed to satisfy constraint: Member must have length less than or equal to ${max}`);
+  }
+}
+
+export class WorkflowJobService {
+  private hooks: JobHooks;
+
+  constructor(hooks: JobHooks = {}) {
+    this.hooks = hooks;
+  }
+
+  /** The runner plugs in here (replaces the previous hook). */
+  setHooks(hooks: JobHooks): void {
+    this.hooks = hooks;
+  }
+
+  /**
+   * Start a job of a definition. The same name with the same input while that job runs returns it (Step
+   * Functions' idempotency); another input, or a job of that name that has ended -> ExecutionAlreadyExists.
+   * The job and its first history event (ExecutionStarted) are written in one transaction.
+   */
+  async start(ctx: RequestContext, input: StartJobInput): Promise<{ job: WorkflowJobEntity; created: boolean }> {
+    const userId = requireWorkflowAccess(ctx, 'write');
+    const names = parseDefinitionName(ctx, input.stateMachineArn);
+    const name = requireValidName(input.name ?? randomUUID());
+    const text = checkJobInput(input.input);
+    lengthCheck('traceHeader', input.traceHeader, MAX_TRACE_HEADER);
+    const result = await withTransaction(ctx, async (tx) => {
+      // FOR SHARE on PostgreSQL: starts of one definition do not wait for each other, a delete waits for them.
+      const def = await tx.db.getRepository(WorkflowDefinitionEntity).findOne({
+        where: { name: names },
+        ...(isPostgres(tx.db) ? { lock: { mode: 'pessimistic_read' as const } } : {}),
+      });
+      if (!def) throw stateMachineDoesNotExist(input.stateMachineArn);
+      if (def.status === 'DELETING') {
+        throw new ConflictError(`State Machine is being deleted: ${quoteInput(input.stateMachineArn)}`, { domainCode: WORKFLOW_CODES.STATE_MACHINE_DELETING });
+      }
+      const arn = jobArn(ctx.config, def.name, name);
+      const existing = await lockedFindOne(tx.db, WorkflowJobEntity, { definitionId: def.id, name });
+      if (existing) {
+        if (existing.status === 'RUNNING' && existing.input === text && jobVisible(ctx.viewer, existing)) return { job: existing, created: false };
+        throw new ConflictError(`Execution Already Exists: ${quoteInput(arn)}`, { domainCode: WORKFLOW_CODES.EXECUTION_ALREADY_EXISTS });
+      }
+      const now = new Date();
+      let timeoutSeconds: number | null = null;
+      try {
+        timeoutSeconds = checkDefinition(def.definition).timeoutSeconds;
+      } catch {
+        timeoutSeconds = null; // stored definitions were checked when written
+      }
+      const repo = tx.db.getRepository(WorkflowJobEntity);
+      const job = repo.create({
+        arn,
+        definitionId: def.id,
+        name,
+        status: 'RUNNING',
+        input: text,
+        output: null,
+        error: null,
+        cause: null,
+        startDate: now,
+        stopDate: null,
+        startedBy: userId,
+        definitionText: def.definition,
+        traceHeader: input.traceHeader ?? null,
+        currentState: null,
+        checkpoint: null,
+        version: 1,
+        leaseOwner: null,
+        leaseUntil: null,
+        // Due at once: the runner's due-jobs query takes it.
+        wakeAt: now,
+        deadline: timeoutSeconds ? new Date(now.getTime() + timeoutSeconds * 1000) : null,
+      });
+      const inserted = await repo.insert(job);
+      job.id = Number(inserted.identifiers[0].id);
+      await tx.db.getRepository(WorkflowJobEventEntity).insert({
+        jobId: job.id,
+        eventId: 1,
+        previousEventId: 0,
+        type: 'ExecutionStarted',
+        timestamp: now,
+        details: JSON.stringify({ executionStartedEventDetails: { input: text, inputDetails: { truncated: false }, roleArn: def.roleArn } }),
+      });
+      return { job, created: true };
+    });
+    if (result.created && this.hooks.onStarted) {
+      try {
+        await this.hooks.onStarted(result.job.id);
+      } catch (e) {
+        ctx.log.error({ err: e, jobId: result.job.id }, 'workflow: onStarted hook failed');
+      }
+    }
+    return result;
+  }
+
+  /** A job the viewer may see, or ExecutionDoesNotExist. */
+  async describe(ctx: RequestContext, arn: string): Promise<WorkflowJobEntity> {
+    requireWorkflowAccess(ctx, 'read');
+    return this.findVisible(ctx, arn);
+  }
+
+  private async findVisible(ctx: RequestContext, arn: string, lock = false): Promise<WorkflowJobEntity> {
+    if (parseJobArn(ctx.config, arn) === null) throw executionDoesNotExist(arn);
+    const job = lock ? await lockedFindOne(ctx.db, WorkflowJobEntity, { arn }) : await ctx.db.getRepository(WorkflowJobEntity).findOne({ where: { arn } });
+    if (!job || !jobVisible(ctx.viewer, job)) throw executionDoesNotExist(arn);
+    return job;
+  }
+
+  /** Jobs of a definition the viewer may see, newest first (start date, then id), `maxResults` at a time. */
+  async list(ctx: RequestContext, args: ListJobsArgs): Promise<ListPage<WorkflowJobEntity>> {
+    requireWorkflowAccess(ctx, 'read');
+    const size = listSize(args.maxResults);
+    const defName = parseDefinitionName(ctx, args.stateMachineArn);
+    const key = await pageTokenKey(ctx);
+    const filter = [defName, args.statusFilter ?? null];
+    const position =
+      args.nextToken === undefined
+        ? undefined
+        : decodePageToken(key, args.nextToken, 'ListExecutions', filter, (p): p is [number, number] =>
+            p.length === 2 && Number.isSafeInteger(p[0]) && Number.isSafeInteger(p[1]) && (p[1] as number) > 0 && (p[1] as number) <= 2_147_483_647,
+          );
+    const def = await ctx.db.getRepository(WorkflowDefinitionEntity).findOne({ where: { name: defName }, select: { id: true } });
+    if (!def) throw stateMachineDoesNotExist(args.stateMachineArn);
+    const qb = ctx.db.getRepository(WorkflowJobEntity).createQueryBuilder('j').where('j.definition_id = :def', { def: def.id });
+    if (args.statusFilter) qb.andWhere('j.status = :status', { status: args.statusFilter });
+    const visibility = jobVisibilityFilter(ctx.viewer);
+    if (visibility) qb.andWhere('j.started_by = :startedBy', { startedBy: visibility.startedBy });
+    if (position) {
+      const meta = ctx.db.connection.getMetadata(WorkflowJobEntity);
+      const col = meta.findColumnWithPropertyName('startDate')!;
+      const d = ctx.db.connection.driver.preparePersistentValue(new Date(position[0]), col);
+      qb.andWhere('(j.start_date < :d OR (j.start_date = :d AND j.id < :id))', { d, id: position[1] });
+    }
+    const rows = await qb.orderBy('j.start_date', 'DESC').addOrderBy('j.id', 'DESC').limit(size + 1).getMany();
+    const more = rows.length > size;
+    const items = more ? rows.slice(0, size) : rows;
+    const last = items[items.length - 1];
+    return { items, nextToken: more ? encodePageToken(key, 'ListExecutions', filter, [last.startDate.getTime(), last.id]) : undefined };
+  }
+
+  /**
+   * Stop a running job: ABORTED with a stop date, the caller's error and cause, version + 1, and the event
+   * ExecutionAborted after its last event, in one transaction on the locked row. A job that has ended ->
+   * ValidationException. A DELETING definition whose last job this was goes now.
+   */
+  async stop(ctx: RequestContext, input: StopJobInput): Promise<WorkflowJobEntity> {
+    requireWorkflowAccess(ctx, 'write');
+    lengthCheck('error', input.error, MAX_ERROR_CHARS);
+    lengthCheck('cause', input.cause, MAX_CAUSE_CHARS);
+    return withTransaction(ctx, async (tx) => {
+      const job = await this.findVisible(tx, input.executionArn, true);
+      if (job.status !== 'RUNNING') {
+        throw new ValidationError(`Execution is not running: ${quoteInput(input.executionArn)} (status ${job.status})`, {
+          domainCode: WORKFLOW_CODES.EXECUTION_NOT_RUNNING,
+        });
+      }
+      const now = new Date();
+      const patch = {
+        status: 'ABORTED' as const,
+        stopDate: now,
+        error: input.error ?? null,
+        cause: input.cause ?? null,
+        version: job.version + 1,
+        leaseOwner: null,
+        leaseUntil: null,
+        wakeAt: null,
+      };
+      // Conditional on the version read under the lock: a runner's write in between cannot be overwritten.
+      const res = await tx.db.getRepository(WorkflowJobEntity).update({ id: job.id, version: job.version, status: 'RUNNING' }, patch);
+      if (res.affected === 0) throw new ConflictError('The execution changed concurrently; try again');
+      const [{ max }] = (await tx.db
+        .getRepository(WorkflowJobEventEntity)
+        .createQueryBuilder('e')
+        .select('MAX(e.event_id)', 'max')
+        .where('e.job_id = :id', { id: job.id })
+        .getRawMany()) as Array<{ max: number | string | null }>;
+      const details: Record<string, string> = {};
+      if (input.error !== undefined) details.error = input.error;
+      if (input.cause !== undefined) details.cause = input.cause;
+      await tx.db.getRepository(WorkflowJobEventEntity).insert({
+        jobId: job.id,
+        eventId: Number(max ?? 0) + 1,
+        // Step Functions answers 0 here: the abort follows no event of the job's own flow.
+        previousEventId: 0,
+        type: 'ExecutionAborted',
+        timestamp: now,
+        details: JSON.stringify({ executionAbortedEventDetails: details }),
+      });
+      await finishDeletion(tx.db, job.definitionId);
+      return Object.assign(job, patch);
+    });
+  }
+
+  /** The history of a job the viewer may see, in event order (or reversed), `maxResults` at a time. */
+  async history(ctx: RequestContext, args: HistoryArgs): Promise<ListPage<JobEvent>> {
+    requireWorkflowAccess(ctx, 'read');
+    const size = listSize(args.maxResults);
+    const reverse = args.reverseOrder === true;
+    const key = await pageTokenKey(ctx);
+    const filter = [args.executionArn, reverse, args.includeExecutionData !== false];
+    const position =
+      args.nextToken === undefined
+        ? undefined
+        : decodePageToken(key, args.nextToken, 'GetExecutionHistory', filter, (p): p is [number] =>
+            p.length === 1 && Number.isSafeInteger(p[0]) && (p[0] as number) >= 0 && (p[0] as number) <= 2_147_483_647,
+          );
+    const job = await this.findVisible(ctx, args.executionArn);
+    const qb = ctx.db.getRepository(WorkflowJobEventEntity).createQueryBuilder('e').where('e.job_id = :id', { id: job.id });
+    if (position) qb.andWhere(reverse ? 'e.event_id < :after' : 'e.event_id > :after', { after: position[0] });
+    const rows = await qb.orderBy('e.event_id', reverse ? 'DESC' : 'ASC').limit(size + 1).getMany();
+    const more = rows.length > size;
+    const page = more ? rows.slice(0, size) : rows;
+    const withData = args.includeExecutionData !== false;
+    const items = page.map((r) => ({
+      id: r.eventId,
+      previousEventId: r.previousEventId,
+      type: r.type,
+      timestamp: r.timestamp,
+      details: withData ? parseDetails(r.details) : withoutData(parseDetails(r.details)),
+    }));
+    return { items, nextToken: more ? encodePageToken(key, 'GetExecutionHistory', filter, [page[page.length - 1].eventId]) : undefined };
+  }
+
+  /** The definition ARN of a job (derived from the job's ARN). */
+  definitionArnOf(ctx: RequestContext, job: Pick<WorkflowJobEntity, 'arn'>): string {
+    const parsed = parseJobArn(ctx.config, job.arn);
+    return parsed ? definitionArn(ctx.config, parsed.definitionName) : '';
+  }
+}
+
+/** The definition name of a definition ARN: InvalidArn when malformed; another region's or account's names nothing. */
+function parseDefinitionName(ctx: RequestContext, arn: string): string {
+  const name = parseDefinitionArn(ctx.config, arn);
+  if (name === null) throw stateMachineDoesNotExist(arn);
+  return name;
+}
+
+function parseDetails(text: string): Record<string, unknown> {
+  try {
+    const v: unknown = JSON.parse(text);
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  } catch {
+    return {};
+  }
+}
+
+/** includeExecutionData=false: the details without the input and output they carry. */
+function withoutData(details: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(details)) {
+    if (v && typeof v === 'object' && !Array.isArray(v)) {
+      const { input: _i, output: _o, ...rest } = v as Record<string, unknown>;
+      out[k] = rest;
+    } else out[k] = v;
+  }
+  return out;
+}
