@@ -486,7 +486,13 @@ export class IdentityService {
     const user = await db.getRepository(AccountEntity).findOne({ where: { id: row.userId } });
     if (!user) return null;
     const box = await this.secretBox(db, configuredKey);
-    return { secret: box.open(row.secretCiphertext), user };
+    try {
+      return { secret: box.open(row.secretCiphertext), user };
+    } catch {
+      // Sealed under another server key (GATEWAY_SECRET_KEY changed) or damaged: the key cannot sign anything
+      // here, so it is answered as an unknown key (UnrecognizedClientException), never as a server error.
+      return null;
+    }
   }
 
   async accountsByIds(db: EntityManager, ids: readonly number[]): Promise<AccountEntity[]> {
