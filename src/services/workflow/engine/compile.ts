@@ -128,9 +128,9 @@ function compileState(name: string, raw: unknown): CState {
   if (s.OutputPath !== undefined && st.outputPath === undefined) st.outputPath = compilePath(String(s.OutputPath));
   const params = type === 'Map' ? (s.ItemSelector ?? s.Parameters) : s.Parameters;
   if (type === 'Map') {
-    if (params !== undefined) st.itemSelector = compileTemplate(params, s.ItemSelector !== undefined ? 'ItemSelector' : 'Parameters');
-  } else if (params !== undefined) st.parameters = compileTemplate(params, 'Parameters');
-  if (s.ResultSelector !== undefined) st.resultSelector = compileTemplate(s.ResultSelector, 'ResultSelector');
+    if (params !== undefined) st.itemSelector = compileTemplate(params, '');
+  } else if (params !== undefined) st.parameters = compileTemplate(params, '');
+  if (s.ResultSelector !== undefined) st.resultSelector = compileTemplate(s.ResultSelector, '');
 
   if (Array.isArray(s.Retry)) {
     for (const r of s.Retry) {

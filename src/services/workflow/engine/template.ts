@@ -20,9 +20,9 @@ export function compileTemplate(t: unknown, field: string): Template {
   for (const [k, v] of Object.entries(t as Record<string, unknown>)) {
     if (k.endsWith('.$') && k.length > 2) {
       const key = k.slice(0, -2);
-      parts.push({ key, fn: compileDynamic(v, `${field}.${k}`) });
+      parts.push({ key, fn: compileDynamic(v, field ? `${field}.${k}` : k) });
     } else if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
-      parts.push({ key: k, fn: compileTemplate(v, `${field}.${k}`) });
+      parts.push({ key: k, fn: compileTemplate(v, field ? `${field}.${k}` : k) });
     } else {
       const lit = v as Json;
       parts.push({ key: k, fn: () => lit });
