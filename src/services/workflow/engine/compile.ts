@@ -1,0 +1,249 @@
+/**
+ * Definition → compiled machine: paths parsed, templates and Choice rules turned into closures, Retry/Catch
+ * normalised with their defaults. Done once per definition text (or object) and cached. Compiling never throws:
+ * a definition the engine cannot run gets a `problem`, and the job fails with States.Runtime on its first advance.
+ */
+import type { AslDefinition, Json } from './types';
+import { compilePath, parseSimple, type CompiledPath, type Seg } from './paths';
+import { compileTemplate, type Template } from './template';
+import { compileRule, type Cond } from './choice';
+
+export interface Retrier {
+  errors: string[];
+  interval: number;
+  max: number;
+  backoff: number;
+  maxDelay: number | null;
+  jitter: boolean;
+}
+
+/** ResultPath: `set` at a reference path ([] = replace the input), `discard` (null), or `bad` (not a reference path). */
+export type ResultPathSpec = { k: 'set'; segs: Seg[]; raw: string } | { k: 'discard' } | { k: 'bad'; raw: string };
+
+export interface Catcher {
+  errors: string[];
+  next: string;
+  resultPath: ResultPathSpec;
+}
+
+export type StateType = 'Pass' | 'Task' | 'Choice' | 'Wait' | 'Succeed' | 'Fail' | 'Parallel' | 'Map';
+
+export interface CState {
+  name: string;
+  type: StateType | 'Unknown';
+  rawType: string;
+  next: string | null;
+  end: boolean;
+  /** undefined = `$` (whole input); null = `{}`; else a path */
+  inputPath: CompiledPath | null | undefined;
+  outputPath: CompiledPath | null | undefined;
+  parameters?: Template;
+  resultSelector?: Template;
+  resultPath: ResultPathSpec;
+  result?: Json;
+  hasResult: boolean;
+  retry: Retrier[];
+  catch: Catcher[];
+  // Task
+  resource: string;
+  timeoutSeconds?: number;
+  timeoutSecondsPath?: CompiledPath;
+  // Choice
+  choices: Array<{ cond: Cond; next: string }>;
+  default?: string;
+  // Wait
+  seconds?: number;
+  timestamp?: string;
+  secondsPath?: CompiledPath;
+  timestampPath?: CompiledPath;
+  // Fail
+  error?: string;
+  cause?: string;
+  errorPath?: CompiledPath;
+  causePath?: CompiledPath;
+  // Parallel
+  branches: Machine[];
+  // Map
+  itemsPath?: CompiledPath;
+  itemSelector?: Template;
+  processor?: Machine;
+  maxConcurrency: number;
+  maxConcurrencyPath?: CompiledPath;
+  toleratedFailurePercentage: number;
+  toleratedFailureCount: number;
+}
+
+export interface Machine {
+  startAt: string;
+  states: Map<string, CState>;
+  timeoutSeconds: number | null;
+  problem: string | null;
+}
+
+const TYPES = new Set(['Pass', 'Task', 'Choice', 'Wait', 'Succeed', 'Fail', 'Parallel', 'Map']);
+
+const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+const strs = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
+
+function optPath(v: unknown): CompiledPath | null | undefined {
+  if (v === null) return null;
+  if (typeof v === 'string') return compilePath(v);
+  return undefined;
+}
+
+export function compileResultPath(v: unknown): ResultPathSpec {
+  if (v === null) return { k: 'discard' };
+  if (v === undefined) return { k: 'set', segs: [], raw: '$' };
+  if (typeof v !== 'string' || !v.startsWith('$') || v.startsWith('$$')) return { k: 'bad', raw: String(v) };
+  const segs = parseSimple(v, 1);
+  return segs ? { k: 'set', segs, raw: v } : { k: 'bad', raw: v };
+}
+
+function compileState(name: string, raw: unknown): CState {
+  const s = isObj(raw) ? raw : {};
+  const rawType = typeof s.Type === 'string' ? s.Type : '';
+  const type = (TYPES.has(rawType) ? rawType : 'Unknown') as CState['type'];
+  const st: CState = {
+    name,
+    type,
+    rawType,
+    next: typeof s.Next === 'string' ? s.Next : null,
+    end: s.End === true,
+    inputPath: optPath(s.InputPath),
+    outputPath: optPath(s.OutputPath),
+    resultPath: compileResultPath(s.ResultPath),
+    hasResult: 'Result' in s,
+    result: s.Result as Json,
+    retry: [],
+    catch: [],
+    resource: typeof s.Resource === 'string' ? s.Resource : '',
+    choices: [],
+    branches: [],
+    maxConcurrency: 0,
+    toleratedFailurePercentage: num(s.ToleratedFailurePercentage) ?? 0,
+    toleratedFailureCount: num(s.ToleratedFailureCount) ?? 0,
+  };
+  if (s.InputPath !== undefined && st.inputPath === undefined) st.inputPath = compilePath(String(s.InputPath));
+  if (s.OutputPath !== undefined && st.outputPath === undefined) st.outputPath = compilePath(String(s.OutputPath));
+  const params = type === 'Map' ? (s.ItemSelector ?? s.Parameters) : s.Parameters;
+  if (type === 'Map') {
+    if (params !== undefined) st.itemSelector = compileTemplate(params, '');
+  } else if (params !== undefined) st.parameters = compileTemplate(params, '');
+  if (s.ResultSelector !== undefined) st.resultSelector = compileTemplate(s.ResultSelector, '');
+
+  if (Array.isArray(s.Retry)) {
+    for (const r of s.Retry) {
+      if (!isObj(r)) continue;
+      st.retry.push({
+        errors: strs(r.ErrorEquals),
+        interval: Math.max(0, num(r.IntervalSeconds) ?? 1),
+        max: Math.max(0, Math.floor(num(r.MaxAttempts) ?? 3)),
+        backoff: Math.max(1, num(r.BackoffRate) ?? 2),
+        maxDelay: num(r.MaxDelaySeconds) ?? null,
+        jitter: r.JitterStrategy === 'FULL',
+      });
+    }
+  }
+  if (Array.isArray(s.Catch)) {
+    for (const c of s.Catch) {
+      if (!isObj(c) || typeof c.Next !== 'string') continue;
+      st.catch.push({ errors: strs(c.ErrorEquals), next: c.Next, resultPath: compileResultPath(c.ResultPath) });
+    }
+  }
+  switch (type) {
+    case 'Task':
+      st.timeoutSeconds = num(s.TimeoutSeconds);
+      if (typeof s.TimeoutSecondsPath === 'string') st.timeoutSecondsPath = compilePath(s.TimeoutSecondsPath);
+      break;
+    case 'Choice':
+      if (Array.isArray(s.Choices)) {
+        for (const c of s.Choices) {
+          st.choices.push({ cond: compileRule(c), next: isObj(c) && typeof c.Next === 'string' ? c.Next : '' });
+        }
+      }
+      if (typeof s.Default === 'string') st.default = s.Default;
+      break;
+    case 'Wait':
+      st.seconds = num(s.Seconds);
+      if (typeof s.Timestamp === 'string') st.timestamp = s.Timestamp;
+      if (typeof s.SecondsPath === 'string') st.secondsPath = compilePath(s.SecondsPath);
+      if (typeof s.TimestampPath === 'string') st.timestampPath = compilePath(s.TimestampPath);
+      break;
+    case 'Fail':
+      if (typeof s.Error === 'string') st.error = s.Error;
+      if (typeof s.Cause === 'string') st.cause = s.Cause;
+      if (typeof s.ErrorPath === 'string') st.errorPath = compilePath(s.ErrorPath);
+      if (typeof s.CausePath === 'string') st.causePath = compilePath(s.CausePath);
+      break;
+    case 'Parallel':
+      st.branches = Array.isArray(s.Branches) ? s.Branches.map((b) => compileMachine(b, false)) : [];
+      break;
+    case 'Map': {
+      st.itemsPath = typeof s.ItemsPath === 'string' ? compilePath(s.ItemsPath) : undefined;
+      st.processor = compileMachine(s.ItemProcessor ?? s.Iterator, false);
+      const mc = num(s.MaxConcurrency);
+      st.maxConcurrency = mc !== undefined && mc > 0 ? Math.floor(mc) : 0;
+      if (typeof s.MaxConcurrencyPath === 'string') st.maxConcurrencyPath = compilePath(s.MaxConcurrencyPath);
+      break;
+    }
+  }
+  return st;
+}
+
+export function compileMachine(def: unknown, top: boolean): Machine {
+  const m: Machine = { startAt: '', states: new Map(), timeoutSeconds: null, problem: null };
+  if (!isObj(def)) {
+    m.problem = 'The state machine definition is not an object';
+    return m;
+  }
+  if (typeof def.StartAt !== 'string') m.problem = 'The state machine definition has no StartAt';
+  else m.startAt = def.StartAt;
+  if (isObj(def.States)) {
+    for (const [name, s] of Object.entries(def.States)) m.states.set(name, compileState(name, s));
+  } else m.problem ??= 'The state machine definition has no States';
+  if (!m.problem && !m.states.has(m.startAt)) m.problem = `StartAt names a missing state '${m.startAt.slice(0, 80)}'`;
+  if (top) {
+    const t = num(def.TimeoutSeconds);
+    if (t !== undefined && t > 0) m.timeoutSeconds = t;
+  }
+  if (!m.problem) {
+    for (const st of m.states.values()) {
+      const sub = st.type === 'Parallel' ? st.branches.find((b) => b.problem) : st.type === 'Map' ? st.processor : undefined;
+      if (sub?.problem) {
+        m.problem = `State '${st.name.slice(0, 80)}': ${sub.problem}`;
+        break;
+      }
+    }
+  }
+  return m;
+}
+
+const byText = new Map<string, Machine>();
+const byObject = new WeakMap<object, Machine>();
+const TEXT_CACHE = 256;
+
+/** The compiled machine of a definition (text or object), cached. */
+export function machineOf(definition: AslDefinition | string): Machine {
+  if (typeof definition === 'string') {
+    let m = byText.get(definition);
+    if (m) return m;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(definition);
+    } catch {
+      parsed = undefined;
+    }
+    m = parsed === undefined ? { ...compileMachine(null, true), problem: 'The state machine definition is not valid JSON' } : compileMachine(parsed, true);
+    if (byText.size >= TEXT_CACHE) byText.delete(byText.keys().next().value as string);
+    byText.set(definition, m);
+    return m;
+  }
+  if (definition === null || typeof definition !== 'object') return compileMachine(definition, true);
+  let m = byObject.get(definition);
+  if (!m) {
+    m = compileMachine(definition, true);
+    byObject.set(definition, m);
+  }
+  return m;
+}

@@ -1,0 +1,891 @@
+/**
+ * The interpreter: a job is a tree of threads (the job, Parallel branches, Map iterations) kept in a checkpoint;
+ * `advance` copies the thread tree (data values are shared, never modified), performs one transition of every
+ * runnable thread, and returns the new checkpoint with the history events of that step. See index.ts.
+ */
+import { createHash } from 'node:crypto';
+import type {
+  Advance,
+  AslDefinition,
+  Checkpoint,
+  HistoryEvent,
+  JobContext,
+  Json,
+  JsonObject,
+  RunTask,
+  Thread,
+} from './types';
+import { TaskFailure } from './types';
+import { AslError, E, clip, errorMatches, isTerminalError, runtimeError, tooBig } from './errors';
+import { machineOf, type CState, type Machine, type ResultPathSpec } from './compile';
+import { clipPath, evalPath, mustPath, setAtPath, type CompiledPath } from './paths';
+import type { Env } from './intrinsics';
+import { isTimestamp } from './choice';
+
+/* ------------------------------------------------------------------------------------------------ events */
+
+interface PEvent {
+  ev: HistoryEvent;
+  prev: Prev;
+}
+type Prev = number | PEvent | Array<number | PEvent>;
+type Sink = PEvent[];
+
+interface StepCtx {
+  sink: Sink;
+  /** aborted when the job is stopped or a sibling branch/iteration failed */
+  signal: AbortSignal | undefined;
+}
+
+export interface AdvanceOptions {
+  now: () => Date;
+  runTask: RunTask;
+  signal?: AbortSignal;
+  /** Jitter source for `JitterStrategy: FULL` in [0,1); default: a hash of the attempt key (same on replay). */
+  random?: (attemptKey: string) => number;
+}
+
+const NOT_TRUNCATED = Object.freeze({ truncated: false });
+
+function stringify(v: Json): string {
+  const s = JSON.stringify(v);
+  return s === undefined ? 'null' : s;
+}
+
+function asAsl(e: unknown): AslError {
+  if (e instanceof AslError) return e;
+  if (e instanceof RangeError) return new AslError(E.Runtime, 'The data is too deeply nested or too large to process');
+  return new AslError(E.Runtime, 'An internal error occurred while processing the state');
+}
+
+function unitHash(key: string): number {
+  return createHash('sha256').update(key).digest().readUInt32BE(0) / 4294967296;
+}
+
+function resourceInfo(resource: string): { resourceType: string; resource: string } {
+  const m = /^arn:[^:]+:states:[^:]*:[^:]*:([^:]+):(.+)$/.exec(resource);
+  if (m) return { resourceType: m[1], resource: m[2] };
+  if (resource.startsWith('arn:') && resource.includes(':lambda:')) return { resourceType: 'lambda', resource };
+  const dot = resource.indexOf('.');
+  if (dot > 0 && dot < resource.length - 1) return { resourceType: resource.slice(0, dot), resource: resource.slice(dot + 1) };
+  return { resourceType: 'task', resource };
+}
+
+function cloneThread(t: Thread): Thread {
+  const c: Thread = { ...t };
+  if (t.kd) c.kd = t.kd.map(cloneThread);
+  if (t.rs) c.rs = t.rs.slice();
+  return c;
+}
+
+/** Reset the per-state fields of a thread when it moves to another state or ends. */
+function clearState(t: Thread): void {
+  t.a = undefined;
+  t.rc = undefined;
+  t.ti = undefined;
+  t.dl = undefined;
+  t.ts = undefined;
+  t.u = undefined;
+  t.kd = undefined;
+  t.it = undefined;
+  t.rs = undefined;
+  t.nx = undefined;
+  t.nd = undefined;
+  t.mc = undefined;
+  t.se = undefined;
+  t.et = undefined;
+  for (const k of Object.keys(t) as Array<keyof Thread>) if (t[k] === undefined) delete t[k];
+}
+
+/* ------------------------------------------------------------------------------------------------ the run */
+
+class Run {
+  readonly lasts = new Map<Thread, PEvent>();
+  readonly fixups: Array<() => void> = [];
+  readonly region: string;
+  readonly jobDeadline: number;
+  jobTimedOut = false;
+  stopped = false;
+
+  constructor(
+    readonly cp: Checkpoint,
+    readonly machine: Machine,
+    readonly opts: AdvanceOptions,
+  ) {
+    this.region = (typeof cp.ctx?.stateMachineArn === 'string' && cp.ctx.stateMachineArn.split(':')[3]) || 'us-east-1';
+    this.jobDeadline = cp.dl ? Date.parse(cp.dl) : Infinity;
+  }
+
+  nowMs(): number {
+    return this.opts.now().getTime();
+  }
+
+  iso(ms?: number): string {
+    return new Date(ms ?? this.nowMs()).toISOString();
+  }
+
+  last(th: Thread): number | PEvent {
+    return this.lasts.get(th) ?? th.l;
+  }
+
+  /** New event in thread `th` (its previousEventId is the thread's last event). */
+  emit(sc: StepCtx, th: Thread, type: string, details?: Record<string, unknown>): PEvent {
+    return this.emitAfter(sc, th, this.last(th), type, details);
+  }
+
+  emitAfter(sc: StepCtx, th: Thread | null, prev: Prev, type: string, details?: Record<string, unknown>): PEvent {
+    const ev = { id: 0, previousEventId: 0, timestamp: this.iso(), type, ...details } as HistoryEvent;
+    const pe: PEvent = { ev, prev };
+    sc.sink.push(pe);
+    if (th) this.lasts.set(th, pe);
+    return pe;
+  }
+
+  context(th: Thread, extra?: JsonObject): Json {
+    const c = this.cp.ctx;
+    const obj: JsonObject = {
+      Execution: {
+        Id: c.executionArn,
+        Input: this.cp.input,
+        Name: c.executionName,
+        RoleArn: c.roleArn,
+        StartTime: c.startTime,
+        RedriveCount: 0,
+      },
+      State: { EnteredTime: th.et ?? c.startTime, Name: th.s, RetryCount: th.a ?? 0 },
+      StateMachine: { Id: c.stateMachineArn, Name: c.stateMachineName },
+    };
+    if (extra) Object.assign(obj, extra);
+    return obj;
+  }
+
+  env(th: Thread, input: Json, extra?: JsonObject): Env {
+    return { input, context: () => this.context(th, extra) };
+  }
+
+  attemptKey(th: Thread): string {
+    return `${this.cp.ctx.executionArn}#${th.k}${th.s}@${th.n}#${th.a ?? 0}`;
+  }
+}
+
+/* ------------------------------------------------------------------------------------------------ data flow */
+
+function readPath(run: Run, th: Thread, p: CompiledPath, data: Json, field: string): Json {
+  return p.context ? mustPath(p, run.context(th), field) : mustPath(p, data, field);
+}
+
+function applyInputPath(run: Run, th: Thread, st: CState, raw: Json): Json {
+  if (st.inputPath === undefined) return raw;
+  if (st.inputPath === null) return {};
+  return readPath(run, th, st.inputPath, raw, 'InputPath');
+}
+
+function applyOutputPath(run: Run, th: Thread, st: CState, out: Json): Json {
+  if (st.outputPath === undefined) return out;
+  if (st.outputPath === null) return {};
+  return readPath(run, th, st.outputPath, out, 'OutputPath');
+}
+
+function applyResultPath(spec: ResultPathSpec, raw: Json, result: Json): Json {
+  if (spec.k === 'discard') return raw;
+  if (spec.k === 'bad') throw runtimeError(`ResultPath '${clipPath(spec.raw)}' is not a reference path`);
+  return setAtPath(raw, spec.segs, result, spec.raw);
+}
+
+function checkSize(s: string, what: string): void {
+  if (tooBig(s)) throw new AslError(E.DataLimitExceeded, `The ${what} has exceeded the maximum size of 262144 bytes`);
+}
+
+/* ------------------------------------------------------------------------------------------------ threads */
+
+function failThread(th: Thread, error: string | undefined, cause: string | undefined): void {
+  clearState(th);
+  th.p = 'F';
+  if (error !== undefined) th.e = error;
+  else delete th.e;
+  if (cause !== undefined) th.c = cause;
+  else delete th.c;
+}
+
+function transition(th: Thread, st: CState, out: Json): void {
+  clearState(th);
+  if (st.end) {
+    th.p = 'D';
+    th.o = out;
+  } else if (st.next !== null) {
+    th.s = st.next;
+    th.in = out;
+    th.p = 'E';
+  } else {
+    failThread(th, E.Runtime, `State '${clip(st.name, 200)}' has neither Next nor End`);
+  }
+}
+
+function stepThread(run: Run, th: Thread, m: Machine, sc: StepCtx): Promise<void> | void {
+  const st = m.states.get(th.s);
+  if (!st) {
+    if (th.p !== 'D' && th.p !== 'F') failThread(th, E.Runtime, `The state '${clip(th.s, 200)}' does not exist`);
+    return;
+  }
+  switch (th.p) {
+    case 'E':
+      return enterState(run, th, st, sc);
+    case 'T':
+      return runTaskPhase(run, th, st, sc);
+    case 'R':
+      if (run.nowMs() >= Date.parse(th.u!)) return retryNow(run, th, st, sc);
+      return;
+    case 'W':
+      if (run.nowMs() >= Date.parse(th.u!)) {
+        const out = th.o ?? null;
+        delete th.o;
+        run.emit(sc, th, 'WaitStateExited', stateExited(st.name, stringify(out)));
+        transition(th, st, out);
+      }
+      return;
+    case 'P':
+      return stepParallel(run, th, st, sc);
+    case 'M':
+      return stepMap(run, th, st, sc);
+    default:
+      return;
+  }
+}
+
+const stateEntered = (name: string, input: string) => ({
+  stateEnteredEventDetails: { name, input, inputDetails: NOT_TRUNCATED },
+});
+const stateExited = (name: string, output: string) => ({
+  stateExitedEventDetails: { name, output, outputDetails: NOT_TRUNCATED },
+});
+
+function enterState(run: Run, th: Thread, st: CState, sc: StepCtx): void {
+  th.n += 1;
+  th.et = run.iso();
+  th.a = 0;
+  const type = st.type === 'Unknown' ? null : st.type;
+  if (!type) {
+    failThread(th, E.Runtime, `The state '${clip(st.name, 200)}' has an unsupported Type '${clip(st.rawType, 80)}'`);
+    return;
+  }
+  run.emit(sc, th, `${type}StateEntered`, stateEntered(st.name, stringify(th.in)));
+  try {
+    switch (type) {
+      case 'Pass': {
+        let eff = applyInputPath(run, th, st, th.in);
+        if (st.parameters) eff = st.parameters(run.env(th, eff));
+        const result = st.hasResult ? (st.result ?? null) : eff;
+        const out = applyOutputPath(run, th, st, applyResultPath(st.resultPath, th.in, result));
+        return exitWith(run, th, st, sc, out);
+      }
+      case 'Task': {
+        let eff = applyInputPath(run, th, st, th.in);
+        let secs = st.timeoutSeconds;
+        if (st.timeoutSecondsPath) {
+          const v = readPath(run, th, st.timeoutSecondsPath, eff, 'TimeoutSecondsPath');
+          if (typeof v !== 'number' || !Number.isInteger(v) || v <= 0) {
+            throw runtimeError('TimeoutSecondsPath must point to a positive integer');
+          }
+          secs = v;
+        }
+        if (st.parameters) eff = st.parameters(run.env(th, eff));
+        checkSize(stringify(eff), 'input of the task after Parameters');
+        th.ti = eff;
+        if (secs !== undefined && secs > 0) th.ts = secs;
+        return scheduleTask(run, th, st, sc);
+      }
+      case 'Choice': {
+        const eff = applyInputPath(run, th, st, th.in);
+        const env = run.env(th, eff);
+        let next: string | undefined;
+        for (const c of st.choices) {
+          if (c.cond(env)) {
+            next = c.next;
+            break;
+          }
+        }
+        next ??= st.default;
+        if (next === undefined || next === '') {
+          throw new AslError(E.NoChoiceMatched, 'No Choice Rule matched and no Default was specified');
+        }
+        const out = applyOutputPath(run, th, st, eff);
+        const s = stringify(out);
+        checkSize(s, 'state output');
+        run.emit(sc, th, 'ChoiceStateExited', stateExited(st.name, s));
+        clearState(th);
+        th.s = next;
+        th.in = out;
+        th.p = 'E';
+        return;
+      }
+      case 'Wait': {
+        const eff = applyInputPath(run, th, st, th.in);
+        let until: number;
+        if (st.secondsPath) {
+          const v = readPath(run, th, st.secondsPath, eff, 'SecondsPath');
+          if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw runtimeError('SecondsPath must point to a non-negative integer');
+          until = run.nowMs() + v * 1000;
+        } else if (st.timestampPath) {
+          const v = readPath(run, th, st.timestampPath, eff, 'TimestampPath');
+          if (!isTimestamp(v)) throw runtimeError('TimestampPath must point to an ISO-8601 timestamp');
+          until = Date.parse(v);
+        } else if (st.timestamp !== undefined) {
+          if (!isTimestamp(st.timestamp)) throw runtimeError('Timestamp must be an ISO-8601 timestamp');
+          until = Date.parse(st.timestamp);
+        } else {
+          until = run.nowMs() + Math.max(0, st.seconds ?? 0) * 1000;
+        }
+        const out = applyOutputPath(run, th, st, eff);
+        checkSize(stringify(out), 'state output');
+        th.o = out;
+        th.u = run.iso(until);
+        th.p = 'W';
+        return;
+      }
+      case 'Succeed': {
+        const out = applyOutputPath(run, th, st, applyInputPath(run, th, st, th.in));
+        const s = stringify(out);
+        checkSize(s, 'state output');
+        run.emit(sc, th, 'SucceedStateExited', stateExited(st.name, s));
+        clearState(th);
+        th.p = 'D';
+        th.o = out;
+        return;
+      }
+      case 'Fail': {
+        let error = st.error;
+        let cause = st.cause;
+        if (st.errorPath) {
+          const v = readPath(run, th, st.errorPath, th.in, 'ErrorPath');
+          if (typeof v !== 'string') throw runtimeError('ErrorPath must point to a string');
+          error = v;
+        }
+        if (st.causePath) {
+          const v = readPath(run, th, st.causePath, th.in, 'CausePath');
+          if (typeof v !== 'string') throw runtimeError('CausePath must point to a string');
+          cause = v;
+        }
+        failThread(th, error === undefined ? undefined : clip(error, 256), cause === undefined ? undefined : clip(cause));
+        return;
+      }
+      case 'Parallel':
+        return startParallel(run, th, st, sc);
+      case 'Map':
+        return startMap(run, th, st, sc);
+    }
+  } catch (e) {
+    const err = asAsl(e);
+    if (type === 'Task' || type === 'Parallel' || type === 'Map') handleError(run, th, st, sc, err.error, err.cause);
+    else failThread(th, err.error, err.cause);
+  }
+}
+
+/** Emit `<Type>StateExited` with the output and move on (size checked first). */
+function exitWith(run: Run, th: Thread, st: CState, sc: StepCtx, out: Json): void {
+  const s = stringify(out);
+  checkSize(s, 'state output');
+  run.emit(sc, th, `${st.type}StateExited`, stateExited(st.name, s));
+  transition(th, st, out);
+}
+
+/** Task/Parallel/Map result → ResultSelector → ResultPath → OutputPath → exit; errors go to Retry/Catch. */
+function completeState(run: Run, th: Thread, st: CState, sc: StepCtx, result: Json): void {
+  try {
+    const selected = st.resultSelector ? st.resultSelector(run.env(th, result)) : result;
+    const out = applyOutputPath(run, th, st, applyResultPath(st.resultPath, th.in, selected));
+    exitWith(run, th, st, sc, out);
+  } catch (e) {
+    const err = asAsl(e);
+    handleError(run, th, st, sc, err.error, err.cause);
+  }
+}
+
+/** Retry (a durable backoff: phase R until `u`), else Catch (exit to the catcher's Next), else fail the thread. */
+function handleError(run: Run, th: Thread, st: CState, sc: StepCtx, error: string | undefined, cause: string | undefined): void {
+  const name = error ?? '';
+  if (!isTerminalError(name)) {
+    for (let i = 0; i < st.retry.length; i++) {
+      const r = st.retry[i];
+      if (!errorMatches(r.errors, name)) continue;
+      const count = th.rc?.[i] ?? 0;
+      if (count < r.max) {
+        let delay = r.interval * Math.pow(r.backoff, count);
+        if (r.maxDelay !== null) delay = Math.min(delay, r.maxDelay);
+        if (r.jitter) {
+          const key = run.attemptKey(th);
+          delay *= run.opts.random ? run.opts.random(key) : unitHash(key);
+        }
+        const rc = th.rc ? th.rc.slice() : [];
+        while (rc.length <= i) rc.push(0);
+        rc[i] = count + 1;
+        th.rc = rc;
+        th.a = (th.a ?? 0) + 1;
+        th.kd = undefined;
+        th.u = run.iso(run.nowMs() + Math.round(delay * 1000));
+        th.p = 'R';
+        return;
+      }
+      break; // the first matching retrier decides; when it is exhausted, Catch gets its turn
+    }
+    for (const c of st.catch) {
+      if (!errorMatches(c.errors, name)) continue;
+      try {
+        const errOut: JsonObject = { Error: error ?? null, Cause: cause ?? null };
+        const out = applyResultPath(c.resultPath, th.in, errOut);
+        const s = stringify(out);
+        checkSize(s, 'state output');
+        run.emit(sc, th, `${st.type}StateExited`, stateExited(st.name, s));
+        clearState(th);
+        th.s = c.next;
+        th.in = out;
+        th.p = 'E';
+      } catch (e) {
+        const err = asAsl(e);
+        failThread(th, err.error, err.cause);
+      }
+      return;
+    }
+  }
+  failThread(th, error, cause);
+}
+
+/** After a Retry backoff: attempt the state again. */
+function retryNow(run: Run, th: Thread, st: CState, sc: StepCtx): void {
+  th.u = undefined;
+  delete th.u;
+  try {
+    if (st.type === 'Task') return scheduleTask(run, th, st, sc);
+    if (st.type === 'Parallel') return startParallel(run, th, st, sc);
+    if (st.type === 'Map') return startMap(run, th, st, sc);
+    failThread(th, E.Runtime, 'Only Task, Parallel and Map states can be retried');
+  } catch (e) {
+    const err = asAsl(e);
+    handleError(run, th, st, sc, err.error, err.cause);
+  }
+}
+
+/* ------------------------------------------------------------------------------------------------ Task */
+
+function scheduleTask(run: Run, th: Thread, st: CState, sc: StepCtx): void {
+  const info = resourceInfo(st.resource);
+  th.dl = th.ts ? run.iso(run.nowMs() + th.ts * 1000) : null;
+  const details: Record<string, unknown> = { ...info, region: run.region, parameters: stringify(th.ti ?? null) };
+  if (th.ts) details.timeoutInSeconds = th.ts;
+  run.emit(sc, th, 'TaskScheduled', { taskScheduledEventDetails: details });
+  th.p = 'T';
+}
+
+type Outcome = { k: 'ok'; v: unknown } | { k: 'err'; e: unknown } | { k: 'aborted' };
+
+async function runTaskPhase(run: Run, th: Thread, st: CState, sc: StepCtx): Promise<void> {
+  const info = resourceInfo(st.resource);
+  const taskDl = th.dl ? Date.parse(th.dl) : Infinity;
+  const start = run.nowMs();
+  const timedOut = () => {
+    run.emit(sc, th, 'TaskTimedOut', { taskTimedOutEventDetails: { ...info, error: E.Timeout, cause: 'The task did not finish within its TimeoutSeconds' } });
+    handleError(run, th, st, sc, E.Timeout, 'The task did not finish within its TimeoutSeconds');
+  };
+  if (start >= taskDl) return timedOut();
+  if (start >= run.jobDeadline) {
+    run.jobTimedOut = true;
+    return;
+  }
+  if (sc.signal?.aborted || run.opts.signal?.aborted) return;
+
+  run.emit(sc, th, 'TaskStarted', { taskStartedEventDetails: info });
+  const ctl = new AbortController();
+  let why: 'task' | 'job' | 'stop' | null = null;
+  const onStop = () => {
+    why ??= 'stop';
+    ctl.abort();
+  };
+  sc.signal?.addEventListener('abort', onStop, { once: true });
+  run.opts.signal?.addEventListener('abort', onStop, { once: true });
+  const until = Math.min(taskDl, run.jobDeadline);
+  const timer = Number.isFinite(until)
+    ? setTimeout(
+        () => {
+          why ??= taskDl <= run.jobDeadline ? 'task' : 'job';
+          ctl.abort();
+        },
+        Math.min(Math.max(0, until - start), 2_147_483_647),
+      )
+    : null;
+  const deadline = Number.isFinite(until) ? new Date(until).toISOString() : null;
+
+  let outcome: Outcome;
+  try {
+    outcome = await new Promise<Outcome>((resolve) => {
+      ctl.signal.addEventListener('abort', () => resolve({ k: 'aborted' }), { once: true });
+      let p: Promise<Json>;
+      try {
+        p = Promise.resolve(
+          run.opts.runTask({ resource: st.resource, input: structuredClone(th.ti ?? null), attemptKey: run.attemptKey(th), deadline, signal: ctl.signal }),
+        );
+      } catch (e) {
+        p = Promise.reject(e);
+      }
+      p.then(
+        (v) => resolve({ k: 'ok', v }),
+        (e) => resolve({ k: 'err', e }),
+      );
+    });
+  } finally {
+    if (timer) clearTimeout(timer);
+    sc.signal?.removeEventListener('abort', onStop);
+    run.opts.signal?.removeEventListener('abort', onStop);
+  }
+
+  if (outcome.k === 'aborted') {
+    if (why === 'task') return timedOut();
+    if (why === 'job') run.jobTimedOut = true;
+    else run.stopped = true;
+    // stopped, timed-out job, or a failed sibling: the attempt did not end; the thread stays scheduled
+    return;
+  }
+  if (run.nowMs() >= taskDl) return timedOut(); // finished, but too late (per the job's clock)
+
+  if (outcome.k === 'err') {
+    const e = outcome.e;
+    let error: string;
+    let cause: string;
+    if (e instanceof TaskFailure || e instanceof AslError) {
+      error = clip(String(e.error || E.TaskFailed), 256);
+      cause = clip(String(e.cause ?? ''));
+    } else {
+      error = E.TaskFailed;
+      cause = clip(e instanceof Error ? e.message : typeof e === 'string' ? e : 'The task failed');
+    }
+    run.emit(sc, th, 'TaskFailed', { taskFailedEventDetails: { ...info, error, cause } });
+    return handleError(run, th, st, sc, error, cause);
+  }
+
+  let text: string | undefined;
+  let value: Json;
+  try {
+    text = JSON.stringify(outcome.v === undefined ? null : outcome.v);
+    value = text === undefined ? null : (JSON.parse(text) as Json);
+    text ??= 'null';
+  } catch {
+    const cause = 'The task returned a value that is not JSON';
+    run.emit(sc, th, 'TaskFailed', { taskFailedEventDetails: { ...info, error: E.TaskFailed, cause } });
+    return handleError(run, th, st, sc, E.TaskFailed, cause);
+  }
+  if (tooBig(text)) {
+    return failThread(th, E.DataLimitExceeded, 'The task output has exceeded the maximum size of 262144 bytes');
+  }
+  run.emit(sc, th, 'TaskSucceeded', { taskSucceededEventDetails: { ...info, output: text, outputDetails: NOT_TRUNCATED } });
+  completeState(run, th, st, sc, value);
+}
+
+/* ------------------------------------------------------------------------------------------------ Parallel */
+
+function startParallel(run: Run, th: Thread, st: CState, sc: StepCtx): void {
+  let eff = applyInputPath(run, th, st, th.in);
+  if (st.parameters) eff = st.parameters(run.env(th, eff));
+  checkSize(stringify(eff), 'input of the Parallel state after Parameters');
+  const started = run.emit(sc, th, 'ParallelStateStarted');
+  run.fixups.push(() => (th.se = started.ev.id));
+  const key = `${th.k}${th.s}@${th.n}.${th.a ?? 0}`;
+  th.kd = st.branches.map((b, i) => {
+    const kid: Thread = { s: b.startAt, p: 'E', in: eff, l: 0, k: `${key}[${i}]/`, n: 0 };
+    run.lasts.set(kid, started);
+    return kid;
+  });
+  th.p = 'P';
+  if (th.kd.length === 0) {
+    run.emit(sc, th, 'ParallelStateSucceeded');
+    completeState(run, th, st, sc, []);
+  }
+}
+
+/** Step every unfinished child concurrently; the first failure aborts the others' running tasks. */
+async function stepChildren(run: Run, kids: Thread[], machines: (k: Thread) => Machine, sc: StepCtx): Promise<Sink[]> {
+  const group = new AbortController();
+  const onParent = () => group.abort();
+  sc.signal?.addEventListener('abort', onParent, { once: true });
+  const sinks: Sink[] = kids.map(() => []);
+  const work: Promise<void>[] = [];
+  for (let i = 0; i < kids.length; i++) {
+    const kid = kids[i];
+    if (kid.p === 'D' || kid.p === 'F') continue;
+    if (group.signal.aborted) break;
+    const r = stepThread(run, kid, machines(kid), { sink: sinks[i], signal: group.signal });
+    if (r) {
+      work.push(
+        r.then(() => {
+          if (kid.p === 'F') group.abort();
+        }),
+      );
+    } else if ((kid.p as Thread['p']) === 'F') group.abort();
+  }
+  if (work.length) await Promise.all(work);
+  sc.signal?.removeEventListener('abort', onParent);
+  for (const s of sinks) for (const e of s) sc.sink.push(e);
+  return sinks;
+}
+
+async function stepParallel(run: Run, th: Thread, st: CState, sc: StepCtx): Promise<void> {
+  const kids = th.kd ?? [];
+  await stepChildren(run, kids, (k) => st.branches[kids.indexOf(k)], sc);
+  const failed = kids.find((k) => k.p === 'F');
+  if (failed) {
+    run.emit(sc, th, 'ParallelStateFailed');
+    th.kd = undefined;
+    return handleError(run, th, st, sc, failed.e, failed.c);
+  }
+  if (kids.every((k) => k.p === 'D')) {
+    const result = kids.map((k) => k.o ?? null);
+    run.emitAfter(sc, th, kids.map((k) => run.last(k)), 'ParallelStateSucceeded');
+    th.kd = undefined;
+    completeState(run, th, st, sc, result);
+  }
+}
+
+/* ------------------------------------------------------------------------------------------------ Map */
+
+function startMap(run: Run, th: Thread, st: CState, sc: StepCtx): void {
+  const eff = applyInputPath(run, th, st, th.in);
+  const items = st.itemsPath ? readPath(run, th, st.itemsPath, eff, 'ItemsPath') : eff;
+  if (!Array.isArray(items)) throw runtimeError('The Map state\'s ItemsPath must point to a JSON array');
+  let mc = st.maxConcurrency;
+  if (st.maxConcurrencyPath) {
+    const v = readPath(run, th, st.maxConcurrencyPath, eff, 'MaxConcurrencyPath');
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw runtimeError('MaxConcurrencyPath must point to a non-negative integer');
+    mc = v;
+  }
+  const inputs = st.itemSelector
+    ? items.map((v, i) => st.itemSelector!(run.env(th, eff, { Map: { Item: { Index: i, Value: v } } })))
+    : items;
+  const started = run.emit(sc, th, 'MapStateStarted', { mapStateStartedEventDetails: { length: items.length } });
+  run.fixups.push(() => (th.se = started.ev.id));
+  th.it = inputs;
+  th.rs = new Array<Json>(items.length).fill(null);
+  th.nx = 0;
+  th.nd = 0;
+  th.mc = mc;
+  th.kd = [];
+  th.p = 'M';
+  if (items.length === 0) {
+    run.emit(sc, th, 'MapStateSucceeded');
+    const result: Json[] = [];
+    clearMap(th);
+    completeState(run, th, st, sc, result);
+  }
+}
+
+function clearMap(th: Thread): void {
+  th.kd = undefined;
+  th.it = undefined;
+  th.rs = undefined;
+  th.nx = undefined;
+  th.nd = undefined;
+  th.mc = undefined;
+}
+
+async function stepMap(run: Run, th: Thread, st: CState, sc: StepCtx): Promise<void> {
+  const items = th.it ?? [];
+  const kids = th.kd ?? (th.kd = []);
+  const limit = th.mc && th.mc > 0 ? th.mc : Infinity;
+  const proc = st.processor!;
+  const starts = new Map<Thread, PEvent>();
+  const iterSc: StepCtx = { sink: [], signal: sc.signal };
+  while (kids.length < limit && (th.nx ?? 0) < items.length) {
+    const i = th.nx ?? 0;
+    th.nx = i + 1;
+    const kid: Thread = { s: proc.startAt, p: 'E', in: items[i], l: 0, k: `${th.k}${th.s}@${th.n}.${th.a ?? 0}[${i}]/`, n: 0, ix: i };
+    const ev = run.emitAfter(iterSc, kid, th.se ?? run.last(th), 'MapIterationStarted', {
+      mapIterationStartedEventDetails: { name: st.name, index: i },
+    });
+    iterSc.sink.pop(); // placed in front of the iteration's own events below
+    starts.set(kid, ev);
+    kids.push(kid);
+  }
+  const childSc: StepCtx = { sink: [], signal: sc.signal };
+  const sinks = await stepChildren(run, kids, () => proc, childSc);
+  // order: for each iteration, its start event (if new) then its events
+  for (let i = 0; i < kids.length; i++) {
+    const start = starts.get(kids[i]);
+    if (start) sc.sink.push(start);
+    for (const e of sinks[i]) sc.sink.push(e);
+  }
+
+  let failed: Thread | undefined;
+  const still: Thread[] = [];
+  for (const kid of kids) {
+    const details = { name: st.name, index: kid.ix ?? 0 };
+    if (kid.p === 'D') {
+      th.rs![kid.ix ?? 0] = kid.o ?? null;
+      th.nd = (th.nd ?? 0) + 1;
+      run.emit(sc, kid, 'MapIterationSucceeded', { mapIterationSucceededEventDetails: details });
+    } else if (kid.p === 'F' && !failed) {
+      failed = kid;
+      run.emit(sc, kid, 'MapIterationFailed', { mapIterationFailedEventDetails: details });
+    } else still.push(kid);
+  }
+  if (failed) {
+    for (const kid of still) {
+      run.emit(sc, kid, 'MapIterationAborted', { mapIterationAbortedEventDetails: { name: st.name, index: kid.ix ?? 0 } });
+    }
+    run.emit(sc, th, 'MapStateFailed');
+    clearMap(th);
+    return handleError(run, th, st, sc, failed.e, failed.c);
+  }
+  th.kd = still;
+  if ((th.nd ?? 0) >= items.length) {
+    const result = th.rs ?? [];
+    run.emitAfter(sc, th, kids.map((k) => run.last(k)), 'MapStateSucceeded');
+    clearMap(th);
+    completeState(run, th, st, sc, result);
+  }
+}
+
+/* ------------------------------------------------------------------------------------------------ wake / display */
+
+/** Earliest time (ms) something in this thread can move; 0 = now; Infinity = never by itself. */
+function wakeOf(th: Thread, now: number): number {
+  switch (th.p) {
+    case 'E':
+    case 'T':
+      return 0;
+    case 'R':
+    case 'W': {
+      const u = Date.parse(th.u ?? '');
+      return Number.isNaN(u) || u <= now ? 0 : u;
+    }
+    case 'P':
+      return Math.min(Infinity, ...(th.kd ?? []).map((k) => wakeOf(k, now)));
+    case 'M': {
+      const kids = th.kd ?? [];
+      const limit = th.mc && th.mc > 0 ? th.mc : Infinity;
+      if (kids.length < limit && (th.nx ?? 0) < (th.it?.length ?? 0)) return 0;
+      let w = Infinity;
+      for (const k of kids) w = Math.min(w, wakeOf(k, now));
+      return w;
+    }
+    default:
+      return Infinity;
+  }
+}
+
+function activeState(th: Thread): string {
+  if (th.p === 'P' || th.p === 'M') {
+    const kid = (th.kd ?? []).find((k) => k.p !== 'D' && k.p !== 'F');
+    if (kid) return activeState(kid);
+  }
+  return th.s;
+}
+
+/* ------------------------------------------------------------------------------------------------ public */
+
+export function initialCheckpoint(definition: AslDefinition | string, input: Json, ctx: JobContext, now: Date): Checkpoint {
+  const m = machineOf(definition);
+  const dl = m.timeoutSeconds ? new Date(now.getTime() + m.timeoutSeconds * 1000).toISOString() : null;
+  return { v: 1, ctx, input, nid: 2, dl, root: { s: m.startAt, p: 'E', in: input, l: 0, k: '', n: 0 } };
+}
+
+function terminalResult(cp: Checkpoint, events: HistoryEvent[]): Advance {
+  const r: Advance = { checkpoint: cp, events, status: cp.st!, currentState: null, wakeAt: null };
+  if (cp.out !== undefined) r.output = cp.out;
+  if (cp.err !== undefined) r.error = cp.err;
+  if (cp.cau !== undefined) r.cause = cp.cau;
+  return r;
+}
+
+function finalize(run: Run, sink: Sink): HistoryEvent[] {
+  const cp = run.cp;
+  const resolve = (p: Prev): number => {
+    if (typeof p === 'number') return p;
+    if (Array.isArray(p)) return p.reduce<number>((m, x) => Math.max(m, resolve(x)), 0);
+    return p.ev.id;
+  };
+  const events: HistoryEvent[] = new Array(sink.length);
+  for (let i = 0; i < sink.length; i++) {
+    const pe = sink[i];
+    pe.ev.id = cp.nid++;
+    pe.ev.previousEventId = resolve(pe.prev);
+    events[i] = pe.ev;
+  }
+  for (const [th, pe] of run.lasts) th.l = pe.ev.id;
+  for (const f of run.fixups) f();
+  return events;
+}
+
+function endJob(run: Run, sink: Sink, status: 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT', error?: string, cause?: string): void {
+  const cp = run.cp;
+  const root = cp.root;
+  const sc: StepCtx = { sink, signal: undefined };
+  if (status === 'SUCCEEDED') {
+    cp.out = stringify(root.o ?? null);
+    run.emit(sc, root, 'ExecutionSucceeded', { executionSucceededEventDetails: { output: cp.out, outputDetails: NOT_TRUNCATED } });
+  } else {
+    const details: Record<string, string> = {};
+    if (error !== undefined) details.error = cp.err = error;
+    if (cause !== undefined) details.cause = cp.cau = cause;
+    run.emit(sc, root, status === 'FAILED' ? 'ExecutionFailed' : 'ExecutionTimedOut', {
+      [status === 'FAILED' ? 'executionFailedEventDetails' : 'executionTimedOutEventDetails']: details,
+    });
+  }
+  cp.st = status;
+}
+
+export async function advance(
+  definition: AslDefinition | string,
+  checkpoint: Checkpoint,
+  opts: AdvanceOptions,
+): Promise<Advance> {
+  if (!checkpoint || checkpoint.v !== 1 || !checkpoint.root || typeof checkpoint.nid !== 'number' || !checkpoint.ctx) {
+    return { checkpoint, events: [], status: 'FAILED', error: E.Runtime, cause: 'The checkpoint is not valid', currentState: null, wakeAt: null };
+  }
+  if (checkpoint.st) return terminalResult(checkpoint, []);
+  const cp: Checkpoint = { ...checkpoint, root: cloneThread(checkpoint.root) };
+  const m = machineOf(definition);
+  const run = new Run(cp, m, opts);
+  const sink: Sink = [];
+  try {
+    if (opts.signal?.aborted) {
+      return { checkpoint, events: [], status: 'RUNNING', currentState: activeState(checkpoint.root), wakeAt: null };
+    }
+    if (m.problem) {
+      endJob(run, sink, 'FAILED', E.Runtime, m.problem);
+    } else if (run.nowMs() >= run.jobDeadline) {
+      endJob(run, sink, 'TIMED_OUT', E.Timeout, 'The execution exceeded its TimeoutSeconds');
+    } else {
+      const r = stepThread(run, cp.root, m, { sink, signal: undefined });
+      if (r) await r;
+      const root = cp.root;
+      const p = root.p as Thread['p'];
+      if (p === 'D') endJob(run, sink, 'SUCCEEDED');
+      else if (p === 'F') endJob(run, sink, 'FAILED', root.e, root.c);
+      else if (run.jobTimedOut || run.nowMs() >= run.jobDeadline) {
+        endJob(run, sink, 'TIMED_OUT', E.Timeout, 'The execution exceeded its TimeoutSeconds');
+      }
+    }
+  } catch (e) {
+    // a bug or hostile data the steps did not foresee: the job fails, the process does not
+    sink.length = 0;
+    run.lasts.clear();
+    run.fixups.length = 0;
+    const fresh: Checkpoint = { ...checkpoint, root: cloneThread(checkpoint.root) };
+    const run2 = new Run(fresh, m, opts);
+    endJob(run2, sink, 'FAILED', E.Runtime, asAsl(e).cause);
+    const events = finalize(run2, sink);
+    fresh.root = { s: fresh.root.s, p: 'F', in: null, l: fresh.root.l, k: '', n: fresh.root.n };
+    return terminalResult(fresh, events);
+  }
+  const events = finalize(run, sink);
+  if (cp.st) {
+    // keep the stored checkpoint small once the job is over: the output/error are in cp.out / cp.err / cp.cau
+    const r = cp.root;
+    cp.root = { s: r.s, p: cp.st === 'SUCCEEDED' ? 'D' : 'F', in: null, l: r.l, k: '', n: r.n };
+    return terminalResult(cp, events);
+  }
+  const now = run.nowMs();
+  const w = wakeOf(cp.root, now);
+  let wakeAt: string | null = null;
+  if (w > 0) {
+    const t = Math.min(w, run.jobDeadline);
+    wakeAt = Number.isFinite(t) ? new Date(t).toISOString() : null;
+  }
+  return { checkpoint: cp, events, status: 'RUNNING', currentState: activeState(cp.root), wakeAt };
+}

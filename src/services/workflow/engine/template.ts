@@ -1,0 +1,61 @@
+/**
+ * Payload templates (Parameters, ItemSelector, ResultSelector): compiled once per definition into closures.
+ * A key ending in `.$` takes its value from a path on the input (`$...`), on the context object (`$$...`), or from
+ * an intrinsic function (`States.X(...)`); other values are copied as they are (objects are walked, arrays and
+ * scalars are literal).
+ */
+import type { Json, JsonObject } from './types';
+import { runtimeError } from './errors';
+import { compilePath, evalPath, clipPath, setKey } from './paths';
+import { evalIntrinsic, parseIntrinsic, type Env } from './intrinsics';
+
+export type Template = (env: Env) => Json;
+
+export function compileTemplate(t: unknown, field: string): Template {
+  if (t === null || typeof t !== 'object' || Array.isArray(t)) {
+    const lit = t === undefined ? null : (t as Json);
+    return () => lit;
+  }
+  const parts: Array<{ key: string; fn: Template }> = [];
+  for (const [k, v] of Object.entries(t as Record<string, unknown>)) {
+    if (k.endsWith('.$') && k.length > 2) {
+      const key = k.slice(0, -2);
+      parts.push({ key, fn: compileDynamic(v, field ? `${field}.${k}` : k) });
+    } else if (v !== null && typeof v === 'object' && !Array.isArray(v)) {
+      parts.push({ key: k, fn: compileTemplate(v, field ? `${field}.${k}` : k) });
+    } else {
+      const lit = v as Json;
+      parts.push({ key: k, fn: () => lit });
+    }
+  }
+  return (env) => {
+    const out: JsonObject = {};
+    for (const p of parts) setKey(out, p.key, p.fn(env));
+    return out;
+  };
+}
+
+function compileDynamic(v: unknown, field: string): Template {
+  if (typeof v !== 'string') {
+    return () => {
+      throw runtimeError(`The value of the field '${field.slice(0, 200)}' must be a path or an intrinsic function`);
+    };
+  }
+  if (v.startsWith('$')) {
+    const p = compilePath(v);
+    return (env) => {
+      const r = evalPath(p, p.context ? env.context() : env.input);
+      if (r === undefined) {
+        throw runtimeError(`The JSONPath '${clipPath(v)}' specified for the field '${clipPath(field)}' could not be found in the input`);
+      }
+      return r;
+    };
+  }
+  if (v.startsWith('States.')) {
+    const node = parseIntrinsic(v);
+    return (env) => evalIntrinsic(node, env);
+  }
+  return () => {
+    throw runtimeError(`The value of the field '${clipPath(field)}' must be a path or an intrinsic function`);
+  };
+}

@@ -1,0 +1,154 @@
+/** Public value types of the workflow engine (see index.ts for the contract). */
+
+export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+export type JsonObject = { [k: string]: Json };
+
+/** The `$$` context object's static parts. */
+export interface JobContext {
+  executionArn: string;
+  executionName: string;
+  startTime: string;
+  roleArn: string;
+  stateMachineArn: string;
+  stateMachineName: string;
+}
+
+/** Step Functions' HistoryEvent shape, ready to store and to return from GetExecutionHistory. */
+export interface HistoryEvent {
+  id: number;
+  previousEventId: number;
+  timestamp: string;
+  type: string;
+  [detailsField: string]: unknown;
+}
+
+/** An Amazon States Language definition (already validated by the definitions service). */
+export type AslDefinition = { StartAt: string; States: Record<string, unknown>; TimeoutSeconds?: number; [k: string]: unknown };
+
+export interface TaskInvocation {
+  /** The Task state's `Resource`, verbatim. */
+  resource: string;
+  /** The effective input (after InputPath and Parameters): a private copy the task may keep or change. */
+  input: Json;
+  /** Stable across a crash + resume of the SAME attempt; a retry attempt gets a new key. */
+  attemptKey: string;
+  /** ISO; the earlier of the task's deadline (TimeoutSeconds/TimeoutSecondsPath) and the job's; survives restarts. */
+  deadline: string | null;
+  /** Aborted when the job is stopped, times out, the task times out, or a sibling branch fails. */
+  signal: AbortSignal;
+}
+
+/** What a task throws to fail with an ASL error name (matched by Retry/Catch `ErrorEquals`). */
+export class TaskFailure extends Error {
+  constructor(
+    public error: string,
+    public override cause?: string,
+  ) {
+    super(cause ? `${error}: ${cause}` : error);
+    this.name = 'TaskFailure';
+  }
+}
+
+export type RunTask = (t: TaskInvocation) => Promise<Json>;
+
+export type JobStatus = 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT';
+
+export interface Advance {
+  /** Persist together with `events` in ONE transaction before calling advance again. */
+  checkpoint: Checkpoint;
+  /** New history, ids consecutive, previousEventId pointing at the causing event. */
+  events: HistoryEvent[];
+  status: JobStatus;
+  /** When terminal. */
+  output?: string;
+  error?: string;
+  cause?: string;
+  /** Name of the (first) active state, for DescribeExecution-like displays; null when terminal. */
+  currentState: string | null;
+  /**
+   * RUNNING only: null = something is runnable now (call advance again right away); otherwise nothing is runnable
+   * before this ISO time (Wait, Retry backoff, job deadline): call advance then.
+   */
+  wakeAt: string | null;
+}
+
+/* ---------------------------------------------------------------------------------------------------------------
+ * Checkpoint: opaque to callers. Everything below is internal, JSON-serializable and kept small: short keys, the
+ * definition is NOT in it (the caller passes the definition to every advance), data values are shared, not copied.
+ * ------------------------------------------------------------------------------------------------------------- */
+
+/** Phase of a thread (one branch of control: the job, a Parallel branch, a Map iteration). */
+export type Phase =
+  | 'E' // about to enter state `s` with input `in`
+  | 'T' // task scheduled (events persisted), next advance runs it
+  | 'R' // Retry backoff until `u`; then the state is attempted again
+  | 'W' // Wait state until `u`; then it exits
+  | 'P' // Parallel state running its branches `k`
+  | 'M' // Map state running iterations
+  | 'D' // done (Succeed or End), output `o`
+  | 'F'; // failed with `e`/`c`
+
+export interface Thread {
+  /** current state name */
+  s: string;
+  p: Phase;
+  /** raw input of the current state */
+  in: Json;
+  /** id of this thread's last history event (0 = none yet) */
+  l: number;
+  /** path prefix of this thread in attempt keys ('' for the job; 'Par@3.0[1]/' for a branch ...) */
+  k: string;
+  /** number of states entered in this thread so far (distinguishes visits of the same state in a loop) */
+  n: number;
+  /** when the current state was entered (ISO), for $$.State.EnteredTime */
+  et?: string;
+  /** attempt number of the current state (0 = first), = $$.State.RetryCount */
+  a?: number;
+  /** per-retrier attempt counters of the current state */
+  rc?: number[];
+  /** task: effective input (after InputPath + Parameters) */
+  ti?: Json;
+  /** task: deadline ISO or null */
+  dl?: string | null;
+  /** task: timeoutInSeconds as scheduled */
+  ts?: number;
+  /** wake time (ISO) for W and R */
+  u?: string;
+  /** Wait: output computed when entered; D: output of the thread */
+  o?: Json;
+  /** F: error and cause */
+  e?: string;
+  c?: string;
+  /** Parallel: the branch threads; Map: the running iteration threads */
+  kd?: Thread[];
+  /** Map: iteration inputs (after ItemSelector) */
+  it?: Json[];
+  /** Map: results so far (null until an iteration ends) */
+  rs?: Json[];
+  /** Map: next iteration index to start; number finished */
+  nx?: number;
+  nd?: number;
+  /** Map: the concurrency limit in force (0 = unbounded) */
+  mc?: number;
+  /** Map iteration: its index */
+  ix?: number;
+  /** id of the Parallel/MapStateStarted event (previousEventId of its children's first events) */
+  se?: number;
+}
+
+export interface Checkpoint {
+  v: 1;
+  ctx: JobContext;
+  /** execution input, for $$.Execution.Input */
+  input: Json;
+  /** next history event id */
+  nid: number;
+  /** job deadline (ISO) from the top-level TimeoutSeconds */
+  dl: string | null;
+  root: Thread;
+  /** terminal status, with output or error/cause */
+  st?: 'SUCCEEDED' | 'FAILED' | 'TIMED_OUT';
+  out?: string;
+  err?: string;
+  cau?: string;
+}
