@@ -46,6 +46,8 @@ export interface AdvanceOptions {
 }
 
 const NOT_TRUNCATED = Object.freeze({ truncated: false });
+/** Step Functions' upper bound for MaxDelaySeconds (366 days): no backoff waits longer. */
+const MAX_RETRY_DELAY = 31_622_400;
 
 function stringify(v: Json): string {
   const s = JSON.stringify(v);
@@ -419,6 +421,7 @@ function handleError(run: Run, th: Thread, st: CState, sc: StepCtx, error: strin
       if (count < r.max) {
         let delay = r.interval * Math.pow(r.backoff, count);
         if (r.maxDelay !== null) delay = Math.min(delay, r.maxDelay);
+        delay = Math.min(delay, MAX_RETRY_DELAY);
         if (r.jitter) {
           const key = run.attemptKey(th);
           delay *= run.opts.random ? run.opts.random(key) : unitHash(key);
