@@ -107,7 +107,6 @@ class Run {
   readonly region: string;
   readonly jobDeadline: number;
   jobTimedOut = false;
-  stopped = false;
 
   constructor(
     readonly cp: Checkpoint,
@@ -550,7 +549,6 @@ async function runTaskPhase(run: Run, th: Thread, st: CState, sc: StepCtx): Prom
   if (outcome.k === 'aborted') {
     if (why === 'task') return timedOut();
     if (why === 'job') run.jobTimedOut = true;
-    else run.stopped = true;
     // stopped, timed-out job, or a failed sibling: the attempt did not end; the thread stays scheduled
     return;
   }
