@@ -12,21 +12,40 @@ export function isTimestamp(v: Json | undefined): v is string {
   return typeof v === 'string' && RFC3339.test(v) && !Number.isNaN(Date.parse(v));
 }
 
-/** `*` matches any run of characters; `\*` is a literal star and `\\` a literal backslash. */
-export function compileMatcher(pattern: string): RegExp {
-  let re = '';
+/**
+ * StringMatches: `*` matches any run of characters; `\*` is a literal star and `\\` a literal backslash.
+ * Matched without regular expressions (literal pieces found left to right), so a pattern with many stars cannot
+ * make matching explode on a long string.
+ */
+export function compileMatcher(pattern: string): { test(s: string): boolean } {
+  const pieces: string[] = [''];
   for (let i = 0; i < pattern.length; i++) {
     const ch = pattern[i];
     if (ch === '\\' && (pattern[i + 1] === '*' || pattern[i + 1] === '\\')) {
-      re += `\\${pattern[i + 1]}`;
+      pieces[pieces.length - 1] += pattern[i + 1];
       i++;
     } else if (ch === '*') {
-      re += '.*';
+      pieces.push('');
     } else {
-      re += ch.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+      pieces[pieces.length - 1] += ch;
     }
   }
-  return new RegExp(`^${re}$`, 's');
+  return {
+    test(s: string): boolean {
+      const first = pieces[0];
+      if (pieces.length === 1) return s === first;
+      const last = pieces[pieces.length - 1];
+      if (s.length < first.length + last.length || !s.startsWith(first) || !s.endsWith(last)) return false;
+      let pos = first.length;
+      const end = s.length - last.length;
+      for (let i = 1; i < pieces.length - 1; i++) {
+        const at = s.indexOf(pieces[i], pos);
+        if (at < 0 || at + pieces[i].length > end) return false;
+        pos = at + pieces[i].length;
+      }
+      return true;
+    },
+  };
 }
 
 type Cmp = (a: Json, b: Json) => boolean;

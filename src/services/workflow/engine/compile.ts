@@ -69,8 +69,8 @@ export interface CState {
   processor?: Machine;
   maxConcurrency: number;
   maxConcurrencyPath?: CompiledPath;
-  toleratedFailurePercentage: number;
-  toleratedFailureCount: number;
+  /** a feature this engine does not run (the job fails with States.Runtime rather than doing something else) */
+  unsupported?: string;
 }
 
 export interface Machine {
@@ -121,8 +121,6 @@ function compileState(name: string, raw: unknown): CState {
     choices: [],
     branches: [],
     maxConcurrency: 0,
-    toleratedFailurePercentage: num(s.ToleratedFailurePercentage) ?? 0,
-    toleratedFailureCount: num(s.ToleratedFailureCount) ?? 0,
   };
   if (s.InputPath !== undefined && st.inputPath === undefined) st.inputPath = compilePath(String(s.InputPath));
   if (s.OutputPath !== undefined && st.outputPath === undefined) st.outputPath = compilePath(String(s.OutputPath));
@@ -185,6 +183,8 @@ function compileState(name: string, raw: unknown): CState {
       const mc = num(s.MaxConcurrency);
       st.maxConcurrency = mc !== undefined && mc > 0 ? Math.floor(mc) : 0;
       if (typeof s.MaxConcurrencyPath === 'string') st.maxConcurrencyPath = compilePath(s.MaxConcurrencyPath);
+      if (s.ItemReader !== undefined) st.unsupported = 'ItemReader (distributed Map over external data) is not supported';
+      else if (s.ResultWriter !== undefined) st.unsupported = 'ResultWriter is not supported';
       break;
     }
   }
@@ -203,6 +203,7 @@ export function compileMachine(def: unknown, top: boolean): Machine {
     for (const [name, s] of Object.entries(def.States)) m.states.set(name, compileState(name, s));
   } else m.problem ??= 'The state machine definition has no States';
   if (!m.problem && !m.states.has(m.startAt)) m.problem = `StartAt names a missing state '${m.startAt.slice(0, 80)}'`;
+  if (!m.problem && def.QueryLanguage === 'JSONata') m.problem = 'QueryLanguage JSONata is not supported (JSONPath only)';
   if (top) {
     const t = num(def.TimeoutSeconds);
     if (t !== undefined && t > 0) m.timeoutSeconds = t;
@@ -210,6 +211,10 @@ export function compileMachine(def: unknown, top: boolean): Machine {
   if (!m.problem) {
     for (const st of m.states.values()) {
       const sub = st.type === 'Parallel' ? st.branches.find((b) => b.problem) : st.type === 'Map' ? st.processor : undefined;
+      if (st.type === 'Map' && st.unsupported) {
+        m.problem = `State '${st.name.slice(0, 80)}': ${st.unsupported}`;
+        break;
+      }
       if (sub?.problem) {
         m.problem = `State '${st.name.slice(0, 80)}': ${sub.problem}`;
         break;

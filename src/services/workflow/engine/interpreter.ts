@@ -46,6 +46,8 @@ export interface AdvanceOptions {
 }
 
 const NOT_TRUNCATED = Object.freeze({ truncated: false });
+/** Step Functions' upper bound for MaxDelaySeconds (366 days): no backoff waits longer. */
+const MAX_RETRY_DELAY = 31_622_400;
 
 function stringify(v: Json): string {
   const s = JSON.stringify(v);
@@ -94,7 +96,7 @@ function clearState(t: Thread): void {
   t.mc = undefined;
   t.se = undefined;
   t.et = undefined;
-  for (const k of Object.keys(t) as Array<keyof Thread>) if (t[k] === undefined) delete t[k];
+  // fields left `undefined` vanish from the stored JSON; deleting them would slow property access down
 }
 
 /* ------------------------------------------------------------------------------------------------ the run */
@@ -105,7 +107,6 @@ class Run {
   readonly region: string;
   readonly jobDeadline: number;
   jobTimedOut = false;
-  stopped = false;
 
   constructor(
     readonly cp: Checkpoint,
@@ -120,8 +121,16 @@ class Run {
     return this.opts.now().getTime();
   }
 
+  private lastMs = NaN;
+  private lastIso = '';
+
   iso(ms?: number): string {
-    return new Date(ms ?? this.nowMs()).toISOString();
+    const t = ms ?? this.nowMs();
+    if (t !== this.lastMs) {
+      this.lastMs = t;
+      this.lastIso = new Date(t).toISOString();
+    }
+    return this.lastIso;
   }
 
   last(th: Thread): number | PEvent {
@@ -411,6 +420,7 @@ function handleError(run: Run, th: Thread, st: CState, sc: StepCtx, error: strin
       if (count < r.max) {
         let delay = r.interval * Math.pow(r.backoff, count);
         if (r.maxDelay !== null) delay = Math.min(delay, r.maxDelay);
+        delay = Math.min(delay, MAX_RETRY_DELAY);
         if (r.jitter) {
           const key = run.attemptKey(th);
           delay *= run.opts.random ? run.opts.random(key) : unitHash(key);
@@ -539,7 +549,6 @@ async function runTaskPhase(run: Run, th: Thread, st: CState, sc: StepCtx): Prom
   if (outcome.k === 'aborted') {
     if (why === 'task') return timedOut();
     if (why === 'job') run.jobTimedOut = true;
-    else run.stopped = true;
     // stopped, timed-out job, or a failed sibling: the attempt did not end; the thread stays scheduled
     return;
   }

@@ -134,6 +134,12 @@ describe('Choice', () => {
   ])('%j → %s', async (rule, expected) => {
     expect(await choose(rule, input)).toBe(expected);
   });
+  test('StringMatches with many stars on a long string stays fast', async () => {
+    const t0 = Date.now();
+    expect(await choose({ Variable: '$.s', StringMatches: '*a*a*a*a*a*a*a*a*a*a*a*a*b' }, { s: 'a'.repeat(100_000) })).toBe('no');
+    expect(await choose({ Variable: '$.s', StringMatches: 'a*a*a*a*a*a*a*a*a*a*a*a*' }, { s: 'a'.repeat(100_000) })).toBe('yes');
+    expect(Date.now() - t0).toBeLessThan(1_000);
+  });
   test('first matching rule wins; InputPath/OutputPath apply; no match and no Default → States.NoChoiceMatched', async () => {
     const def = {
       StartAt: 'C',
@@ -234,6 +240,14 @@ describe('Odd definitions never throw: they fail the job with States.Runtime', (
     ['Next to nowhere', JSON.stringify({ StartAt: 'A', States: { A: { Type: 'Pass', Next: 'Z' } } })],
     ['neither Next nor End', JSON.stringify({ StartAt: 'A', States: { A: { Type: 'Pass' } } })],
     ['Map without processor', JSON.stringify({ StartAt: 'M', States: { M: { Type: 'Map', End: true } } })],
+    [
+      'Map with an ItemReader',
+      JSON.stringify({
+        StartAt: 'M',
+        States: { M: { Type: 'Map', ItemReader: { Resource: 'arn:aws:states:::s3:getObject' }, ItemProcessor: { StartAt: 'P', States: { P: { Type: 'Pass', End: true } } }, End: true } },
+      }),
+    ],
+    ['JSONata', JSON.stringify({ QueryLanguage: 'JSONata', StartAt: 'A', States: { A: { Type: 'Pass', End: true } } })],
   ])('%s', async (_name, text) => {
     const r = await runToEnd(text, {});
     expect(r.status).toBe('FAILED');
