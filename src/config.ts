@@ -58,6 +58,13 @@ export interface AppConfig {
   workflowRegion: string;
   /** The workflow service's AWS account id (WORKFLOW_ACCOUNT_ID, 12 digits, default 000000000000): ARNs. */
   workflowAccountId: string;
+  /**
+   * Who runs workflow jobs (WORKFLOW_RUNNER): `embedded` (default: an in-process runner on the gateway's database)
+   * or `off` (this process only serves the API; workers run the jobs).
+   */
+  workflowRunner: 'embedded' | 'off';
+  /** How long a runner's claim on a job lasts unrenewed (WORKFLOW_LEASE_SECONDS, default 30): a dead runner's jobs are taken over after it. */
+  workflowLeaseMs: number;
 }
 
 export class ConfigError extends Error {
@@ -207,7 +214,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     now: parseClock(env.CALENDAR_NOW),
     workflowRegion: parseWorkflowRegion(env.WORKFLOW_REGION),
     workflowAccountId: parseWorkflowAccount(env.WORKFLOW_ACCOUNT_ID),
+    workflowRunner: parseWorkflowRunner(env.WORKFLOW_RUNNER),
+    workflowLeaseMs: parseLeaseSeconds(env.WORKFLOW_LEASE_SECONDS) * 1000,
   };
+}
+
+function parseLeaseSeconds(raw: string | undefined): number {
+  const v = raw?.trim() || '30';
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || n < 2 || n > 3600) throw new ConfigError(`WORKFLOW_LEASE_SECONDS must be a whole number of seconds from 2 to 3600 (got "${v.slice(0, 64)}")`);
+  return n;
+}
+
+function parseWorkflowRunner(raw: string | undefined): 'embedded' | 'off' {
+  const v = raw?.trim().toLowerCase() || 'embedded';
+  if (v !== 'embedded' && v !== 'off') throw new ConfigError(`WORKFLOW_RUNNER must be embedded or off (got "${v.slice(0, 64)}")`);
+  return v;
 }
 
 /** An AWS region name (us-east-1, eu-central-2, us-gov-west-1, ...). */

@@ -63,7 +63,8 @@ describe('workflow wire protocol (Step Functions) with @aws-sdk/client-sfn', () 
     new SFNClient({ region: REGION, endpoint: `${t.url}/workflow`, credentials: key, disableHostPrefix: true, maxAttempts: 1, ...extra });
 
   beforeAll(async () => {
-    t = await startTestApp();
+    // The wire protocol on its own: no runner, so started jobs stay RUNNING until stopped (the runner has its own tests).
+    t = await startTestApp({ env: { WORKFLOW_RUNNER: 'off' } });
     fx = new IdentityFixtures(t.db.dataSource);
     alice = await fx.user(uniq('alice'));
     const bob = await fx.user(uniq('bob'));

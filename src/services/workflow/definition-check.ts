@@ -5,6 +5,7 @@
  */
 import { quoteInput, ValidationError } from '../../errors/app-error';
 import { WORKFLOW_CODES } from './error-codes';
+import { WORKFLOW_TASK_NAMES } from './runner/tasks';
 
 export const MAX_DEFINITION_CHARS = 1_048_576;
 const MAX_REPORTED = 10;
@@ -46,8 +47,33 @@ export function checkDefinition(text: string): CheckedDefinition {
     if (result.errors.length > MAX_REPORTED) lines.push(`and ${result.errors.length - MAX_REPORTED} more`);
     throw invalid(lines.join('; '));
   }
+  const unknown = unknownTaskResources(doc as StatesDoc, '');
+  if (unknown.length) {
+    const shown = unknown.slice(0, MAX_REPORTED).map((u) => `${u.path}: ${quoteInput(u.resource, '')}`);
+    throw invalid(`SCHEMA_VALIDATION_FAILED: Unknown task resource (the gateway runs ${WORKFLOW_TASK_NAMES.join(', ')}) at ${shown.join(', ')}`);
+  }
   const t = (doc as { TimeoutSeconds?: unknown }).TimeoutSeconds;
   return { text, timeoutSeconds: typeof t === 'number' && Number.isInteger(t) && t > 0 ? t : null };
+}
+
+interface StatesDoc {
+  States?: Record<string, { Type?: unknown; Resource?: unknown; Branches?: unknown; ItemProcessor?: unknown; Iterator?: unknown }>;
+}
+
+/** Task states (also inside Parallel branches and Map processors) whose Resource is no task of the gateway. */
+function unknownTaskResources(doc: StatesDoc, at: string): Array<{ path: string; resource: string }> {
+  const out: Array<{ path: string; resource: string }> = [];
+  for (const [name, state] of Object.entries(doc.States ?? {})) {
+    if (!state || typeof state !== 'object') continue;
+    const path = `${at}/States/${name}`;
+    if (state.Type === 'Task' && typeof state.Resource === 'string' && !WORKFLOW_TASK_NAMES.includes(state.Resource)) out.push({ path: `${path}/Resource`, resource: state.Resource });
+    if (Array.isArray(state.Branches)) state.Branches.forEach((b, i) => b && typeof b === 'object' && out.push(...unknownTaskResources(b as StatesDoc, `${path}/Branches/${i}`)));
+    for (const key of ['ItemProcessor', 'Iterator'] as const) {
+      const p = state[key];
+      if (p && typeof p === 'object') out.push(...unknownTaskResources(p as StatesDoc, `${path}/${key}`));
+    }
+  }
+  return out;
 }
 
 function invalidLength(): never {

@@ -61,6 +61,8 @@ export interface JobEvent {
 export interface JobHooks {
   /** Called after a job was committed (not for an idempotent repeat). Errors are logged, never thrown. */
   onStarted?(jobId: number): void | Promise<void>;
+  /** Called after a stop was committed (a runner of this process aborts the job's running step at once). */
+  onStopped?(jobId: number): void;
 }
 
 export function executionDoesNotExist(arn: string): NotFoundError {
@@ -235,6 +237,16 @@ export class WorkflowJobService {
     requireWorkflowAccess(ctx, 'write');
     lengthCheck('error', input.error, MAX_ERROR_CHARS);
     lengthCheck('cause', input.cause, MAX_CAUSE_CHARS);
+    const stopped = await this.stopInTransaction(ctx, input);
+    try {
+      this.hooks.onStopped?.(stopped.id);
+    } catch (e) {
+      ctx.log.error({ err: e, jobId: stopped.id }, 'workflow: onStopped hook failed');
+    }
+    return stopped;
+  }
+
+  private stopInTransaction(ctx: RequestContext, input: StopJobInput): Promise<WorkflowJobEntity> {
     return withTransaction(ctx, async (tx) => {
       const job = await this.findVisible(tx, input.executionArn, true);
       if (job.status !== 'RUNNING') {

@@ -1,0 +1,200 @@
+/**
+ * Workflow jobs run by the embedded runner, driven over the wire protocol with @aws-sdk/client-sfn: Pass chains,
+ * tasks, Wait, Retry/Catch, Map/Parallel, stop of a running task, and the domain tasks changing real data
+ * (an import appears in /calendar/events/v1/events, a bulk update obeys PATCH's rules, a scan appears in scan history).
+ */
+import { CreateStateMachineCommand, DescribeExecutionCommand, GetExecutionHistoryCommand, SFNClient, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
+import { SecretScanningAlertEntity, SecretScanningScanEntity, WorkflowJobEntity } from '../../entities';
+import type { AccountEntity } from '../../entities';
+import { IdentityFixtures, uniq } from '../fixtures/identity';
+import { startTestApp, TestApp } from '../helpers/app';
+
+const ROLE = 'arn:aws:iam::000000000000:role/workflow-runner';
+
+describe('workflow runner (embedded)', () => {
+  let t: TestApp;
+  let fx: IdentityFixtures;
+  let user: AccountEntity;
+  let sfn: SFNClient;
+
+  const define = async (definition: object) =>
+    (await sfn.send(new CreateStateMachineCommand({ name: uniq('def'), roleArn: ROLE, definition: JSON.stringify(definition) }))).stateMachineArn!;
+
+  const run = async (definition: object, input: unknown = {}) => {
+    const arn = await define(definition);
+    const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn: arn, input: JSON.stringify(input) }));
+    return executionArn!;
+  };
+
+  const settle = async (executionArn: string, timeoutMs = 20_000) => {
+    const until = Date.now() + timeoutMs;
+    for (;;) {
+      const d = await sfn.send(new DescribeExecutionCommand({ executionArn }));
+      if (d.status !== 'RUNNING') return d;
+      if (Date.now() > until) throw new Error(`job still RUNNING after ${timeoutMs} ms`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+
+  const history = async (executionArn: string) => (await sfn.send(new GetExecutionHistoryCommand({ executionArn, maxResults: 1000 }))).events!;
+
+  beforeAll(async () => {
+    t = await startTestApp({ env: { CALENDAR_TIMEZONE: 'UTC' } });
+    fx = new IdentityFixtures(t.db.dataSource);
+    user = await fx.user(uniq('runner'), { calendarRole: 'editor' });
+    const k = await fx.services.identity.createAccessKey(t.db.dataSource.manager, { user: user.login });
+    sfn = new SFNClient({ region: 'us-east-1', endpoint: `${t.url}/workflow`, credentials: { accessKeyId: k.accessKeyId, secretAccessKey: k.secretAccessKey }, disableHostPrefix: true, maxAttempts: 1 });
+  });
+  afterAll(async () => {
+    sfn?.destroy();
+    await t?.close();
+  });
+
+  it('a Task naming no task of the gateway (also inside Map/Parallel) is an InvalidDefinition at create', async () => {
+    const err = await define({ StartAt: 'P', States: { P: { Type: 'Parallel', Branches: [{ StartAt: 'L', States: { L: { Type: 'Task', Resource: 'arn:aws:lambda:us-east-1:1:function:x', End: true } } }], End: true } } }).catch((e) => e);
+    expect(err.name).toBe('InvalidDefinition');
+    expect(err.message).toContain('/States/P/Branches/0/States/L/Resource');
+    expect(err.message).toContain('calendar.importEvents');
+  });
+
+  it('a three-state Pass job succeeds with its output; every transition is in the history, in order, once', async () => {
+    const arn = await run(
+      { StartAt: 'A', States: { A: { Type: 'Pass', Result: 1, ResultPath: '$.a', Next: 'B' }, B: { Type: 'Pass', Parameters: { 'sum.$': 'States.MathAdd($.a, 41)' }, Next: 'C' }, C: { Type: 'Pass', End: true } } },
+      { start: true },
+    );
+    const d = await settle(arn);
+    expect(d.status).toBe('SUCCEEDED');
+    expect(JSON.parse(d.output!)).toEqual({ sum: 42 });
+    expect(d.stopDate).toBeInstanceOf(Date);
+    const h = await history(arn);
+    expect(h.map((e) => e.type)).toEqual([
+      'ExecutionStarted',
+      'PassStateEntered', 'PassStateExited',
+      'PassStateEntered', 'PassStateExited',
+      'PassStateEntered', 'PassStateExited',
+      'ExecutionSucceeded',
+    ]);
+    expect(h.map((e) => e.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(h[1].stateEnteredEventDetails).toMatchObject({ name: 'A', input: '{"start":true}' });
+  });
+
+  it('tasks: echo, a failing task caught, a retried one, and Wait; the job ends where the flow says', async () => {
+    const arn = await run({
+      StartAt: 'Echo',
+      States: {
+        Echo: { Type: 'Task', Resource: 'echo', ResultPath: '$.echoed', Next: 'Wait' },
+        Wait: { Type: 'Wait', Seconds: 1, Next: 'Boom' },
+        Boom: {
+          Type: 'Task',
+          Resource: 'fail',
+          Parameters: { error: 'Custom.Error', cause: 'on purpose' },
+          Retry: [{ ErrorEquals: ['Custom.Error'], IntervalSeconds: 1, MaxAttempts: 1 }],
+          Catch: [{ ErrorEquals: ['States.ALL'], ResultPath: '$.caught', Next: 'Done' }],
+          End: true,
+        },
+        Done: { Type: 'Succeed' },
+      },
+    }, { x: 1 });
+    const d = await settle(arn);
+    expect(d.status).toBe('SUCCEEDED');
+    const out = JSON.parse(d.output!);
+    expect(out.echoed).toEqual({ x: 1 });
+    expect(out.caught).toEqual({ Error: 'Custom.Error', Cause: 'on purpose' });
+    const types = (await history(arn)).map((e) => e.type);
+    expect(types.filter((x) => x === 'TaskFailed')).toHaveLength(2); // the first attempt and its one retry
+    expect(types).toContain('WaitStateExited');
+    expect(d.stopDate!.getTime() - d.startDate!.getTime()).toBeGreaterThanOrEqual(2000); // Wait 1 s + retry 1 s
+  });
+
+  it('an uncaught task failure fails the job with its error and cause', async () => {
+    const arn = await run({ StartAt: 'F', States: { F: { Type: 'Task', Resource: 'fail', Parameters: { error: 'Nope', cause: 'said no' }, End: true } } });
+    const d = await settle(arn);
+    expect([d.status, d.error, d.cause]).toEqual(['FAILED', 'Nope', 'said no']);
+    expect((await history(arn)).at(-1)!.executionFailedEventDetails).toEqual({ error: 'Nope', cause: 'said no' });
+  });
+
+  it('Map and Parallel run their branches and collect the results in order', async () => {
+    const arn = await run(
+      {
+        StartAt: 'M',
+        States: {
+          M: { Type: 'Map', ItemsPath: '$.items', MaxConcurrency: 2, ItemProcessor: { StartAt: 'E', States: { E: { Type: 'Task', Resource: 'echo', End: true } } }, ResultPath: '$.mapped', Next: 'P' },
+          P: { Type: 'Parallel', Branches: [{ StartAt: 'X', States: { X: { Type: 'Pass', Result: 'x', End: true } } }, { StartAt: 'Y', States: { Y: { Type: 'Pass', Result: 'y', End: true } } }], ResultPath: '$.par', End: true },
+        },
+      },
+      { items: [1, 2, 3, 4, 5] },
+    );
+    const d = await settle(arn);
+    expect(d.status).toBe('SUCCEEDED');
+    expect(JSON.parse(d.output!)).toMatchObject({ mapped: [1, 2, 3, 4, 5], par: ['x', 'y'] });
+  });
+
+  it('StopExecution aborts a running task; the job stays ABORTED and nothing more is written', async () => {
+    const arn = await run({ StartAt: 'S', States: { S: { Type: 'Task', Resource: 'sleep', Parameters: { seconds: 30 }, Next: 'After' }, After: { Type: 'Pass', End: true } } });
+    const until = Date.now() + 10_000;
+    // The task is scheduled (persisted), then runs; wait until it is running.
+    while (!(await history(arn)).some((e) => e.type === 'TaskScheduled')) {
+      if (Date.now() > until) throw new Error('task never started');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    const t0 = Date.now();
+    await sfn.send(new StopExecutionCommand({ executionArn: arn, error: 'Stopped', cause: 'by the test' }));
+    await new Promise((r) => setTimeout(r, 500));
+    // The stop released the job; the runner's later writes (conditional on the version) can no longer land.
+    const row = await t.db.dataSource.getRepository(WorkflowJobEntity).findOneByOrFail({ arn });
+    expect([row.leaseOwner, row.status]).toEqual([null, 'ABORTED']);
+    expect(Date.now() - t0).toBeLessThan(5000);
+    const d = await sfn.send(new DescribeExecutionCommand({ executionArn: arn }));
+    expect([d.status, d.error]).toEqual(['ABORTED', 'Stopped']);
+    const types = (await history(arn)).map((e) => e.type);
+    expect(types.at(-1)).toBe('ExecutionAborted');
+    expect(types).not.toContain('TaskSucceeded');
+  });
+
+  it('calendar.importEvents: imported events appear in /calendar/events/v1/events, as the job\'s starter', async () => {
+    const ics = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//t//t//EN', 'BEGIN:VEVENT', 'UID:wf-import-1@t', 'SUMMARY:Imported by a job', 'DTSTART:20300105T100000Z', 'DTEND:20300105T110000Z', 'END:VEVENT', 'END:VCALENDAR'].join('\r\n');
+    const arn = await run({ StartAt: 'I', States: { I: { Type: 'Task', Resource: 'calendar.importEvents', End: true } } }, { ics });
+    const d = await settle(arn);
+    expect(d.status).toBe('SUCCEEDED');
+    expect(JSON.parse(d.output!)).toMatchObject({ created: 1, updated: 0, skipped: 0 });
+    const res = await fetch(`${t.url}/calendar/events/v1/events?start_date=2030-01-01&end_date=2030-01-31`);
+    const body = (await res.json()) as { events: Array<{ title: string; author: string }> };
+    expect(body.events.map((e) => [e.title, e.author])).toEqual([['Imported by a job', String(user.id)]]);
+  });
+
+  it('secret-scanning tasks: a bulk update obeys the PATCH rules; a rescan appears in scan history', async () => {
+    const org = await fx.org(uniq('wforg'));
+    await fx.member(org, user, 'admin');
+    const repo = await fx.repo(org, { name: 'svc', private: true, secretScanning: true, advancedSecurity: true } as never);
+    for (let i = 1; i <= 3; i++) {
+      await t.db.dataSource.transaction((m) =>
+        fx.services.secretScanningFindings.recordFinding(m, repo, {
+          secretType: 'aws_access_key_id', secretTypeDisplayName: 'AWS', provider: 'Amazon AWS', providerSlug: 'amazon_aws', secret: `AKIAWORKFLOW0000000${i}`,
+          location: { type: 'commit', path: 'a', startLine: i, endLine: i, startColumn: 1, endColumn: 20, blobSha: 'b'.repeat(40), commitSha: 'c'.repeat(40) },
+        }),
+      );
+    }
+    const bad = await settle(await run({ StartAt: 'B', States: { B: { Type: 'Task', Resource: 'secret-scanning.bulkUpdateAlerts', End: true } } }, { owner: org.login, repo: 'svc', filter: { state: 'open' }, update: { state: 'resolved' } }));
+    expect([bad.status, bad.error]).toEqual(['FAILED', 'Validation']); // resolved needs a resolution, as PATCH says
+    const good = await settle(await run({ StartAt: 'B', States: { B: { Type: 'Task', Resource: 'secret-scanning.bulkUpdateAlerts', End: true } } }, { owner: org.login, repo: 'svc', filter: { state: 'open' }, update: { state: 'resolved', resolution: 'revoked' } }));
+    expect(good.status).toBe('SUCCEEDED');
+    expect(JSON.parse(good.output!)).toEqual({ matched: 3, updated: 3, failed: [] });
+    const alerts = await t.db.dataSource.getRepository(SecretScanningAlertEntity).find({ where: { repositoryId: repo.id } });
+    expect(alerts.map((a) => [a.state, a.resolution, a.resolvedById])).toEqual([1, 2, 3].map(() => ['resolved', 'revoked', user.id]));
+
+    const scan = await settle(await run({ StartAt: 'S', States: { S: { Type: 'Task', Resource: 'secret-scanning.startScan', End: true } } }, { owner: org.login, repo: 'svc' }));
+    expect(scan.status).toBe('SUCCEEDED');
+    const out = JSON.parse(scan.output!);
+    expect(out).toMatchObject({ repository: `${org.login}/svc`, kind: 'backfill', status: 'completed' });
+    expect(await t.db.dataSource.getRepository(SecretScanningScanEntity).findOneBy({ id: out.id })).toMatchObject({ repositoryId: repo.id, status: 'completed' });
+  });
+
+  it('a task the job\'s starter may not run fails with Forbidden/NotFound (the service\'s rules), not a crash', async () => {
+    const org = await fx.org(uniq('otherorg'));
+    await fx.repo(org, { name: 'secret', private: true, secretScanning: true } as never);
+    const d = await settle(await run({ StartAt: 'B', States: { B: { Type: 'Task', Resource: 'secret-scanning.bulkUpdateAlerts', End: true } } }, { owner: org.login, repo: 'secret', update: { state: 'open' } }));
+    expect(d.status).toBe('FAILED');
+    expect(['NotFound', 'Forbidden']).toContain(d.error);
+  });
+});
