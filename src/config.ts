@@ -59,10 +59,15 @@ export interface AppConfig {
   /** The workflow service's AWS account id (WORKFLOW_ACCOUNT_ID, 12 digits, default 000000000000): ARNs. */
   workflowAccountId: string;
   /**
-   * Who runs workflow jobs (WORKFLOW_RUNNER): `embedded` (default: an in-process runner on the gateway's database)
-   * or `off` (this process only serves the API; workers run the jobs).
+   * Who runs workflow jobs (WORKFLOW_RUNNER): `embedded` (default: an in-process runner on the gateway's database);
+   * `queue` (REDIS_URL: jobs are dispatched through BullMQ, and this process works the queue too); `dispatch`
+   * (REDIS_URL: dispatch only, `npm run worker` processes run the jobs); `off` (nothing runs jobs here).
    */
-  workflowRunner: 'embedded' | 'off';
+  workflowRunner: 'embedded' | 'queue' | 'dispatch' | 'off';
+  /** Jobs one runner works on at once (WORKFLOW_CONCURRENCY, default 64). */
+  workflowConcurrency: number;
+  /** The BullMQ key prefix (WORKFLOW_QUEUE_PREFIX, default `gw`): gateways sharing one Redis for different databases need their own. */
+  workflowQueuePrefix: string;
   /** How long a runner's claim on a job lasts unrenewed (WORKFLOW_LEASE_SECONDS, default 30): a dead runner's jobs are taken over after it. */
   workflowLeaseMs: number;
 }
@@ -214,7 +219,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     now: parseClock(env.CALENDAR_NOW),
     workflowRegion: parseWorkflowRegion(env.WORKFLOW_REGION),
     workflowAccountId: parseWorkflowAccount(env.WORKFLOW_ACCOUNT_ID),
-    workflowRunner: parseWorkflowRunner(env.WORKFLOW_RUNNER),
+    workflowRunner: parseWorkflowRunner(env.WORKFLOW_RUNNER, redisUrl),
+    workflowConcurrency: parseConcurrency(env.WORKFLOW_CONCURRENCY),
+    workflowQueuePrefix: parseQueuePrefix(env.WORKFLOW_QUEUE_PREFIX),
     workflowLeaseMs: parseLeaseSeconds(env.WORKFLOW_LEASE_SECONDS) * 1000,
   };
 }
@@ -226,10 +233,26 @@ function parseLeaseSeconds(raw: string | undefined): number {
   return n;
 }
 
-function parseWorkflowRunner(raw: string | undefined): 'embedded' | 'off' {
+function parseWorkflowRunner(raw: string | undefined, redisUrl: string | undefined): 'embedded' | 'queue' | 'dispatch' | 'off' {
   const v = raw?.trim().toLowerCase() || 'embedded';
-  if (v !== 'embedded' && v !== 'off') throw new ConfigError(`WORKFLOW_RUNNER must be embedded or off (got "${v.slice(0, 64)}")`);
+  if (v !== 'embedded' && v !== 'queue' && v !== 'dispatch' && v !== 'off') {
+    throw new ConfigError(`WORKFLOW_RUNNER must be embedded, queue, dispatch or off (got "${v.slice(0, 64)}")`);
+  }
+  if ((v === 'queue' || v === 'dispatch') && !redisUrl) throw new ConfigError(`WORKFLOW_RUNNER=${v} dispatches jobs through Redis: set REDIS_URL`);
   return v;
+}
+
+function parseQueuePrefix(raw: string | undefined): string {
+  const v = raw?.trim() || 'gw';
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(v)) throw new ConfigError(`WORKFLOW_QUEUE_PREFIX must be 1-64 letters, digits, _ . - (got "${v.slice(0, 64)}")`);
+  return v;
+}
+
+function parseConcurrency(raw: string | undefined): number {
+  const v = raw?.trim() || '64';
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || n < 1 || n > 1000) throw new ConfigError(`WORKFLOW_CONCURRENCY must be a whole number from 1 to 1000 (got "${v.slice(0, 64)}")`);
+  return n;
 }
 
 /** An AWS region name (us-east-1, eu-central-2, us-gov-west-1, ...). */

@@ -33,7 +33,7 @@ import { REST_ROUTES } from './rest/routes';
 import { familyBody, registerRoutes, routeErrorReply, withGeneratedRoutes } from './rest/register';
 import { FAMILIES } from './rest/families';
 import { createServices } from './services';
-import { WorkflowRunner } from './services/workflow/runner/runner';
+import { startWorkflowRunning } from './services/workflow/runner/setup';
 import { GraphQLError } from 'graphql';
 import { createRedis, RedisLike } from './db/redis';
 
@@ -125,12 +125,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const interrupted = await services.secretScanningPush.failInterruptedScans(dataSource.manager);
   if (interrupted) log.warn({ scans: interrupted }, 'secret scans left in_progress by a previous run marked failed');
   const deps: AppDeps = { dataSource, services, config, log };
-  // Workflow jobs: the embedded runner drives them on this database (WORKFLOW_RUNNER=off leaves them to workers).
-  const runner = config.workflowRunner === 'embedded' ? new WorkflowRunner(deps, { leaseMs: config.workflowLeaseMs }) : undefined;
-  if (runner) {
-    services.workflowJobs.setHooks({ onStarted: (jobId) => runner.kick(jobId), onStopped: (jobId) => runner.jobStopped(jobId) });
-    runner.start();
-  }
+  // Workflow jobs: run here (embedded), through BullMQ (queue, dispatch) or elsewhere (off): WORKFLOW_RUNNER.
+  const workflow = startWorkflowRunning(deps);
 
   const fastify = Fastify({
     loggerInstance: log as unknown as FastifyBaseLogger,
@@ -391,7 +387,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
         } finally {
           clearTimeout(timer);
           // Running job steps are aborted unpersisted: their jobs resume from the last transition at the next start.
-          if (runner) await runner.stop().catch((err) => log.error({ err }, 'stopping the workflow runner failed'));
+          await workflow.close().catch((err) => log.error({ err }, 'stopping the workflow runner failed'));
           // Background rescans are cancelled and marked failed; the detector's threads end.
           await services.secretScanningPush.close().catch((err) => log.error({ err }, 'closing the secret detector failed'));
           await services.calendarImport.close().catch((err) => log.error({ err }, 'closing the iCalendar importer failed'));

@@ -33,6 +33,11 @@ export interface RunnerOptions {
   concurrency?: number;
   /** A name for this runner in leases and logs. */
   owner?: string;
+  /**
+   * Where a job that is due again later (a Wait, a retry backoff) is handed: by default a timer of this process;
+   * with BullMQ (./queue) a delayed queue entry any worker may take. The due-jobs poll backs both up.
+   */
+  later?: (jobId: number, delayMs: number) => void | Promise<void>;
 }
 
 type JobRow = WorkflowJobEntity;
@@ -50,6 +55,7 @@ export class WorkflowRunner {
   private pollTimer: NodeJS.Timeout | undefined;
   private stopped = true;
   private readonly stopAll = new AbortController();
+  private readonly later: RunnerOptions['later'];
 
   constructor(
     private readonly deps: AppDeps,
@@ -59,6 +65,20 @@ export class WorkflowRunner {
     this.leaseMs = opts.leaseMs ?? 30_000;
     this.pollMs = opts.pollMs ?? 1_000;
     this.concurrency = opts.concurrency ?? 64;
+    this.later = opts.later;
+  }
+
+  /**
+   * Run the job here now, until it waits, ends, or is stopped or taken (a queue worker's processor awaits this;
+   * an in-process caller uses kick). Resolves when this runner no longer works on it.
+   */
+  async runNow(jobId: number): Promise<void> {
+    if (this.stopped) return;
+    const current = this.active.get(jobId);
+    if (current) return current;
+    const run = this.runJob(jobId).finally(() => this.active.delete(jobId));
+    this.active.set(jobId, run);
+    return run;
   }
 
   /** Start polling for due jobs (and take over jobs left by a dead runner). */
@@ -218,7 +238,9 @@ export class WorkflowRunner {
         if (delay > 0) {
           // Durable: released with wake_at; a timer here for waits the poll would see late.
           await this.release(job);
-          if (delay <= 60_000 && !this.stopped) {
+          if (this.later) {
+            await Promise.resolve(this.later(jobId, delay)).catch((err) => this.deps.log.error({ err, jobId }, 'workflow runner: scheduling a wake-up failed (the poll will find the job)'));
+          } else if (delay <= 60_000 && !this.stopped) {
             const t = setTimeout(() => {
               this.timers.delete(jobId);
               this.kick(jobId);
@@ -264,6 +286,9 @@ export class WorkflowRunner {
       }
       if (terminal) await finishDeletion(m, job.definitionId);
       return Object.assign({}, job, patch) as JobRow;
+    }).then((row) => {
+      if (row && terminal) this.deps.log.info({ jobId: job.id, arn: job.arn, status: adv.status, runner: this.owner }, 'workflow job ended');
+      return row;
     });
   }
 

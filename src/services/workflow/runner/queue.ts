@@ -1,0 +1,69 @@
+/**
+ * Scale-out of workflow jobs over Redis with BullMQ: the gateway (and any process) enqueues a job's id when it is
+ * started or due again later; `npm run worker` processes (and the gateway itself in `queue` mode) take entries and
+ * run the job with their WorkflowRunner until it waits or ends.
+ *
+ * BullMQ only distributes work. Correctness stays in the database: a runner claims the job's lease before it
+ * works on it and writes every transition conditional on the version it holds, so an entry delivered twice (a
+ * stalled worker's entry handed to another, a poll and a queue entry at once) cannot run a step twice to completion.
+ * A killed worker's entries come back after BullMQ's stall check, and its jobs' leases expire so the due-jobs poll
+ * of any runner takes them over: nothing is lost.
+ */
+import { Queue, Worker } from 'bullmq';
+import type { WorkflowRunner } from './runner';
+
+export const WORKFLOW_QUEUE = 'workflow-jobs';
+
+function connection(redisUrl: string) {
+  const u = new URL(redisUrl);
+  return {
+    host: u.hostname,
+    port: u.port ? Number(u.port) : 6379,
+    ...(u.username ? { username: decodeURIComponent(u.username) } : {}),
+    ...(u.password ? { password: decodeURIComponent(u.password) } : {}),
+    ...(u.pathname && u.pathname.length > 1 ? { db: Number(u.pathname.slice(1)) || 0 } : {}),
+    ...(u.protocol === 'rediss:' ? { tls: {} } : {}),
+    // BullMQ workers block on Redis: no per-command retry limit.
+    maxRetriesPerRequest: null,
+  };
+}
+
+export class WorkflowQueue {
+  private readonly queue: Queue;
+  private worker: Worker | undefined;
+
+  constructor(
+    private readonly redisUrl: string,
+    private readonly prefix = 'gw',
+  ) {
+    this.queue = new Queue(WORKFLOW_QUEUE, { connection: connection(redisUrl), prefix });
+  }
+
+  /** Ask a worker to run the job (now, or after `delayMs`). Entries of one job and due time are deduplicated. */
+  async enqueue(jobId: number, delayMs = 0): Promise<void> {
+    const due = delayMs > 0 ? Math.ceil((Date.now() + delayMs) / 1000) : 0;
+    await this.queue.add(
+      'run',
+      { jobId },
+      { jobId: `job-${jobId}-${due}`, delay: Math.max(0, delayMs), removeOnComplete: true, removeOnFail: true, attempts: 1 },
+    );
+  }
+
+  /** Work the queue with `runner`, `concurrency` jobs at a time. */
+  work(runner: WorkflowRunner, concurrency: number): Worker {
+    this.worker = new Worker(WORKFLOW_QUEUE, async (entry) => runner.runNow(Number((entry.data as { jobId: unknown }).jobId)), {
+      connection: connection(this.redisUrl),
+      prefix: this.prefix,
+      concurrency,
+      // A worker that dies holding entries: they are handed out again after this long.
+      stalledInterval: 5_000,
+      maxStalledCount: 100,
+    });
+    return this.worker;
+  }
+
+  async close(): Promise<void> {
+    if (this.worker) await this.worker.close();
+    await this.queue.close();
+  }
+}

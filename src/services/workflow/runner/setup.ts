@@ -1,0 +1,51 @@
+/**
+ * How a process takes part in running workflow jobs (WORKFLOW_RUNNER), shared by the gateway (src/server.ts) and
+ * `npm run worker` (src/worker.ts):
+ *  - embedded: an in-process runner; started jobs are kicked here, waits are local timers, the poll covers restarts.
+ *  - queue: jobs are dispatched through BullMQ (started and due-again jobs are queue entries) and this process
+ *    works the queue with its runner (and polls the due-jobs index, so no job waits on a lost entry).
+ *  - dispatch: started jobs are queued for workers; nothing runs here.
+ *  - off: nothing (another process runs the jobs on the same database).
+ */
+import type { AppDeps } from '../../../context';
+import { WorkflowQueue } from './queue';
+import { WorkflowRunner } from './runner';
+
+export interface WorkflowRunning {
+  runner?: WorkflowRunner;
+  queue?: WorkflowQueue;
+  close(): Promise<void>;
+}
+
+export function startWorkflowRunning(deps: AppDeps, mode: AppDeps['config']['workflowRunner'] = deps.config.workflowRunner): WorkflowRunning {
+  const { config, services, log } = deps;
+  if (mode === 'off') return { close: async () => undefined };
+  const queue = mode === 'queue' || mode === 'dispatch' ? new WorkflowQueue(config.redisUrl!, config.workflowQueuePrefix) : undefined;
+  const runner =
+    mode === 'dispatch'
+      ? undefined
+      : new WorkflowRunner(deps, {
+          leaseMs: config.workflowLeaseMs,
+          concurrency: config.workflowConcurrency,
+          ...(queue ? { later: (jobId: number, delayMs: number) => queue.enqueue(jobId, delayMs) } : {}),
+        });
+  services.workflowJobs.setHooks({
+    onStarted: queue
+      ? (jobId) => queue.enqueue(jobId).catch((err) => log.error({ err, jobId }, 'workflow: queueing a started job failed (the due-jobs poll will find it)'))
+      : (jobId) => runner!.kick(jobId),
+    ...(runner ? { onStopped: (jobId: number) => runner.jobStopped(jobId) } : {}),
+  });
+  if (runner) {
+    runner.start();
+    if (queue) queue.work(runner, config.workflowConcurrency);
+  }
+  return {
+    runner,
+    queue,
+    async close() {
+      // Running steps are aborted unpersisted: their jobs resume from the last transition elsewhere or at the next start.
+      if (runner) await runner.stop();
+      if (queue) await queue.close();
+    },
+  };
+}
