@@ -24,6 +24,7 @@ import { openDatabase } from '../ormconfig';
 import { AppConfig, DatabaseConfig, loadConfig } from '../src/config';
 import { createTempPostgresDatabase } from '../src/db/temp-postgres';
 import { App, createApp } from '../src/server';
+import { JOBS_WORKLOAD, JobsBenchResult, runJobsBench } from './jobs';
 import { createServices } from '../src/services';
 import { BaselineDb, BaselineServer, openBaselineDb, routeOf, startBaselineServer } from './lib/baseline';
 import { assertCleanRun, LoadSummary, runLoad } from './lib/load';
@@ -304,9 +305,11 @@ async function measureWorkload(w: Workload, targets: Target[], cfg: BenchConfig,
 async function main(): Promise<number> {
   const cfg = readConfig();
   const selected = cfg.workloads ? WORKLOADS.filter((w) => cfg.workloads!.includes(w.name)) : WORKLOADS;
+  // The workflow jobs workload (bench/jobs.ts) measures jobs/s to completion, not request throughput.
+  const withJobs = !cfg.workloads || cfg.workloads.includes(JOBS_WORKLOAD);
   if (cfg.workloads) {
-    const unknown = cfg.workloads.filter((n) => !WORKLOADS.some((w) => w.name === n));
-    if (unknown.length) throw new BenchFailure(`unknown workload(s) ${unknown.join(', ')}; known: ${WORKLOADS.map((w) => w.name).join(', ')}`);
+    const unknown = cfg.workloads.filter((n) => n !== JOBS_WORKLOAD && !WORKLOADS.some((w) => w.name === n));
+    if (unknown.length) throw new BenchFailure(`unknown workload(s) ${unknown.join(', ')}; known: ${[...WORKLOADS.map((w) => w.name), JOBS_WORKLOAD].join(', ')}`);
   }
   const names = new Set<string>();
   for (const w of WORKLOADS) {
@@ -469,8 +472,32 @@ async function main(): Promise<number> {
       results.push(result);
     }
 
+    // ---- 4b. workflow jobs/s ----
+    let jobs: JobsBenchResult | undefined;
+    if (withJobs && !interrupted) {
+      jobs = await runJobsBench({
+        app,
+        gatewayUrl,
+        database: temp.database,
+        databaseUrl: temp.database.type === 'postgres' ? temp.database.url : `sqlite:${temp.database.path}`,
+        adminLogin: seeded.adminLogin,
+        rounds: cfg.rounds,
+        jobs: intEnv('BENCH_JOBS', 3000, 10),
+        connections: 32,
+        log,
+      });
+    }
+
     // ---- 5. report ----
-    printTable(results);
+    if (results.length) printTable(results);
+    if (jobs) {
+      const r = jobs;
+      console.log(
+        `\n${JOBS_WORKLOAD} (3 Pass states, started over the wire protocol, every transition persisted; ${r.rounds[0].embedded.jobs} jobs per target per round, medians):\n` +
+          `  embedded ${r.embeddedJobsPerSec.toFixed(0)} jobs/s, raw SQL baseline ${r.baselineJobsPerSec.toFixed(0)} jobs/s (embedded/baseline ${r.embeddedRatio.toFixed(3)})` +
+          (r.redisJobsPerSec !== undefined ? `, redis/BullMQ with 2 workers ${r.redisJobsPerSec.toFixed(0)} jobs/s` : ', redis skipped'),
+      );
+    }
     console.log(
       `${dialect}, ${cfg.connections} connections, ${cfg.durationSec}s per target${cfg.rounds > 1 ? ` x ${cfg.rounds} rounds (medians)` : ''} after ${cfg.warmupSec}s warm-up, ` +
         `${os.cpus().length} CPUs, Node ${process.version}. Ratios compare targets measured in this run only.`,
@@ -523,6 +550,7 @@ async function main(): Promise<number> {
         },
       },
       workloads: results,
+      ...(jobs ? { workflowJobs: jobs } : {}),
     };
     fs.mkdirSync(cfg.resultsDir, { recursive: true });
     const file = path.join(cfg.resultsDir, `${startedAt.toISOString().replace(/:/g, '-')}.json`);

@@ -11,6 +11,7 @@ declare module 'autocannon' {
       connections?: number;
       /** seconds */
       duration?: number;
+      amount?: number;
       /** seconds */
       timeout?: number;
       pipelining?: number;

@@ -13,6 +13,8 @@ export interface LoadOptions {
   durationSec: number;
   /** Every response must have exactly this body (else counted as a mismatch). */
   expectBody?: string;
+  /** Send exactly this many requests (then durationSec is ignored). */
+  amount?: number;
   title: string;
 }
 
@@ -46,6 +48,7 @@ export function runLoad(opts: LoadOptions): Promise<LoadRun> {
     timeout: 30,
     title: opts.title,
     ...(opts.expectBody !== undefined ? { expectBody: opts.expectBody } : {}),
+    ...(opts.amount !== undefined ? { amount: opts.amount } : {}),
   };
   return new Promise((resolve, reject) => {
     // execArgv: [] so flags such as --cpu-prof given to the bench do not apply to the load generator.

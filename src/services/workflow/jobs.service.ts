@@ -12,7 +12,6 @@ import { isPostgres, lockedFindOne } from '../../db/transaction';
 import { ConflictError, NotFoundError, quoteInput, ValidationError } from '../../errors/app-error';
 import { jobVisibilityFilter, jobVisible, requireWorkflowAccess } from './access';
 import { definitionArn, jobArn, parseDefinitionArn, parseJobArn, requireValidName } from './arn';
-import { checkDefinition } from './definition-check';
 import { finishDeletion, ListArgs, ListPage, listSize, stateMachineDoesNotExist } from './definitions.service';
 import { WORKFLOW_CODES } from './error-codes';
 import { decodePageToken, encodePageToken, pageTokenKey } from './page-token';
@@ -63,6 +62,25 @@ export interface JobHooks {
   onStarted?(jobId: number): void | Promise<void>;
   /** Called after a stop was committed (a runner of this process aborts the job's running step at once). */
   onStopped?(jobId: number): void;
+}
+
+const TIMEOUT_MEMO = new Map<string, number | null>();
+
+/** A stored definition's top-level TimeoutSeconds (null = none), memoized per definition text. */
+export function definitionTimeoutSeconds(text: string): number | null {
+  let t = TIMEOUT_MEMO.get(text);
+  if (t === undefined) {
+    let raw: unknown;
+    try {
+      raw = (JSON.parse(text) as { TimeoutSeconds?: unknown }).TimeoutSeconds;
+    } catch {
+      raw = undefined;
+    }
+    t = typeof raw === 'number' && Number.isInteger(raw) && raw > 0 ? raw : null;
+    if (TIMEOUT_MEMO.size > 1000) TIMEOUT_MEMO.clear();
+    TIMEOUT_MEMO.set(text, t);
+  }
+  return t;
 }
 
 export function executionDoesNotExist(arn: string): NotFoundError {
@@ -131,12 +149,8 @@ export class WorkflowJobService {
         throw new ConflictError(`Execution Already Exists: ${quoteInput(arn)}`, { domainCode: WORKFLOW_CODES.EXECUTION_ALREADY_EXISTS });
       }
       const now = new Date();
-      let timeoutSeconds: number | null = null;
-      try {
-        timeoutSeconds = checkDefinition(def.definition).timeoutSeconds;
-      } catch {
-        timeoutSeconds = null; // stored definitions were checked when written
-      }
+      // Stored definitions were checked (asl-validator) when written: only the job timeout is read here.
+      const timeoutSeconds = definitionTimeoutSeconds(def.definition);
       const repo = tx.db.getRepository(WorkflowJobEntity);
       const job = repo.create({
         arn,
