@@ -5,6 +5,7 @@
 import DataLoader from 'dataloader';
 import { entityColumns, queryRows } from '../db/rows';
 import { createCalendarLoaders } from './calendar';
+import { createWorkflowLoaders } from './workflow';
 import { EntityManager, In } from 'typeorm';
 import {
   AccountEntity,
@@ -149,6 +150,7 @@ export function createLoaders(db: EntityManager, viewerId?: number) {
   );
   return {
     ...createCalendarLoaders(db),
+    ...createWorkflowLoaders(db),
     accountById,
     accountByLogin,
     repositoryById,

@@ -65,7 +65,9 @@ const OPERATIONS: Op<any, any>[] = [
     operation: 'DeleteStateMachine',
     summary: 'Delete a workflow definition (DELETING while its jobs run)',
     body: bodySchema({ stateMachineArn: arnMember }, ['stateMachineArn']),
-    handle: (ctx, b) => ctx.services.workflowDefinitions.delete(ctx, b.stateMachineArn!),
+    handle: async (ctx, b) => {
+      await ctx.services.workflowDefinitions.delete(ctx, b.stateMachineArn!);
+    },
     present: () => ({}),
   }),
   op<{ maxResults: number; nextToken: string }, Awaited<ReturnType<RequestContext['services']['workflowDefinitions']['list']>>>({

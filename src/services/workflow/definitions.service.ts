@@ -10,6 +10,7 @@ import type { RequestContext } from '../../context';
 import { withTransaction } from '../../context';
 import { lockedFindOne } from '../../db/transaction';
 import { ConflictError, NotFoundError, quoteInput, ValidationError } from '../../errors/app-error';
+import { DEFAULT_PAGE_SIZE, keysetPage, Page, PageArgs } from '../common/pagination';
 import { requireWorkflowAccess } from './access';
 import { definitionArn, parseDefinitionArn, requireRoleArn, requireValidName } from './arn';
 import { checkDefinition } from './definition-check';
@@ -149,19 +150,39 @@ export class WorkflowDefinitionService {
   /**
    * Delete a definition: at once when none of its jobs runs (its closed jobs and their history go with it),
    * else it becomes DELETING (no new jobs) and goes when its last job ends (`finishDeletion`). Deleting a
-   * definition that does not exist succeeds, as in Step Functions.
+   * definition that does not exist succeeds, as in Step Functions. Returns the definition when it stays
+   * (DELETING), null when it is gone.
    */
-  async delete(ctx: RequestContext, arn: string): Promise<void> {
+  async delete(ctx: RequestContext, arn: string): Promise<WorkflowDefinitionEntity | null> {
     requireWorkflowAccess(ctx, 'write');
     const name = parseDefinitionArn(ctx.config, arn);
-    if (name === null) return;
-    await withTransaction(ctx, async (tx) => {
+    if (name === null) return null;
+    return withTransaction(ctx, async (tx) => {
       const row = await lockedFindOne(tx.db, WorkflowDefinitionEntity, { name });
-      if (!row) return;
-      if (!(await finishDeletion(tx.db, row.id, { force: true }))) {
-        if (row.status !== 'DELETING') await tx.db.getRepository(WorkflowDefinitionEntity).update({ id: row.id }, { status: 'DELETING', updatedAt: new Date() });
+      if (!row) return null;
+      if (await finishDeletion(tx.db, row.id, { force: true })) return null;
+      if (row.status !== 'DELETING') {
+        const patch = { status: 'DELETING' as const, updatedAt: new Date() };
+        await tx.db.getRepository(WorkflowDefinitionEntity).update({ id: row.id }, patch);
+        Object.assign(row, patch);
       }
+      return row;
     });
+  }
+
+  /** A definition by database id (the graph: node(id:), a job's definition), null when there is none. */
+  async byId(ctx: RequestContext, id: number): Promise<WorkflowDefinitionEntity | null> {
+    requireWorkflowAccess(ctx, 'read');
+    return ctx.loaders.workflowDefinitionById.load(id);
+  }
+
+  /** Definitions by name with Relay paging (the graph's connection; keyset on the unique name, then id). */
+  async page(ctx: RequestContext, args: PageArgs): Promise<Page<WorkflowDefinitionEntity>> {
+    requireWorkflowAccess(ctx, 'read');
+    const qb = ctx.db.getRepository(WorkflowDefinitionEntity).createQueryBuilder('d');
+    const page = await keysetPage(qb, args, { property: 'name', direction: 'ASC' }, DEFAULT_PAGE_SIZE);
+    for (const d of page.items) ctx.loaders.workflowDefinitionById.prime(d.id, d);
+    return page;
   }
 
   /** Definitions by name, `maxResults` at a time (keyset on the unique name). */

@@ -5,11 +5,12 @@
  * until a runner takes it.
  */
 import { randomUUID } from 'node:crypto';
-import { WorkflowDefinitionEntity, WorkflowJobEntity, WorkflowJobEventEntity, WorkflowJobStatus } from '../../../entities';
+import { WORKFLOW_JOB_STATUSES, WorkflowDefinitionEntity, WorkflowJobEntity, WorkflowJobEventEntity, WorkflowJobStatus } from '../../../entities';
 import type { RequestContext } from '../../context';
 import { withTransaction } from '../../context';
 import { isPostgres, lockedFindOne } from '../../db/transaction';
 import { ConflictError, NotFoundError, quoteInput, ValidationError } from '../../errors/app-error';
+import { DEFAULT_PAGE_SIZE, keysetPage, Page, PageArgs } from '../common/pagination';
 import { jobVisibilityFilter, jobVisible, requireWorkflowAccess } from './access';
 import { definitionArn, jobArn, parseDefinitionArn, parseJobArn, requireValidName } from './arn';
 import { finishDeletion, ListArgs, ListPage, listSize, stateMachineDoesNotExist } from './definitions.service';
@@ -33,6 +34,15 @@ export interface StartJobInput {
 export interface ListJobsArgs extends ListArgs {
   stateMachineArn: string;
   statusFilter?: WorkflowJobStatus;
+}
+
+/** Filters of the graph's job connections; every one optional (none: every job the viewer may see). */
+export interface JobPageFilter {
+  /** Jobs of the definition this ARN names (InvalidArn when malformed, StateMachineDoesNotExist when unknown). */
+  definitionArn?: string;
+  /** Jobs of the definition with this id (a definition's own `jobs` field). */
+  definitionId?: number;
+  status?: WorkflowJobStatus;
 }
 
 export interface StopJobInput {
@@ -208,6 +218,57 @@ export class WorkflowJobService {
     const job = lock ? await lockedFindOne(ctx.db, WorkflowJobEntity, { arn }) : await ctx.db.getRepository(WorkflowJobEntity).findOne({ where: { arn } });
     if (!job || !jobVisible(ctx.viewer, job)) throw executionDoesNotExist(arn);
     return job;
+  }
+
+  /** A job by database id (the graph's node(id:)): null when missing or not visible to the viewer. */
+  async byId(ctx: RequestContext, id: number): Promise<WorkflowJobEntity | null> {
+    requireWorkflowAccess(ctx, 'read');
+    const job = await ctx.loaders.workflowJobById.load(id);
+    return job && jobVisible(ctx.viewer, job) ? job : null;
+  }
+
+  /**
+   * Jobs the viewer may see (the rule of `jobVisibilityFilter`, as SQL), newest first (start date, then id), with
+   * Relay paging: the graph's connections, over all definitions or one. The page primes the jobs loader.
+   */
+  async page(ctx: RequestContext, filter: JobPageFilter, args: PageArgs): Promise<Page<WorkflowJobEntity>> {
+    requireWorkflowAccess(ctx, 'read');
+    if (filter.status !== undefined && !(WORKFLOW_JOB_STATUSES as readonly string[]).includes(filter.status)) {
+      throw new ValidationError(`Invalid status filter: ${quoteInput(String(filter.status))}`);
+    }
+    const qb = ctx.db.getRepository(WorkflowJobEntity).createQueryBuilder('j');
+    if (filter.definitionArn !== undefined) {
+      const name = parseDefinitionName(ctx, filter.definitionArn);
+      const def = await ctx.db.getRepository(WorkflowDefinitionEntity).findOne({ where: { name }, select: { id: true } });
+      if (!def) throw stateMachineDoesNotExist(filter.definitionArn);
+      qb.andWhere('j.definition_id = :def', { def: def.id });
+    }
+    if (filter.definitionId !== undefined) qb.andWhere('j.definition_id = :defId', { defId: filter.definitionId });
+    if (filter.status !== undefined) qb.andWhere('j.status = :status', { status: filter.status });
+    const visibility = jobVisibilityFilter(ctx.viewer);
+    if (visibility) qb.andWhere('j.started_by = :startedBy', { startedBy: visibility.startedBy });
+    const page = await keysetPage(qb, args, { property: 'startDate', direction: 'DESC' }, DEFAULT_PAGE_SIZE);
+    for (const j of page.items) ctx.loaders.workflowJobById.prime(j.id, j);
+    return page;
+  }
+
+  /**
+   * The history of a job (one the caller read through this service) with Relay paging, in event order or
+   * reversed: the graph's `history` connection. Details carry the execution data (input and output).
+   */
+  async historyPage(ctx: RequestContext, job: WorkflowJobEntity, args: PageArgs & { reverse?: boolean }): Promise<Page<JobEvent>> {
+    requireWorkflowAccess(ctx, 'read');
+    if (!jobVisible(ctx.viewer, job)) throw executionDoesNotExist(job.arn);
+    const qb = ctx.db.getRepository(WorkflowJobEventEntity).createQueryBuilder('e').where('e.job_id = :id', { id: job.id });
+    // Keyset on (event_id, job_id): the job is fixed, so the event id alone orders the page.
+    const page = await keysetPage(qb, args, { property: 'eventId', direction: args.reverse ? 'DESC' : 'ASC' }, DEFAULT_PAGE_SIZE);
+    const rowOf = new Map<JobEvent, WorkflowJobEventEntity>();
+    const items = page.items.map((r) => {
+      const e: JobEvent = { id: r.eventId, previousEventId: r.previousEventId, type: r.type, timestamp: r.timestamp, details: parseDetails(r.details) };
+      rowOf.set(e, r);
+      return e;
+    });
+    return { ...page, items, cursorOf: (e) => page.cursorOf(rowOf.get(e)!) };
   }
 
   /** Jobs of a definition the viewer may see, newest first (start date, then id), `maxResults` at a time. */

@@ -98,6 +98,17 @@ function validScalar(typeName: string, name: string, b: Binding, fx: FuzzFixture
       return fc.constantFrom('hello', 'no secrets here\n', 'password = "hunter2"\n');
     case 'resolutionComment':
       return fc.constantFrom('fuzz', 'Sample token');
+    // The workflow fields (ARNs learnt over the wire; `definition` is an ARN in filters, an ASL text in inputs).
+    case 'arn':
+      return fc.constantFrom(...fx.workflow.stateMachineArns, ...fx.workflow.executionArns);
+    case 'definitionArn':
+      return fc.constantFrom(...fx.workflow.stateMachineArns);
+    case 'definition':
+      return fc.constantFrom(...fx.workflow.stateMachineArns, '{"StartAt":"P","States":{"P":{"Type":"Pass","End":true}}}');
+    case 'roleArn':
+      return fc.constantFrom('arn:aws:iam::000000000000:role/fuzz', 'arn:aws:iam::123456789012:role/service-role/other');
+    case 'input':
+      return fc.constantFrom('{}', '{"i":1}', '[1,2]');
   }
   switch (typeName) {
     case 'Int':

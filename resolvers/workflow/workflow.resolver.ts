@@ -1,0 +1,212 @@
+/**
+ * The workflow service in the graph (issue 9): definitions and jobs (lists with Relay paging, one by ARN,
+ * node(id:)), a job's definition, starter and history, and the writes. Thin: args -> the same workflow services
+ * the wire protocol (src/rest/aws/workflow.routes.ts) calls -> entities; access rules (workflow read/write, a job
+ * visible to its starter and site admins) live in src/services/workflow/access.ts. A job's definition and
+ * starter go through the request's DataLoaders, so a page of jobs costs a fixed number of statements.
+ */
+import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { AccountEntity, WorkflowDefinitionEntity, WorkflowJobEntity } from '../../entities';
+import type { RequestContext } from '../../src/context';
+import { AppError } from '../../src/errors/app-error';
+import type { JobEvent } from '../../src/services/workflow/jobs.service';
+import { Connection, ConnectionArgs, ConnectionShape, toConnection } from '../common/connection';
+import { toGlobalId } from '../common/global-id';
+import { registerNodeType } from '../common/node';
+import { User } from '../identity/identity.type';
+import {
+  CreateWorkflowDefinitionInput,
+  CreateWorkflowDefinitionPayload,
+  DeleteWorkflowDefinitionInput,
+  DeleteWorkflowDefinitionPayload,
+  StartWorkflowJobInput,
+  StartWorkflowJobPayload,
+  StopWorkflowJobInput,
+  StopWorkflowJobPayload,
+  UpdateWorkflowDefinitionInput,
+  UpdateWorkflowDefinitionPayload,
+  WorkflowDefinition,
+  WorkflowDefinitionJobFilter,
+  WorkflowJob,
+  WorkflowJobEvent,
+  WorkflowJobFilter,
+} from './workflow.type';
+
+const WorkflowDefinitionConnection = Connection(WorkflowDefinition, 'WorkflowDefinition');
+const WorkflowJobConnection = Connection(WorkflowJob, 'WorkflowJob');
+const WorkflowJobEventConnection = Connection(WorkflowJobEvent, 'WorkflowJobEvent');
+
+const opt = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
+
+/** null for node(id:) when the viewer may not read workflows (the services' 4xx errors), never data. */
+async function orNull<T>(p: Promise<T | null>): Promise<T | null> {
+  try {
+    return await p;
+  } catch (e) {
+    if (e instanceof AppError) return null;
+    throw e;
+  }
+}
+
+registerNodeType({
+  typeName: 'WorkflowDefinition',
+  idKind: 'int4',
+  isTypeOf: (v) => v instanceof WorkflowDefinitionEntity,
+  load: (ctx, id) => orNull(ctx.services.workflowDefinitions.byId(ctx, id)),
+});
+registerNodeType({
+  typeName: 'WorkflowJob',
+  idKind: 'int4',
+  isTypeOf: (v) => v instanceof WorkflowJobEntity,
+  load: (ctx, id) => orNull(ctx.services.workflowJobs.byId(ctx, id)),
+});
+
+// ------------------------------------------------------------------ definitions
+
+@Resolver(() => WorkflowDefinition)
+export class WorkflowDefinitionResolver {
+  @FieldResolver(() => ID)
+  id(@Root() d: WorkflowDefinitionEntity): string {
+    return toGlobalId('WorkflowDefinition', d.id);
+  }
+
+  @FieldResolver(() => Int)
+  databaseId(@Root() d: WorkflowDefinitionEntity): number {
+    return d.id;
+  }
+
+  @FieldResolver(() => WorkflowJobConnection, { description: 'Jobs of this definition the viewer may see, newest first.' })
+  async jobs(
+    @Root() d: WorkflowDefinitionEntity,
+    @Arg('filter', () => WorkflowDefinitionJobFilter, { nullable: true }) filter: WorkflowDefinitionJobFilter | null,
+    @Args() args: ConnectionArgs,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ConnectionShape<WorkflowJobEntity>> {
+    return toConnection(await ctx.services.workflowJobs.page(ctx, { definitionId: d.id, status: opt(filter?.status) }, args));
+  }
+
+  @Query(() => WorkflowDefinitionConnection, { description: 'Workflow definitions by name (needs workflow read access).' })
+  async workflowDefinitions(@Args() args: ConnectionArgs, @Ctx() ctx: RequestContext): Promise<ConnectionShape<WorkflowDefinitionEntity>> {
+    return toConnection(await ctx.services.workflowDefinitions.page(ctx, args));
+  }
+
+  @Query(() => WorkflowDefinition, { nullable: true, description: 'One definition by ARN. Null with NOT_FOUND when there is none.' })
+  workflowDefinition(@Arg('arn') arn: string, @Ctx() ctx: RequestContext): Promise<WorkflowDefinitionEntity> {
+    return ctx.services.workflowDefinitions.describe(ctx, arn);
+  }
+}
+
+// ------------------------------------------------------------------ jobs
+
+@Resolver(() => WorkflowJob)
+export class WorkflowJobResolver {
+  @FieldResolver(() => ID)
+  id(@Root() j: WorkflowJobEntity): string {
+    return toGlobalId('WorkflowJob', j.id);
+  }
+
+  @FieldResolver(() => Int)
+  databaseId(@Root() j: WorkflowJobEntity): number {
+    return j.id;
+  }
+
+  @FieldResolver(() => Date)
+  startedAt(@Root() j: WorkflowJobEntity): Date {
+    return j.startDate;
+  }
+
+  @FieldResolver(() => Date, { nullable: true, description: 'When the job ended; null while it runs.' })
+  stoppedAt(@Root() j: WorkflowJobEntity): Date | null {
+    return j.stopDate;
+  }
+
+  @FieldResolver(() => WorkflowDefinition, { nullable: true, description: 'The definition the job runs (null only if it was deleted meanwhile).' })
+  definition(@Root() j: WorkflowJobEntity, @Ctx() ctx: RequestContext): Promise<WorkflowDefinitionEntity | null> {
+    return ctx.services.workflowDefinitions.byId(ctx, j.definitionId);
+  }
+
+  @FieldResolver(() => User, { nullable: true, description: 'The user who started the job (null when that account was deleted).' })
+  startedBy(@Root() j: WorkflowJobEntity, @Ctx() ctx: RequestContext): AccountEntity | null | Promise<AccountEntity | null> {
+    return j.startedBy == null ? null : ctx.loaders.accountById.with(j.startedBy, (a) => a);
+  }
+
+  @FieldResolver(() => WorkflowJobEventConnection, { description: 'The job history in event order (or reversed).' })
+  async history(
+    @Root() j: WorkflowJobEntity,
+    @Args() args: ConnectionArgs,
+    @Arg('reverse', () => Boolean, { nullable: true, description: 'Newest event first.' }) reverse: boolean | null,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ConnectionShape<JobEvent>> {
+    return toConnection(await ctx.services.workflowJobs.historyPage(ctx, j, { ...args, reverse: reverse === true }));
+  }
+
+  @Query(() => WorkflowJobConnection, { description: 'Workflow jobs the viewer may see (their own; site admins: all), newest first.' })
+  async workflowJobs(
+    @Arg('filter', () => WorkflowJobFilter, { nullable: true }) filter: WorkflowJobFilter | null,
+    @Args() args: ConnectionArgs,
+    @Ctx() ctx: RequestContext,
+  ): Promise<ConnectionShape<WorkflowJobEntity>> {
+    return toConnection(await ctx.services.workflowJobs.page(ctx, { definitionArn: opt(filter?.definition), status: opt(filter?.status) }, args));
+  }
+
+  @Query(() => WorkflowJob, { nullable: true, description: 'One job by ARN. Null with NOT_FOUND when missing or not visible.' })
+  workflowJob(@Arg('arn') arn: string, @Ctx() ctx: RequestContext): Promise<WorkflowJobEntity> {
+    return ctx.services.workflowJobs.describe(ctx, arn);
+  }
+}
+
+// ------------------------------------------------------------------ mutations
+
+@Resolver()
+export class WorkflowMutationResolver {
+  @Mutation(() => CreateWorkflowDefinitionPayload, {
+    description: 'Create a workflow definition (idempotent for the same name, definition, role and type; otherwise a used name is a CONFLICT).',
+  })
+  async createWorkflowDefinition(
+    @Arg('input', () => CreateWorkflowDefinitionInput) input: CreateWorkflowDefinitionInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<{ definition: WorkflowDefinitionEntity }> {
+    const definition = await ctx.services.workflowDefinitions.create(ctx, { name: input.name, definition: input.definition, roleArn: input.roleArn, type: opt(input.type) });
+    return { definition };
+  }
+
+  @Mutation(() => UpdateWorkflowDefinitionPayload, { description: 'Change the definition text and/or role (a new revisionId); running jobs keep theirs.' })
+  async updateWorkflowDefinition(
+    @Arg('input', () => UpdateWorkflowDefinitionInput) input: UpdateWorkflowDefinitionInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<{ definition: WorkflowDefinitionEntity }> {
+    const definition = await ctx.services.workflowDefinitions.update(ctx, { arn: input.arn, definition: opt(input.definition), roleArn: opt(input.roleArn) });
+    return { definition };
+  }
+
+  @Mutation(() => DeleteWorkflowDefinitionPayload, {
+    description: 'Delete a definition: at once (with its ended jobs) when none of its jobs runs, else it is DELETING until they end.',
+  })
+  async deleteWorkflowDefinition(
+    @Arg('input', () => DeleteWorkflowDefinitionInput) input: DeleteWorkflowDefinitionInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<{ arn: string; definition: WorkflowDefinitionEntity | null }> {
+    return { arn: input.arn, definition: await ctx.services.workflowDefinitions.delete(ctx, input.arn) };
+  }
+
+  @Mutation(() => StartWorkflowJobPayload, { description: 'Start a job of a definition with a JSON input.' })
+  async startWorkflowJob(
+    @Arg('input', () => StartWorkflowJobInput) input: StartWorkflowJobInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<{ job: WorkflowJobEntity; created: boolean }> {
+    return ctx.services.workflowJobs.start(ctx, {
+      stateMachineArn: input.definitionArn,
+      name: opt(input.name),
+      input: opt(input.input),
+      traceHeader: opt(input.traceHeader),
+    });
+  }
+
+  @Mutation(() => StopWorkflowJobPayload, { description: 'Stop a running job (ABORTED, with the error and cause given).' })
+  async stopWorkflowJob(@Arg('input', () => StopWorkflowJobInput) input: StopWorkflowJobInput, @Ctx() ctx: RequestContext): Promise<{ job: WorkflowJobEntity }> {
+    const job = await ctx.services.workflowJobs.stop(ctx, { executionArn: input.arn, error: opt(input.error), cause: opt(input.cause) });
+    return { job };
+  }
+}
+
+export const WORKFLOW_RESOLVERS = [WorkflowDefinitionResolver, WorkflowJobResolver, WorkflowMutationResolver] as const;

@@ -1,0 +1,196 @@
+/**
+ * GraphQL types of the workflow service (issue 9): WorkflowDefinition and WorkflowJob (Node types with opaque
+ * global ids), the job history events, the list filter and the mutation inputs/payloads. Inputs are only bounded
+ * here (class-validator, the wire protocol's member limits); names, ARNs, definitions and JSON inputs are checked
+ * by the workflow services, the same for both transports.
+ */
+import { IsOptional, MaxLength, MinLength } from 'class-validator';
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { WORKFLOW_DEFINITION_STATUSES, WORKFLOW_JOB_STATUSES } from '../../entities';
+import type { WorkflowDefinitionStatus, WorkflowJobStatus } from '../../entities';
+import { WORKFLOW_TYPES } from '../../src/services/workflow/definitions.service';
+import type { WorkflowType } from '../../src/services/workflow/definitions.service';
+import { enumFrom } from '../common/enum';
+import { Node } from '../common/node';
+
+/** The wire protocol's limits (src/rest/aws/workflow.routes.ts), so both transports refuse the same sizes. */
+const ARN_MAX = 256;
+const NAME_MAX = 80;
+const DEFINITION_MAX = 1_048_576;
+/** StartExecution's input: 256 KiB of UTF-8 at most (the service counts bytes; this bounds characters). */
+const INPUT_MAX = 262_144;
+const ERROR_MAX = 256;
+const CAUSE_MAX = 32_768;
+
+// ------------------------------------------------------------------ enums
+
+export const WorkflowJobStatusEnum = enumFrom(WORKFLOW_JOB_STATUSES);
+export type WorkflowJobStatusEnum = WorkflowJobStatus;
+registerEnumType(WorkflowJobStatusEnum, { name: 'WorkflowJobStatus', description: 'The status of a workflow job (a Step Functions execution status).' });
+
+export const WorkflowDefinitionStatusEnum = enumFrom(WORKFLOW_DEFINITION_STATUSES);
+export type WorkflowDefinitionStatusEnum = WorkflowDefinitionStatus;
+registerEnumType(WorkflowDefinitionStatusEnum, {
+  name: 'WorkflowDefinitionStatus',
+  description: 'ACTIVE, or DELETING: deleted while jobs of it run (no new jobs; it goes when the last one ends).',
+});
+
+export const WorkflowTypeEnum = enumFrom(WORKFLOW_TYPES);
+export type WorkflowTypeEnum = WorkflowType;
+registerEnumType(WorkflowTypeEnum, { name: 'WorkflowType', description: 'The kind of workflow; this gateway serves STANDARD workflows.' });
+
+// ------------------------------------------------------------------ objects
+
+@ObjectType('WorkflowDefinition', {
+  simpleResolvers: true,
+  implements: [Node],
+  description: 'A workflow definition (a Step Functions state machine): an Amazon States Language document under a unique name, shared by every workflow user.',
+})
+export class WorkflowDefinition {
+  @Field(() => ID) id: string;
+  @Field(() => Int, { description: 'The numeric id of the row.' }) databaseId: number;
+  @Field({ description: 'arn:aws:states:<region>:<account>:stateMachine:<name> (what the wire protocol calls stateMachineArn).' }) arn: string;
+  @Field() name: string;
+  @Field(() => WorkflowDefinitionStatusEnum) status: WorkflowDefinitionStatus;
+  @Field({ description: 'The Amazon States Language document (JSON text), as it was written.' }) definition: string;
+  @Field({ description: 'The IAM role ARN given with the definition.' }) roleArn: string;
+  @Field(() => WorkflowTypeEnum) type: WorkflowType;
+  @Field() createdAt: Date;
+  @Field() updatedAt: Date;
+  @Field({ description: 'Changes with every update of the definition or role.' }) revisionId: string;
+}
+
+@ObjectType('WorkflowJob', { simpleResolvers: true, implements: [Node], description: 'A job of a workflow definition (a Step Functions execution). Visible to the user who started it and to site admins.' })
+export class WorkflowJob {
+  @Field(() => ID) id: string;
+  @Field(() => Int, { description: 'The numeric id of the row.' }) databaseId: number;
+  @Field({ description: 'arn:aws:states:<region>:<account>:execution:<definition name>:<job name> (the executionArn).' }) arn: string;
+  @Field({ description: 'Unique among the jobs of its definition.' }) name: string;
+  @Field(() => WorkflowJobStatusEnum) status: WorkflowJobStatus;
+  @Field({ description: 'The input (JSON text).' }) input: string;
+  @Field(() => String, { nullable: true, description: 'The output (JSON text) of a job that succeeded.' }) output: string | null;
+  @Field(() => String, { nullable: true, description: 'The error name of a job that failed, timed out or was stopped with one.' }) error: string | null;
+  @Field(() => String, { nullable: true, description: 'The cause that came with the error.' }) cause: string | null;
+  @Field(() => String, { nullable: true, description: 'The trace header given at start.' }) traceHeader: string | null;
+  @Field(() => String, { nullable: true, description: 'The state the job is in (null before its first step and after it ended).' }) currentState: string | null;
+}
+
+@ObjectType('WorkflowJobEvent', { simpleResolvers: true, description: 'One event of a job history (GetExecutionHistory), ids counted from 1 per job.' })
+export class WorkflowJobEvent {
+  @Field(() => Int) id: number;
+  @Field(() => Int, { description: 'The event this one follows (0: none).' }) previousEventId: number;
+  @Field({ description: 'The Step Functions event type, e.g. ExecutionStarted, ExecutionAborted.' }) type: string;
+  @Field() timestamp: Date;
+  @Field(() => GraphQLJSONObject, {
+    description: 'The event details as the wire protocol names them, e.g. { executionStartedEventDetails: { input, inputDetails, roleArn } }.',
+  })
+  details: Record<string, unknown>;
+}
+
+// ------------------------------------------------------------------ list filters
+
+@InputType('WorkflowJobFilter', { description: 'Filters of `workflowJobs`; all optional.' })
+export class WorkflowJobFilter {
+  @Field(() => WorkflowJobStatusEnum, { nullable: true }) @IsOptional() status?: WorkflowJobStatus | null;
+
+  @Field(() => String, { nullable: true, description: 'Only jobs of the definition with this ARN.' })
+  @IsOptional()
+  @MaxLength(ARN_MAX)
+  definition?: string | null;
+}
+
+@InputType('WorkflowDefinitionJobFilter', { description: 'Filters of a definition\'s `jobs`.' })
+export class WorkflowDefinitionJobFilter {
+  @Field(() => WorkflowJobStatusEnum, { nullable: true }) @IsOptional() status?: WorkflowJobStatus | null;
+}
+
+// ------------------------------------------------------------------ mutations
+
+@InputType('CreateWorkflowDefinitionInput')
+export class CreateWorkflowDefinitionInput {
+  @Field({ description: '1-80 characters; no whitespace, brackets, wildcards or special characters (AWS rules).' })
+  @MinLength(1)
+  @MaxLength(NAME_MAX)
+  name: string;
+
+  @Field({ description: 'The Amazon States Language document (JSON text); checked, InvalidDefinition when not valid.' })
+  @MinLength(1)
+  @MaxLength(DEFINITION_MAX)
+  definition: string;
+
+  @Field({ description: 'An IAM role ARN: arn:aws:iam::<account>:role/<name>.' })
+  @MinLength(1)
+  @MaxLength(ARN_MAX)
+  roleArn: string;
+
+  @Field(() => WorkflowTypeEnum, { nullable: true, description: 'STANDARD (the default).' }) @IsOptional() type?: WorkflowType | null;
+}
+
+@InputType('UpdateWorkflowDefinitionInput', { description: 'At least one of definition and roleArn. Running jobs keep the text they started with.' })
+export class UpdateWorkflowDefinitionInput {
+  @Field() @MinLength(1) @MaxLength(ARN_MAX) arn: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @MinLength(1) @MaxLength(DEFINITION_MAX) definition?: string | null;
+  @Field(() => String, { nullable: true }) @IsOptional() @MinLength(1) @MaxLength(ARN_MAX) roleArn?: string | null;
+}
+
+@InputType('DeleteWorkflowDefinitionInput')
+export class DeleteWorkflowDefinitionInput {
+  @Field() @MinLength(1) @MaxLength(ARN_MAX) arn: string;
+}
+
+@InputType('StartWorkflowJobInput')
+export class StartWorkflowJobInput {
+  @Field({ description: 'The ARN of the definition to run.' }) @MinLength(1) @MaxLength(ARN_MAX) definitionArn: string;
+
+  @Field(() => String, {
+    nullable: true,
+    description: 'The job name (default: a UUID). The same name with the same input while that job runs returns it; otherwise a used name is a CONFLICT.',
+  })
+  @IsOptional()
+  @MinLength(1)
+  @MaxLength(NAME_MAX)
+  name?: string | null;
+
+  @Field(() => String, { nullable: true, description: 'The input: JSON text of at most 256 KiB (default "{}").' })
+  @IsOptional()
+  @MaxLength(INPUT_MAX)
+  input?: string | null;
+
+  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(256) traceHeader?: string | null;
+}
+
+@InputType('StopWorkflowJobInput')
+export class StopWorkflowJobInput {
+  @Field({ description: 'The ARN of the running job.' }) @MinLength(1) @MaxLength(ARN_MAX) arn: string;
+  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(ERROR_MAX) error?: string | null;
+  @Field(() => String, { nullable: true }) @IsOptional() @MaxLength(CAUSE_MAX) cause?: string | null;
+}
+
+@ObjectType('CreateWorkflowDefinitionPayload', { simpleResolvers: true })
+export class CreateWorkflowDefinitionPayload {
+  @Field(() => WorkflowDefinition, { description: 'The new definition, or the existing one when it was the same.' }) definition: unknown;
+}
+
+@ObjectType('UpdateWorkflowDefinitionPayload', { simpleResolvers: true })
+export class UpdateWorkflowDefinitionPayload {
+  @Field(() => WorkflowDefinition) definition: unknown;
+}
+
+@ObjectType('DeleteWorkflowDefinitionPayload', { simpleResolvers: true })
+export class DeleteWorkflowDefinitionPayload {
+  @Field({ description: 'The ARN asked for (deleting what does not exist succeeds, as in Step Functions).' }) arn: string;
+  @Field(() => WorkflowDefinition, { nullable: true, description: 'The definition when it stays DELETING until its running jobs end; null when it is gone.' })
+  definition: unknown;
+}
+
+@ObjectType('StartWorkflowJobPayload', { simpleResolvers: true })
+export class StartWorkflowJobPayload {
+  @Field(() => WorkflowJob) job: unknown;
+  @Field({ description: 'false when a running job of that name and input was returned (idempotent start).' }) created: boolean;
+}
+
+@ObjectType('StopWorkflowJobPayload', { simpleResolvers: true })
+export class StopWorkflowJobPayload {
+  @Field(() => WorkflowJob) job: unknown;
+}
