@@ -87,7 +87,8 @@ describe('workflow GraphQL', () => {
     (await ok(WorkflowJobsDocument, { filter, first }, who)).workflowJobs.nodes.map((n) => n.arn);
 
   beforeAll(async () => {
-    t = await startTestApp({ logger: sql });
+    // The API on its own: no runner, so started jobs stay RUNNING until stopped (workflow-runner.e2e.ts runs them).
+    t = await startTestApp({ logger: sql, env: { WORKFLOW_RUNNER: 'off' } });
     const fx = new IdentityFixtures(t.db.dataSource);
     users = { alice: await fx.user(uniq('alice')), bob: await fx.user(uniq('bob')), admin: await fx.user(uniq('admin'), { siteAdmin: true }) };
     tokens.alice = await fx.classicToken(users.alice, ['workflow']);

@@ -78,6 +78,26 @@ describe('workflow runner (embedded)', () => {
     expect(h[1].stateEnteredEventDetails).toMatchObject({ name: 'A', input: '{"start":true}' });
   });
 
+  it('a job started in GraphQL runs to its end; GraphQL shows its status, output and history', async () => {
+    const token = await fx.classicToken(user, ['workflow']);
+    const gql = async (query: string, variables: Record<string, unknown>) => {
+      const res = await fetch(`${t.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query, variables }) });
+      const body = (await res.json()) as { data?: any; errors?: unknown[] };
+      if (body.errors) throw new Error(JSON.stringify(body.errors));
+      return body.data;
+    };
+    const definitionArn = await define({ StartAt: 'A', States: { A: { Type: 'Pass', Parameters: { 'doubled.$': 'States.MathAdd($.n, $.n)' }, End: true } } });
+    const started = await gql('mutation($input: StartWorkflowJobInput!) { startWorkflowJob(input: $input) { job { arn status } } }', { input: { definitionArn, input: JSON.stringify({ n: 21 }) } });
+    const arn = started.startWorkflowJob.job.arn;
+    await settle(arn);
+    const job = (await gql('query($arn: String!) { workflowJob(arn: $arn) { status output currentState stoppedAt history(first: 10) { nodes { type } } } }', { arn })).workflowJob;
+    expect(job.status).toBe('SUCCEEDED');
+    expect(JSON.parse(job.output)).toEqual({ doubled: 42 });
+    expect(job.currentState).toBeNull();
+    expect(job.stoppedAt).toBeTruthy();
+    expect(job.history.nodes.map((n: { type: string }) => n.type)).toEqual(['ExecutionStarted', 'PassStateEntered', 'PassStateExited', 'ExecutionSucceeded']);
+  });
+
   it('tasks: echo, a failing task caught, a retried one, and Wait; the job ends where the flow says', async () => {
     const arn = await run({
       StartAt: 'Echo',
