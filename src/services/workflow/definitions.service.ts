@@ -8,6 +8,7 @@ import type { EntityManager } from 'typeorm';
 import { WorkflowDefinitionEntity, WorkflowJobEntity, WorkflowJobEventEntity } from '../../../entities';
 import type { RequestContext } from '../../context';
 import { withTransaction } from '../../context';
+import { queryRows } from '../../db/rows';
 import { lockedFindOne } from '../../db/transaction';
 import { ConflictError, NotFoundError, quoteInput, ValidationError } from '../../errors/app-error';
 import { DEFAULT_PAGE_SIZE, keysetPage, Page, PageArgs } from '../common/pagination';
@@ -209,7 +210,8 @@ export class WorkflowDefinitionService {
  */
 export async function finishDeletion(db: EntityManager, definitionId: number, opts: { force?: boolean } = {}): Promise<boolean> {
   if (!opts.force) {
-    const def = await db.getRepository(WorkflowDefinitionEntity).findOne({ where: { id: definitionId }, select: { id: true, status: true } });
+    // One fixed statement: the runner asks this at the end of every job.
+    const [def] = await queryRows<{ status: string }>(db, 'SELECT status FROM workflow_definitions WHERE id = ?', [definitionId]);
     if (!def || def.status !== 'DELETING') return false;
   }
   const running = await db.getRepository(WorkflowJobEntity).exists({ where: { definitionId, status: 'RUNNING' } });

@@ -15,13 +15,12 @@
  * - Tasks run as the job's starter (./tasks).
  */
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
-import { WorkflowJobEntity, WorkflowJobEventEntity } from '../../../../entities';
-import type { AppDeps } from '../../../context';
+import { WorkflowJobEntity } from '../../../../entities';
+import type { AppDeps, RequestContext } from '../../../context';
 import { contextFor } from '../../../context';
-import { writeTransaction } from '../../../db/transaction';
 import { finishDeletion } from '../definitions.service';
 import { advance, Checkpoint, HistoryEvent, initialCheckpoint, Json, RunTask, TaskFailure } from '../engine';
+import { RunnerStore } from './store';
 import { asTaskFailure, WORKFLOW_TASKS } from './tasks';
 
 export interface RunnerOptions {
@@ -56,6 +55,7 @@ export class WorkflowRunner {
   private stopped = true;
   private readonly stopAll = new AbortController();
   private readonly later: RunnerOptions['later'];
+  private readonly store: RunnerStore;
 
   constructor(
     private readonly deps: AppDeps,
@@ -66,6 +66,7 @@ export class WorkflowRunner {
     this.pollMs = opts.pollMs ?? 1_000;
     this.concurrency = opts.concurrency ?? 64;
     this.later = opts.later;
+    this.store = new RunnerStore(deps.dataSource);
   }
 
   /**
@@ -89,13 +90,13 @@ export class WorkflowRunner {
   }
 
   /** A job was started or is due now: run it here if there is room (else the poll finds it). */
-  kick(jobId: number): void {
+  kick(jobId: number, leased?: JobRow): void {
     if (this.stopped || this.active.has(jobId)) return;
     if (this.active.size >= this.concurrency) {
       this.queued.add(jobId);
       return;
     }
-    const run = this.runJob(jobId)
+    const run = this.runJob(jobId, leased)
       .catch((err) => this.deps.log.error({ err, jobId }, 'workflow runner: job step failed unexpectedly'))
       .finally(() => {
         this.active.delete(jobId);
@@ -158,28 +159,31 @@ export class WorkflowRunner {
   }
 
   /** Take the job's lease (free, expired or ours); the row as claimed, or null. */
-  private async claim(jobId: number): Promise<JobRow | null> {
-    const now = new Date();
-    const repo = this.deps.dataSource.manager.getRepository(WorkflowJobEntity);
-    const res = await repo
-      .createQueryBuilder()
-      .update(WorkflowJobEntity)
-      .set({ leaseOwner: this.owner, leaseUntil: new Date(now.getTime() + this.leaseMs), version: () => 'version + 1' })
-      .where("id = :id AND status = 'RUNNING' AND (lease_until IS NULL OR lease_until < :now OR lease_owner = :owner)", { id: jobId, now: this.dbDate(now), owner: this.owner })
-      .execute();
-    if (!res.affected) return null;
-    const job = await repo.findOne({ where: { id: jobId } });
-    return job && job.leaseOwner === this.owner && job.status === 'RUNNING' ? job : null;
+  private claim(jobId: number): Promise<JobRow | null> {
+    return this.store.claim(jobId, this.owner, this.leaseMs);
   }
 
-  private async runJob(jobId: number): Promise<void> {
+  /** A lease for a job this runner is about to be handed (the embedded runner's jobs are written leased to it). */
+  leaseForNewJob(): { owner: string; until: Date } | undefined {
+    if (this.stopped || this.active.size >= this.concurrency) return undefined;
+    return { owner: this.owner, until: new Date(Date.now() + this.leaseMs) };
+  }
+
+  private async runJob(jobId: number, leased?: JobRow): Promise<void> {
     const timer = this.timers.get(jobId);
     if (timer) clearTimeout(timer);
     this.timers.delete(jobId);
-    let job = await this.claim(jobId);
+    // A job written leased to us (and not yet touched: version 1) needs no claim.
+    let job = leased && leased.leaseOwner === this.owner && leased.version === 1 && leased.status === 'RUNNING' ? leased : await this.claim(jobId);
     if (!job) return;
-    const starter = job.startedBy === null ? null : await this.deps.services.identity.accountsByIds(this.deps.dataSource.manager, [job.startedBy]).then((a) => a[0] ?? null);
-    const ctx = contextFor(this.deps, `job-${job.id}`, starter ? { kind: 'user', user: starter, credential: { type: 'internal' } } : { kind: 'anonymous' });
+    // The starter's context, made when a task first needs it (Pass/Choice/Wait-only jobs never do).
+    let starterCtx: Promise<RequestContext> | undefined;
+    const startedBy = job.startedBy;
+    const contextOfStarter = () =>
+      (starterCtx ??= (async () => {
+        const starter = startedBy === null ? null : ((await this.deps.services.identity.accountsByIds(this.deps.dataSource.manager, [startedBy]))[0] ?? null);
+        return contextFor(this.deps, `job-${jobId}`, starter ? { kind: 'user', user: starter, credential: { type: 'internal' } } : { kind: 'anonymous' });
+      })());
     const definition = job.definitionText;
     let checkpoint: Checkpoint =
       job.checkpoint !== null
@@ -201,6 +205,7 @@ export class WorkflowRunner {
       const task = WORKFLOW_TASKS[t.resource];
       if (!task) throw new TaskFailure('States.TaskFailed', `Unknown task resource ${JSON.stringify(t.resource.slice(0, 100))}`);
       try {
+        const ctx = await contextOfStarter();
         return await task.run({ ctx: { ...ctx, loaders: contextFor(this.deps, ctx.requestId, ctx.viewer).loaders }, input: t.input, attemptKey: t.attemptKey, signal: t.signal });
       } catch (e) {
         throw asTaskFailure(e);
@@ -258,52 +263,30 @@ export class WorkflowRunner {
   private async persist(job: JobRow, checkpoint: Checkpoint, events: HistoryEvent[], adv: { status: string; output?: string; error?: string; cause?: string; currentState: string | null; wakeAt: string | null }): Promise<JobRow | null> {
     const now = new Date();
     const terminal = adv.status !== 'RUNNING';
-    const patch: Partial<JobRow> = {
+    const t = {
       checkpoint: JSON.stringify(checkpoint),
-      version: job.version + 1,
       currentState: terminal ? null : adv.currentState,
-      status: adv.status as JobRow['status'],
-      leaseUntil: terminal ? null : new Date(now.getTime() + this.leaseMs),
+      status: adv.status,
+      output: terminal ? (adv.output ?? null) : null,
+      error: terminal ? (adv.error ?? null) : null,
+      cause: terminal ? (adv.cause ?? null) : null,
+      stopDate: terminal ? now : null,
       leaseOwner: terminal ? null : this.owner,
+      leaseUntil: terminal ? null : new Date(now.getTime() + this.leaseMs),
       wakeAt: terminal ? null : adv.wakeAt ? new Date(adv.wakeAt) : now,
     };
-    if (terminal) {
-      patch.stopDate = now;
-      patch.output = adv.output ?? null;
-      patch.error = adv.error ?? null;
-      patch.cause = adv.cause ?? null;
-    }
-    return writeTransaction(this.deps.dataSource, async (m: EntityManager) => {
-      const res = await m.getRepository(WorkflowJobEntity).update({ id: job.id, version: job.version, status: 'RUNNING', leaseOwner: this.owner }, patch);
-      if (!res.affected) return null;
-      if (events.length) {
-        await m.getRepository(WorkflowJobEventEntity).insert(
-          events.map((e) => {
-            const { id, previousEventId, timestamp, type, ...details } = e;
-            return { jobId: job.id, eventId: id, previousEventId, type, timestamp: new Date(timestamp), details: JSON.stringify(details) };
-          }),
-        );
-      }
-      if (terminal) await finishDeletion(m, job.definitionId);
-      return Object.assign({}, job, patch) as JobRow;
-    }).then((row) => {
-      if (row && terminal) this.deps.log.info({ jobId: job.id, arn: job.arn, status: adv.status, runner: this.owner }, 'workflow job ended');
-      return row;
-    });
+    const ok = await this.store.persist(job.id, job.version, this.owner, t, events, terminal ? (m) => finishDeletion(m, job.definitionId) : undefined);
+    if (!ok) return null;
+    if (terminal) this.deps.log.info({ jobId: job.id, arn: job.arn, status: adv.status, runner: this.owner }, 'workflow job ended');
+    return Object.assign({}, job, t, { version: job.version + 1, status: adv.status as JobRow['status'] }) as JobRow;
   }
 
-  private async renew(job: JobRow): Promise<boolean> {
-    const res = await this.deps.dataSource.manager
-      .getRepository(WorkflowJobEntity)
-      .update({ id: job.id, version: job.version, status: 'RUNNING', leaseOwner: this.owner }, { leaseUntil: new Date(Date.now() + this.leaseMs) });
-    return !!res.affected;
+  private renew(job: JobRow): Promise<boolean> {
+    return this.store.renew(job.id, job.version, this.owner, this.leaseMs);
   }
 
   /** Let go of the lease (the job waits for its wake time, or this runner stops). */
   private async release(job: JobRow): Promise<void> {
-    await this.deps.dataSource.manager
-      .getRepository(WorkflowJobEntity)
-      .update({ id: job.id, version: job.version, leaseOwner: this.owner }, { leaseOwner: null, leaseUntil: null, version: job.version + 1 })
-      .catch((err) => this.deps.log.error({ err, jobId: job.id }, 'workflow runner: releasing a job failed'));
+    await this.store.release(job.id, job.version, this.owner).catch((err) => this.deps.log.error({ err, jobId: job.id }, 'workflow runner: releasing a job failed'));
   }
 }

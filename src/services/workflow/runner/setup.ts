@@ -32,7 +32,8 @@ export function startWorkflowRunning(deps: AppDeps, mode: AppDeps['config']['wor
   services.workflowJobs.setHooks({
     onStarted: queue
       ? (jobId) => queue.enqueue(jobId).catch((err) => log.error({ err, jobId }, 'workflow: queueing a started job failed (the due-jobs poll will find it)'))
-      : (jobId) => runner!.kick(jobId),
+      : (jobId, job) => runner!.kick(jobId, job),
+    ...(runner && !queue ? { leaseOnStart: () => runner.leaseForNewJob() } : {}),
     ...(runner ? { onStopped: (jobId: number) => runner.jobStopped(jobId) } : {}),
   });
   if (runner) {
