@@ -2,7 +2,7 @@
  * AWS Signature Version 4, server side: every request of the AWS JSON family (the workflow service) is signed
  * with a workflow access key (`Authorization: AWS4-HMAC-SHA256 Credential=<key>/<yyyymmdd>/<region>/states/
  * aws4_request, SignedHeaders=…, Signature=…` + `X-Amz-Date`). We recompute the signature with
- * `@smithy/signature-v4` (the AWS SDK's own signer, SHA-256 from @aws-crypto/sha256-js) over exactly the headers the
+ * `@smithy/signature-v4` (the AWS SDK's own signer, SHA-256 and HMAC from node:crypto) over exactly the headers the
  * client signed, the request target as sent and the body bytes as received, and compare in constant time.
  *
  * Answers, in AWS' words (`{__type, message}`, 400): no Authorization -> MissingAuthenticationTokenException; a
@@ -13,9 +13,8 @@
  * Access-key secrets are decrypted once and kept in memory for at most 60 s (at most 1,000 keys per database), so
  * a burst of signed requests costs one lookup per key per minute; a deactivated key stops working within 60 s.
  */
-import { Sha256 } from '@aws-crypto/sha256-js';
+import { createHash, createHmac, Hash, Hmac, timingSafeEqual } from 'node:crypto';
 import { SignatureV4 } from '@smithy/signature-v4';
-import { createHash, timingSafeEqual } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { AccountEntity } from '../../entities';
 import type { AppConfig } from '../config';
@@ -135,6 +134,55 @@ function queryOf(search: string): Record<string, string | string[]> {
 }
 
 /**
+ * SHA-256 / HMAC-SHA256 for the signer from node:crypto (OpenSSL), in the Checksum shape smithy expects: the
+ * pure-JavaScript @aws-crypto/sha256-js was a visible share of every signed request's CPU.
+ */
+class NodeSha256 {
+  private h: Hash | Hmac;
+  constructor(private readonly secret?: string | ArrayBuffer | ArrayBufferView) {
+    this.h = this.fresh();
+  }
+  private fresh(): Hash | Hmac {
+    if (this.secret === undefined) return createHash('sha256');
+    return createHmac('sha256', typeof this.secret === 'string' ? this.secret : ArrayBuffer.isView(this.secret) ? Buffer.from(this.secret.buffer, this.secret.byteOffset, this.secret.byteLength) : Buffer.from(this.secret));
+  }
+  update(data: string | ArrayBuffer | ArrayBufferView): void {
+    this.h.update(typeof data === 'string' ? data : ArrayBuffer.isView(data) ? Buffer.from(data.buffer, data.byteOffset, data.byteLength) : Buffer.from(data));
+  }
+  async digest(): Promise<Uint8Array> {
+    return new Uint8Array(this.h.digest());
+  }
+  reset(): void {
+    this.h = this.fresh();
+  }
+}
+
+/**
+ * One signer per key and scope, reused (it caches the derived signing key per day: four HMACs less per request).
+ * Bounded; keyed by the secret too, so a rotated secret gets a new signer.
+ */
+const signers = new Map<string, SignatureV4>();
+const MAX_SIGNERS = 1000;
+
+function signerFor(auth: ParsedAuthorization, secretAccessKey: string): SignatureV4 {
+  const key = `${auth.accessKeyId}\u0000${secretAccessKey}\u0000${auth.region}\u0000${auth.service}`;
+  let signer = signers.get(key);
+  if (!signer) {
+    signer = new SignatureV4({
+      credentials: { accessKeyId: auth.accessKeyId, secretAccessKey },
+      region: auth.region,
+      service: auth.service,
+      sha256: NodeSha256,
+      // Never add headers the client did not sign (x-amz-content-sha256).
+      applyChecksum: false,
+    });
+    if (signers.size >= MAX_SIGNERS) signers.delete(signers.keys().next().value as string);
+    signers.set(key, signer);
+  }
+  return signer;
+}
+
+/**
  * The signature of a request as the client should have computed it: method, target (path and query as sent),
  * exactly the headers it lists in SignedHeaders, the body bytes, signed at `date` for the parsed scope.
  * Throws InvalidSignatureException when a listed header is missing.
@@ -148,14 +196,7 @@ export async function computeSignature(req: HttpRequestFacts, auth: ParsedAuthor
     if (v === undefined) throw invalidSignature(SIGNATURE_MISMATCH_MESSAGE);
     headers[name] = v;
   }
-  const signer = new SignatureV4({
-    credentials: { accessKeyId: auth.accessKeyId, secretAccessKey },
-    region: auth.region,
-    service: auth.service,
-    sha256: Sha256,
-    // Never add headers the client did not sign (x-amz-content-sha256).
-    applyChecksum: false,
-  });
+  const signer = signerFor(auth, secretAccessKey);
   const signed = await signer.sign(
     {
       method: req.method,
