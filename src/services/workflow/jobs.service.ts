@@ -5,9 +5,11 @@
  * until a runner takes it.
  */
 import { randomUUID } from 'node:crypto';
+import type { EntityManager } from 'typeorm';
 import { WORKFLOW_JOB_STATUSES, WorkflowDefinitionEntity, WorkflowJobEntity, WorkflowJobEventEntity, WorkflowJobStatus } from '../../../entities';
 import type { RequestContext } from '../../context';
 import { withTransaction } from '../../context';
+import { sqlFor } from '../../db/rows';
 import { isPostgres, lockedFindOne } from '../../db/transaction';
 import { ConflictError, NotFoundError, quoteInput, ValidationError } from '../../errors/app-error';
 import { DEFAULT_PAGE_SIZE, keysetPage, Page, PageArgs } from '../common/pagination';
@@ -77,6 +79,47 @@ export interface JobHooks {
   leaseOnStart?(): { owner: string; until: Date } | undefined;
   /** Called after a stop was committed (a runner of this process aborts the job's running step at once). */
   onStopped?(jobId: number): void;
+}
+
+const JOB_COLUMNS = [
+  ['arn', 'arn'],
+  ['definition_id', 'definitionId'],
+  ['name', 'name'],
+  ['status', 'status'],
+  ['input', 'input'],
+  ['start_date', 'startDate'],
+  ['started_by', 'startedBy'],
+  ['definition_text', 'definitionText'],
+  ['trace_header', 'traceHeader'],
+  ['version', 'version'],
+  ['lease_owner', 'leaseOwner'],
+  ['lease_until', 'leaseUntil'],
+  ['wake_at', 'wakeAt'],
+  ['deadline', 'deadline'],
+] as const;
+const INSERT_JOB = `INSERT INTO workflow_jobs (${JOB_COLUMNS.map(([c]) => c).join(', ')}) VALUES (${JOB_COLUMNS.map(() => '?').join(', ')})`;
+const INSERT_EVENT = 'INSERT INTO workflow_job_events (job_id, event_id, previous_event_id, type, timestamp, details) VALUES (?, ?, ?, ?, ?, ?)';
+
+/** Values as the driver stores them (dates in the column's format). */
+function persistent(m: EntityManager, entity: typeof WorkflowJobEntity | typeof WorkflowJobEventEntity, property: string, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  return m.connection.driver.preparePersistentValue(value, m.connection.getMetadata(entity).findColumnWithPropertyName(property)!);
+}
+
+/** Insert a job row (inside a transaction); its id. */
+export async function insertJobRow(m: EntityManager, job: WorkflowJobEntity): Promise<number> {
+  const values = JOB_COLUMNS.map(([, p]) => persistent(m, WorkflowJobEntity, p, job[p]));
+  if (m.connection.options.type === 'postgres') {
+    const rows = (await m.query(`${sqlFor(m, INSERT_JOB)} RETURNING id`, values)) as Array<{ id: number | string }>;
+    return Number(rows[0].id);
+  }
+  const res = (await m.queryRunner!.query(INSERT_JOB, values, true)) as { raw: number | bigint };
+  return Number(res.raw);
+}
+
+/** Insert one history event (inside a transaction). */
+export async function insertJobEvent(m: EntityManager, e: Pick<WorkflowJobEventEntity, 'jobId' | 'eventId' | 'previousEventId' | 'type' | 'timestamp' | 'details'>): Promise<void> {
+  await m.query(sqlFor(m, INSERT_EVENT), [e.jobId, e.eventId, e.previousEventId, e.type, persistent(m, WorkflowJobEventEntity, 'timestamp', e.timestamp), e.details]);
 }
 
 const TIMEOUT_MEMO = new Map<string, number | null>();
@@ -191,9 +234,9 @@ export class WorkflowJobService {
         wakeAt: now,
         deadline: timeoutSeconds ? new Date(now.getTime() + timeoutSeconds * 1000) : null,
       });
-      const inserted = await repo.insert(job);
-      job.id = Number(inserted.identifiers[0].id);
-      await tx.db.getRepository(WorkflowJobEventEntity).insert({
+      // Fixed statement texts (TypeORM's insert inlines the key values and re-selects: a new statement per job).
+      job.id = await insertJobRow(tx.db, job);
+      await insertJobEvent(tx.db, {
         jobId: job.id,
         eventId: 1,
         previousEventId: 0,
@@ -358,7 +401,7 @@ export class WorkflowJobService {
       const details: Record<string, string> = {};
       if (input.error !== undefined) details.error = input.error;
       if (input.cause !== undefined) details.cause = input.cause;
-      await tx.db.getRepository(WorkflowJobEventEntity).insert({
+      await insertJobEvent(tx.db, {
         jobId: job.id,
         eventId: Number(max ?? 0) + 1,
         // Step Functions answers 0 here: the abort follows no event of the job's own flow.

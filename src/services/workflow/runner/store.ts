@@ -9,6 +9,7 @@ import { WorkflowJobEntity } from '../../../../entities';
 import { sqlFor } from '../../../db/rows';
 import { writeTransaction } from '../../../db/transaction';
 import type { HistoryEvent } from '../engine';
+import { insertJobEvent } from '../jobs.service';
 
 export interface Transition {
   checkpoint: string;
@@ -28,7 +29,6 @@ const CLAIM = `UPDATE workflow_jobs SET lease_owner = ?, lease_until = ?, versio
 const PERSIST = `UPDATE workflow_jobs SET checkpoint = ?, version = ?, current_state = ?, status = ?, output = ?, error = ?, cause = ?,
   stop_date = ?, lease_owner = ?, lease_until = ?, wake_at = ?
   WHERE id = ? AND version = ? AND status = 'RUNNING' AND lease_owner = ?`;
-const INSERT_EVENT = 'INSERT INTO workflow_job_events (job_id, event_id, previous_event_id, type, timestamp, details) VALUES (?, ?, ?, ?, ?, ?)';
 const RENEW = `UPDATE workflow_jobs SET lease_until = ? WHERE id = ? AND version = ? AND status = 'RUNNING' AND lease_owner = ?`;
 const RELEASE = 'UPDATE workflow_jobs SET lease_owner = NULL, lease_until = NULL, version = ? WHERE id = ? AND version = ? AND lease_owner = ?';
 
@@ -86,7 +86,7 @@ export class RunnerStore {
       if (!n) return false;
       for (const e of events) {
         const { id, previousEventId, timestamp, type, ...details } = e;
-        await this.run(m, INSERT_EVENT, [jobId, id, previousEventId, type, this.toDb(new Date(timestamp)), JSON.stringify(details)]);
+        await insertJobEvent(m, { jobId, eventId: id, previousEventId, type, timestamp: new Date(timestamp), details: JSON.stringify(details) });
       }
       if (then) await then(m);
       return true;
