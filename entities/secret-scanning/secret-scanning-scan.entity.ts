@@ -38,4 +38,12 @@ export class SecretScanningScanEntity {
   /** Alerts (new or with new locations) this scan produced. */
   @Column({ name: 'alerts_found', type: 'integer', default: 0 })
   alertsFound: number;
+
+  /**
+   * SHA-256 (hex) of the workflow attempt key that started this scan (secret-scanning.startScan), so a job step run
+   * again after a crash finds its scan instead of starting another. Null for scans started otherwise.
+   */
+  @Index('UQ_ss_scans_attempt_key', { unique: true })
+  @Column({ name: 'attempt_key_hash', type: 'varchar', length: 64, nullable: true })
+  attemptKeyHash: string | null;
 }

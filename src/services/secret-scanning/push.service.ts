@@ -92,6 +92,11 @@ export interface BypassResult {
 export interface StartScanInput {
   repository: string;
   kind: string;
+  /**
+   * A workflow task's attempt key: the same key finds the scan it started (completed: answered as is; still running
+   * here: awaited) instead of starting another; a scan of that key that failed or was interrupted is replaced.
+   */
+  attemptKey?: string;
 }
 export interface StartScanResult {
   /** The scan as recorded when it started: in_progress. */
@@ -613,7 +618,20 @@ export class SecretScanningPushService {
     const { repo } = await requireAlertsRepository(ctx, await ctx.services.identity.findRepository(ctx, owner, name), 'secret_scanning.alerts.write');
     if (!repo.advancedSecurity) throw new NotFoundError('Advanced security is not enabled on this repository.');
 
+    const attemptKeyHash = input.attemptKey === undefined ? null : createHash('sha256').update(String(input.attemptKey)).digest('hex');
+    if (attemptKeyHash !== null) {
+      const scans = ctx.dataSource.getRepository(SecretScanningScanEntity);
+      const earlier = await scans.findOne({ where: { attemptKeyHash } });
+      if (earlier && earlier.repositoryId === repo.id) {
+        if (earlier.status === 'completed') return { scan: { ...earlier }, kind: earlier.kind, repository: repo, done: Promise.resolve(earlier) };
+        const running = this.running.get(earlier.id);
+        if (running) return { scan: { ...earlier }, kind: earlier.kind, repository: repo, done: running.done };
+      }
+      // Failed, interrupted (its process died), or of another repository: the key moves to a new scan.
+      if (earlier) await scans.update({ id: earlier.id }, { attemptKeyHash: null });
+    }
     const started = await ctx.services.secretScanningScans.recordScan(ctx.dataSource.manager, {
+      attemptKeyHash,
       repositoryId: repo.id,
       kind,
       type: 'git',

@@ -703,6 +703,29 @@ describe('SecretScanningPushService', () => {
       expect(history.scans.incremental.map((x) => x.type).sort()).toEqual(['git', 'issue']);
     });
 
+    it('a workflow attempt key finds the scan it started (running: the same one; completed: answered as is); a failed one is replaced', async () => {
+      const w = await world({ advancedSecurity: true });
+      const admin = await as(w.tokens.admin);
+      const first = await push().startScan(admin, { repository: w.full, kind: 'backfill', attemptKey: 'arn:job#Scan@1#1' });
+      const again = await push().startScan(admin, { repository: w.full, kind: 'backfill', attemptKey: 'arn:job#Scan@1#1' });
+      expect(again.scan.id).toBe(first.scan.id);
+      expect((await again.done).status).toBe('completed');
+      const replay = await push().startScan(admin, { repository: w.full, kind: 'backfill', attemptKey: 'arn:job#Scan@1#1' });
+      expect([replay.scan.id, replay.scan.status]).toEqual([first.scan.id, 'completed']);
+      const scans = db.dataSource.getRepository(SecretScanningScanEntity);
+      expect(await scans.count({ where: { repositoryId: w.repo.id, kind: 'backfill' } })).toBe(1);
+      // A scan of that key that failed (e.g. interrupted by a crash, marked failed at the next start) is replaced.
+      await scans.update({ id: first.scan.id }, { status: 'failed' });
+      const retried = await push().startScan(admin, { repository: w.full, kind: 'backfill', attemptKey: 'arn:job#Scan@1#1' });
+      expect(retried.scan.id).not.toBe(first.scan.id);
+      expect((await retried.done).status).toBe('completed');
+      expect(await scans.count({ where: { repositoryId: w.repo.id, kind: 'backfill' } })).toBe(2);
+      // Another attempt (a retry) is another scan.
+      const other = await push().startScan(admin, { repository: w.full, kind: 'backfill', attemptKey: 'arn:job#Scan@1#2' });
+      expect([first.scan.id, retried.scan.id]).not.toContain(other.scan.id);
+      await other.done;
+    });
+
     it('an empty repository completes with nothing found', async () => {
       const w = await world({ advancedSecurity: true });
       const res = await push().startScan(await as(w.tokens.admin), { repository: w.full, kind: 'generic_secrets_backfill' });

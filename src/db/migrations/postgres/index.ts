@@ -7,6 +7,7 @@ import { CalendarTermCount1795456435981 } from './1795456435981-CalendarTermCoun
 import { CalendarWindowIndex1795456692618 } from './1795456692618-CalendarWindowIndex';
 import { Workflow1795464180426 } from './1795464180426-Workflow';
 import { CalendarEventSources1795464972962 } from './1795464972962-CalendarEventSources';
+import { ScanAttemptKey1795468009506 } from './1795468009506-ScanAttemptKey';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const POSTGRES_MIGRATIONS: Function[] = [Identity1795314431353, SecretScanning1795316639270, SecretScanningOwnerRepoIndex1795318983053, Calendar1795453034358, CalendarTermCount1795456435981, CalendarWindowIndex1795456692618, Workflow1795464180426, CalendarEventSources1795464972962];
+export const POSTGRES_MIGRATIONS: Function[] = [Identity1795314431353, SecretScanning1795316639270, SecretScanningOwnerRepoIndex1795318983053, Calendar1795453034358, CalendarTermCount1795456435981, CalendarWindowIndex1795456692618, Workflow1795464180426, CalendarEventSources1795464972962, ScanAttemptKey1795468009506];

@@ -7,8 +7,8 @@
  *  - `fail` fails with the error and cause it is given.
  * Tasks are idempotent, as a job's step may run again after a crash (the engine passes the same attempt key):
  * echo/sleep/fail trivially, bulkUpdateAlerts converges (alerts already changed match no more or change nothing),
- * importEvents is keyed by UID (calendar_event_sources). startScan records one more scan in the history when it
- * is run again after a crash mid-scan (the interrupted one is marked failed at the next start, as for any scan).
+ * importEvents is keyed by UID (calendar_event_sources), startScan by the attempt key (a step run again after a
+ * crash finds the scan it started; one interrupted by the crash was marked failed at the next start and is replaced).
  */
 import type { RequestContext } from '../../../context';
 import { AppError } from '../../../errors/app-error';
@@ -106,12 +106,13 @@ export const WORKFLOW_TASKS: Record<string, WorkflowTask> = {
   },
   'secret-scanning.startScan': {
     description: 'Rescans a repository ({ owner, repo, kind? = "backfill" }) and returns the scan as it ended.',
-    run: async ({ ctx, input, signal }) => {
+    run: async ({ ctx, input, signal, attemptKey }) => {
       const o = object(input, 'secret-scanning.startScan');
       const owner = str(o, 'owner', 'secret-scanning.startScan')!;
       const repo = str(o, 'repo', 'secret-scanning.startScan')!;
       const kind = str(o, 'kind', 'secret-scanning.startScan', true) ?? 'backfill';
-      const started = await ctx.services.secretScanningPush.startScan(ctx, { repository: `${owner}/${repo}`, kind } as never);
+      // The attempt key finds the scan a crashed run of this step started (no second scan in the history).
+      const started = await ctx.services.secretScanningPush.startScan(ctx, { repository: `${owner}/${repo}`, kind, attemptKey });
       signal.throwIfAborted();
       const scan = await started.done;
       if (scan.status === 'failed') throw new TaskFailure('ScanFailed', `The scan of ${owner}/${repo} failed.`);
