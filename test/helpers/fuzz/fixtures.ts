@@ -165,7 +165,8 @@ async function seedWorkflow(t: TestApp, key: { accessKeyId: string; secretAccess
     if (r.status !== 200) throw new Error(`fuzz fixtures: ${op} answered ${r.status} ${JSON.stringify(r.body)}`);
     return r.body;
   };
-  const definition = JSON.stringify({ StartAt: 'A', States: { A: { Type: 'Pass', End: true } } });
+  // Jobs wait an hour (the runner takes them into the Wait): running ones to stop, with some history.
+  const definition = JSON.stringify({ StartAt: 'A', States: { A: { Type: 'Pass', Next: 'W' }, W: { Type: 'Wait', Seconds: 3600, End: true } } });
   const roleArn = 'arn:aws:iam::000000000000:role/fuzz';
   const arns: string[] = [];
   for (const name of ['fuzz-orders', 'fuzz-invoices']) arns.push((await call('CreateStateMachine', { name, definition, roleArn })).stateMachineArn);
