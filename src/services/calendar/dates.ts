@@ -192,17 +192,35 @@ function ymdHis(p: WallClock): string {
   return `${pad(p.year, 4)}-${pad(p.month)}-${pad(p.day)} ${pad(p.hour)}:${pad(p.minute)}:${pad(p.second)}`;
 }
 
+/**
+ * Recent answers of formatYmdHis per zone (a post's dates are shown again on every read of it: a list answer formats
+ * ~14 dates per event). Bounded: a zone's map is dropped whole when it grows past FORMAT_MEMO_MAX.
+ */
+const FORMAT_MEMO = new Map<string, Map<number, string>>();
+const FORMAT_MEMO_MAX = 50_000;
+
 /** `'Y-m-d H:i:s'` of `instant` in `tz`. */
 export function formatYmdHis(instant: Date, tz: string): string {
   const t = Math.floor(instant.getTime() / 1000) * 1000;
+  let memo = FORMAT_MEMO.get(tz);
+  const hit = memo?.get(t);
+  if (hit !== undefined) return hit;
   // The wall clock in `tz` is the UTC wall clock of the instant shifted by the zone's offset; ISO strings of years
   // 0000-9999 are `YYYY-MM-DDTHH:MM:SS.sssZ`, so no parts need building.
   const wall = tz === 'UTC' ? t : t + offsetSeconds(tz, t) * 1000;
+  let out: string;
   if (wall >= -62_167_219_200_000 && wall < 253_402_300_800_000) {
     const iso = new Date(wall).toISOString();
-    return `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
+    out = `${iso.slice(0, 10)} ${iso.slice(11, 19)}`;
+  } else {
+    out = ymdHis(wallClock(instant, tz));
   }
-  return ymdHis(wallClock(instant, tz));
+  if (!memo || memo.size >= FORMAT_MEMO_MAX) {
+    if (!memo && FORMAT_MEMO.size >= 1000) FORMAT_MEMO.clear();
+    FORMAT_MEMO.set(tz, (memo = new Map()));
+  }
+  memo.set(t, out);
+  return out;
 }
 
 export interface DateDetails {
