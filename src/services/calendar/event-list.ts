@@ -240,21 +240,25 @@ export class EventLister {
     }
 
     const whereSql = where.join(' AND ');
-    let order = include ? 'e.date_local ASC, e.id ASC' : 'e.start_local ASC, e.id ASC';
+    let orderKey = include ? 'e.date_local' : 'e.start_local';
+    let dir = 'ASC';
     if (q.orderBy) {
-      const dir = q.orderBy.direction === 'desc' ? 'DESC' : 'ASC';
+      dir = q.orderBy.direction === 'desc' ? 'DESC' : 'ASC';
       const column = ORDER_COLUMN[q.orderBy.field];
       if (!column) throw invalidParameter('orderBy');
-      order = `${column} ${dir}, e.id ${dir}`;
+      orderKey = column;
     }
     const cols = entityColumns(ctx.db, CalendarEventEntity, 'e', 'e_');
     const offset = (q.page - 1) * q.perPage;
-    // One statement: the page, and the total as an uncorrelated scalar subquery over the same filters (evaluated
-    // once). A page with no rows needs no total: page 1 is empty (0), a later page is past the end (404).
+    // One statement: the matching events (id and sort key) found once (a materialized CTE), their count, and the
+    // page's rows joined back by id. A page with no rows needs no total: page 1 is empty (0), a later page is past
+    // the end (404).
     const rows = await queryRows(
       ctx.db,
-      `SELECT ${cols.select}, (SELECT COUNT(*) FROM ${from} WHERE ${whereSql}) AS total_ FROM ${from} WHERE ${whereSql} ORDER BY ${order} LIMIT ? OFFSET ?`,
-      [...fromParams, ...params, ...fromParams, ...params, q.perPage, offset],
+      `WITH hits AS MATERIALIZED (SELECT e.id AS id, ${orderKey} AS ord FROM ${from} WHERE ${whereSql}) ` +
+        `SELECT ${cols.select}, (SELECT COUNT(*) FROM hits) AS total_ FROM hits h JOIN calendar_events e ON e.id = h.id ` +
+        `ORDER BY h.ord ${dir}, h.id ${dir} LIMIT ? OFFSET ?`,
+      [...fromParams, ...params, q.perPage, offset],
     );
     const total = rows.length ? Number(rows[0].total_) : 0;
     if (rows.length === 0 && q.page > 1) {
