@@ -49,6 +49,11 @@ export interface ErrorStyle {
    * `wp_json_encode`, `/` and non-ASCII escaped); absent = JSON.stringify.
    */
   serialize?(body: unknown): string;
+  /**
+   * `serialize` only ever writes ASCII (wp_json_encode escapes everything else): success bodies are then sent as
+   * latin1 bytes, one copy, instead of a string the socket layer encodes as UTF-8 (the same bytes for ASCII).
+   */
+  asciiBodies?: boolean;
 }
 
 export type JsonSchema = Record<string, unknown>;

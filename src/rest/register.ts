@@ -109,7 +109,8 @@ async function serve(deps: AppDeps, r: RestRoute<any, any>, family: RestFamily, 
   reply.code(out.status ?? 200);
   if (out.body === undefined) return reply.send();
   if (out.contentType) return reply.type(out.contentType).send(out.body);
-  return reply.type(family.mediaType).send(familyBody(family, out.body));
+  const body = familyBody(family, out.body);
+  return reply.type(family.mediaType).send(family.asciiBodies && typeof body === 'string' ? Buffer.from(body, 'latin1') : body);
 }
 
 function headerValue(req: FastifyRequest, name: string): string | undefined {

@@ -116,6 +116,7 @@ export const wordpressFamily: RestFamily = {
   },
 
   serialize: wpJsonEncode,
+  asciiBodies: true,
 
   preHandler: prepareWordpressRequest,
 
