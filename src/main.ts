@@ -21,6 +21,8 @@ async function main(): Promise<void> {
     throw e;
   }
   const log = createLogger(config.logLevel);
+  // A promise rejection nobody handled is a bug to fix, not a reason to drop every request in flight: logged.
+  process.on('unhandledRejection', (err) => log.error({ err }, 'unhandled promise rejection (a bug)'));
   const app = await createApp(config, { logger: log });
 
   let demo: DemoCredentials | undefined;

@@ -25,6 +25,8 @@ async function main(): Promise<void> {
     throw e;
   }
   const log = createLogger(config.logLevel);
+  // A promise rejection nobody handled is a bug to fix, not a reason to drop every request in flight: logged.
+  process.on('unhandledRejection', (err) => log.error({ err }, 'unhandled promise rejection (a bug)'));
   const dataSource = await openDatabase(config);
   const services = createServices({ detectorThreads: config.detectorThreads });
   const deps: AppDeps = { dataSource, services, config, log };

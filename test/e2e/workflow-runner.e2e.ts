@@ -8,6 +8,7 @@ import { SecretScanningAlertEntity, SecretScanningScanEntity, WorkflowJobEntity 
 import type { AccountEntity } from '../../entities';
 import { IdentityFixtures, uniq } from '../fixtures/identity';
 import { startTestApp, TestApp } from '../helpers/app';
+import { signedCall } from '../helpers/sigv4';
 
 const ROLE = 'arn:aws:iam::000000000000:role/workflow-runner';
 
@@ -16,6 +17,7 @@ describe('workflow runner (embedded)', () => {
   let fx: IdentityFixtures;
   let user: AccountEntity;
   let sfn: SFNClient;
+  let key: { accessKeyId: string; secretAccessKey: string };
 
   const define = async (definition: object) =>
     (await sfn.send(new CreateStateMachineCommand({ name: uniq('def'), roleArn: ROLE, definition: JSON.stringify(definition) }))).stateMachineArn!;
@@ -43,7 +45,8 @@ describe('workflow runner (embedded)', () => {
     fx = new IdentityFixtures(t.db.dataSource);
     user = await fx.user(uniq('runner'), { calendarRole: 'editor' });
     const k = await fx.services.identity.createAccessKey(t.db.dataSource.manager, { user: user.login });
-    sfn = new SFNClient({ region: 'us-east-1', endpoint: `${t.url}/workflow`, credentials: { accessKeyId: k.accessKeyId, secretAccessKey: k.secretAccessKey }, disableHostPrefix: true, maxAttempts: 1 });
+    key = { accessKeyId: k.accessKeyId, secretAccessKey: k.secretAccessKey };
+    sfn = new SFNClient({ region: 'us-east-1', endpoint: `${t.url}/workflow`, credentials: key, disableHostPrefix: true, maxAttempts: 1 });
   });
   afterAll(async () => {
     sfn?.destroy();
@@ -55,6 +58,31 @@ describe('workflow runner (embedded)', () => {
     expect(err.name).toBe('InvalidDefinition');
     expect(err.message).toContain('/States/P/Branches/0/States/L/Resource');
     expect(err.message).toContain('calendar.importEvents');
+  });
+
+  it('hostile definitions and data are refused or end the job, never a hang, a 500 or a job RUNNING forever', async () => {
+    // Parallel nested 25 deep: refused at once (asl-validator's time doubles per level).
+    let nested: object = { StartAt: 'L', States: { L: { Type: 'Pass', End: true } } };
+    for (let i = 0; i < 25; i++) nested = { StartAt: `P${i}`, States: { [`P${i}`]: { Type: 'Parallel', Branches: [nested], End: true } } };
+    const t0 = Date.now();
+    const deep = await define(nested).catch((e) => e);
+    expect([deep.name, Date.now() - t0 < 2000]).toEqual(['InvalidDefinition', true]);
+    expect((await define({ TimeoutSeconds: 1e17, StartAt: 'A', States: { A: { Type: 'Pass', End: true } } }).catch((e) => e)).name).toBe('InvalidDefinition');
+    // An error longer than the column and a cause with NUL: the job fails with them cut and cleaned.
+    const long = await settle(await run({ StartAt: 'F', States: { F: { Type: 'Fail', Error: 'E'.repeat(300), Cause: 'x' } } }));
+    expect([long.status, long.error!.length]).toEqual(['FAILED', 256]);
+    const nul = await settle(await run({ StartAt: 'F', States: { F: { Type: 'Task', Resource: 'fail', End: true } } }, { error: 'Boom', cause: 'a\u0000b' }));
+    expect([nul.status, nul.error, nul.cause]).toEqual(['FAILED', 'Boom', 'a\ufffdb']);
+    // Input nested too deeply to handle: refused at start.
+    const arn = await define({ StartAt: 'A', States: { A: { Type: 'Pass', End: true } } });
+    const deepInput = await sfn.send(new StartExecutionCommand({ stateMachineArn: arn, input: '['.repeat(60_000) + ']'.repeat(60_000) })).catch((e) => e);
+    expect(deepInput.name).toBe('InvalidExecutionInput');
+    // NUL in a stored member, and a nested value where a string belongs: ValidationException, not a 500.
+    const trace = await sfn.send(new StartExecutionCommand({ stateMachineArn: arn, traceHeader: 'a\u0000b' })).catch((e) => e);
+    expect([trace.name, trace.$metadata.httpStatusCode]).toEqual(['ValidationException', 400]);
+    // (the SDK refuses to send a non-string member itself: a raw signed request does)
+    const odd = await signedCall(t.url, { key, target: 'AWSStepFunctions.DescribeExecution', body: `{"executionArn":${'['.repeat(5000)}${']'.repeat(5000)}}` });
+    expect([odd.status, (odd.body as { __type: string }).__type]).toEqual([400, 'ValidationException']);
   });
 
   it('a three-state Pass job succeeds with its output; every transition is in the history, in order, once', async () => {

@@ -28,7 +28,9 @@ export function bodySchema(properties: Record<string, MemberSchema>, required: s
   return { type: 'object', ...(required.length ? { required } : {}), properties };
 }
 
-const shown = (v: unknown) => (v === null ? 'null' : quoteInput(typeof v === 'string' ? v : JSON.stringify(v)));
+/** A value as AWS quotes it in a message: strings as they are (capped by quoteInput), other JSON by their kind. */
+const shown = (v: unknown) =>
+  v === null ? 'null' : typeof v === 'string' ? quoteInput(v) : Array.isArray(v) ? 'of type array' : typeof v === 'object' ? 'of type object' : quoteInput(String(v));
 
 /** The members of `body` the schema declares, each of its declared type (absent ones undefined). */
 export function decodeBody<T extends Record<string, unknown>>(body: unknown, schema: BodySchema): Partial<T> {
@@ -44,6 +46,10 @@ export function decodeBody<T extends Record<string, unknown>>(body: unknown, sch
     if (m.type === 'string') {
       if (typeof v !== 'string') {
         problems.push(`Value ${shown(v)} at '${name}' failed to satisfy constraint: Member must be a string`);
+        continue;
+      }
+      if (v.includes('\u0000')) {
+        problems.push(`Value at '${name}' failed to satisfy constraint: Member must not contain the NUL character`);
         continue;
       }
       if (m.minLength !== undefined && v.length < m.minLength) {

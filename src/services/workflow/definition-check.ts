@@ -9,6 +9,11 @@ import { WORKFLOW_TASK_NAMES } from './runner/tasks';
 
 export const MAX_DEFINITION_CHARS = 1_048_576;
 const MAX_REPORTED = 10;
+/** Parallel/Map nesting levels (each a level of branches or item processors). */
+export const MAX_NESTING = 10;
+export const MAX_STATES = 5_000;
+/** Step Functions' largest TimeoutSeconds. */
+export const MAX_TIMEOUT_SECONDS = 99_999_999;
 
 type AslValidator = (definition: unknown, options: { checkPaths: boolean; checkArn: boolean }) => { isValid: boolean; errors: Array<Record<string, unknown>> };
 // asl-validator ships no type declarations.
@@ -34,6 +39,13 @@ export function checkDefinition(text: string): CheckedDefinition {
     throw invalid(`INVALID_JSON_DESCRIPTION: ${quoteInput((e as Error).message, '')}`);
   }
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw invalid('SCHEMA_VALIDATION_FAILED: The definition must be a JSON object');
+  // asl-validator's schema checks each Parallel level twice (JSONPath and JSONata variants): its time doubles
+  // with every nesting level (22 levels took 12 s on the event loop). Bound the shape first.
+  const shape = shapeOf(doc as StatesDoc, 1);
+  if (shape.depth > MAX_NESTING) throw invalid(`SCHEMA_VALIDATION_FAILED: Parallel and Map states nest at most ${MAX_NESTING} levels deep`);
+  if (shape.states > MAX_STATES) throw invalid(`SCHEMA_VALIDATION_FAILED: A definition has at most ${MAX_STATES} states`);
+  const timeout = (doc as { TimeoutSeconds?: unknown }).TimeoutSeconds;
+  if (typeof timeout === 'number' && timeout > MAX_TIMEOUT_SECONDS) throw invalid(`SCHEMA_VALIDATION_FAILED: TimeoutSeconds must be at most ${MAX_TIMEOUT_SECONDS}`);
   let result: { isValid: boolean; errors: Array<Record<string, unknown>> };
   try {
     // The validator annotates the document it reads: give it its own copy.
@@ -54,6 +66,26 @@ export function checkDefinition(text: string): CheckedDefinition {
   }
   const t = (doc as { TimeoutSeconds?: unknown }).TimeoutSeconds;
   return { text, timeoutSeconds: typeof t === 'number' && Number.isInteger(t) && t > 0 ? t : null };
+}
+
+/** Nesting depth (1 = no Parallel/Map) and number of states, stopping early past the limits. */
+function shapeOf(doc: StatesDoc, depth: number): { depth: number; states: number } {
+  let deepest = depth;
+  let states = 0;
+  if (depth > MAX_NESTING) return { depth, states };
+  for (const state of Object.values(doc.States ?? {})) {
+    states++;
+    if (!state || typeof state !== 'object') continue;
+    const inner: unknown[] = [...(Array.isArray(state.Branches) ? state.Branches : []), state.ItemProcessor, state.Iterator];
+    for (const b of inner) {
+      if (!b || typeof b !== 'object') continue;
+      const sub = shapeOf(b as StatesDoc, depth + 1);
+      deepest = Math.max(deepest, sub.depth);
+      states += sub.states;
+      if (deepest > MAX_NESTING || states > MAX_STATES) return { depth: deepest, states };
+    }
+  }
+  return { depth: deepest, states };
 }
 
 interface StatesDoc {

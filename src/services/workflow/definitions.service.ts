@@ -9,7 +9,7 @@ import { WorkflowDefinitionEntity, WorkflowJobEntity, WorkflowJobEventEntity } f
 import type { RequestContext } from '../../context';
 import { withTransaction } from '../../context';
 import { queryRows } from '../../db/rows';
-import { lockedFindOne } from '../../db/transaction';
+import { isPostgres, lockedFindOne } from '../../db/transaction';
 import { ConflictError, NotFoundError, quoteInput, ValidationError } from '../../errors/app-error';
 import { DEFAULT_PAGE_SIZE, keysetPage, Page, PageArgs } from '../common/pagination';
 import { requireWorkflowAccess } from './access';
@@ -213,6 +213,9 @@ export async function finishDeletion(db: EntityManager, definitionId: number, op
     // One fixed statement: the runner asks this at the end of every job.
     const [def] = await queryRows<{ status: string }>(db, 'SELECT status FROM workflow_definitions WHERE id = ?', [definitionId]);
     if (!def || def.status !== 'DELETING') return false;
+    // Jobs ending at once must not each see the other still RUNNING (READ COMMITTED): the last one to take the
+    // definition's row lock sees every other's end, and removes it.
+    if (isPostgres(db)) await queryRows(db, 'SELECT id FROM workflow_definitions WHERE id = ? FOR UPDATE', [definitionId]);
   }
   const running = await db.getRepository(WorkflowJobEntity).exists({ where: { definitionId, status: 'RUNNING' } });
   if (running) return false;

@@ -21,6 +21,8 @@ import { decodePageToken, encodePageToken, pageTokenKey } from './page-token';
 
 /** Step Functions' limit on an execution's input: 256 KiB of UTF-8. */
 export const MAX_INPUT_BYTES = 256 * 1024;
+/** Job data deeper than this cannot be handled (serializing checkpoints recurses): InvalidExecutionInput. */
+export const MAX_INPUT_NESTING = 256;
 export const MAX_TRACE_HEADER = 256;
 export const MAX_ERROR_CHARS = 256;
 export const MAX_CAUSE_CHARS = 32_768;
@@ -134,7 +136,8 @@ export function definitionTimeoutSeconds(text: string): number | null {
     } catch {
       raw = undefined;
     }
-    t = typeof raw === 'number' && Number.isInteger(raw) && raw > 0 ? raw : null;
+    // Definitions are checked when written (at most 99,999,999 s); a larger stored value is treated as none.
+    t = typeof raw === 'number' && Number.isInteger(raw) && raw > 0 && raw <= 99_999_999 ? raw : null;
     if (TIMEOUT_MEMO.size > 1000) TIMEOUT_MEMO.clear();
     TIMEOUT_MEMO.set(text, t);
   }
@@ -153,6 +156,7 @@ function invalidInput(detail: string): ValidationError {
 export function checkJobInput(input: string | undefined): string {
   if (input === undefined) return '{}';
   if (Buffer.byteLength(input, 'utf8') > MAX_INPUT_BYTES) throw invalidInput(`The input is larger than ${MAX_INPUT_BYTES} bytes`);
+  if (nestingDepth(input) > MAX_INPUT_NESTING) throw invalidInput(`The input nests arrays and objects more than ${MAX_INPUT_NESTING} levels deep`);
   try {
     JSON.parse(input);
   } catch (e) {
@@ -161,9 +165,31 @@ export function checkJobInput(input: string | undefined): string {
   return input;
 }
 
+/** Deepest array/object nesting of a JSON text (strings skipped), without parsing it. */
+function nestingDepth(text: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 92) i++; // backslash: skip the escaped character
+      else if (c === 34) inString = false;
+    } else if (c === 34) inString = true;
+    else if (c === 91 || c === 123) {
+      if (++depth > deepest) deepest = depth;
+    } else if (c === 93 || c === 125) depth--;
+  }
+  return deepest;
+}
+
 function lengthCheck(field: string, value: string | undefined, max: number): void {
   if (value !== undefined && value.length > max) {
     throw new ValidationError(`1 validation error detected: Value at '${field}' failed to satisfy constraint: Member must have length less than or equal to ${max}`);
+  }
+  // Stored as text: PostgreSQL cannot hold U+0000 (every transport reaches this check).
+  if (value !== undefined && value.includes('\u0000')) {
+    throw new ValidationError(`1 validation error detected: Value at '${field}' failed to satisfy constraint: Member must not contain the NUL character`);
   }
 }
 

@@ -39,9 +39,13 @@ export function errorMatches(errorEquals: readonly string[], name: string): bool
   return false;
 }
 
-/** Cut long or hostile strings before they land in history/error fields. */
+/**
+ * Cut long or hostile strings before they land in history/error fields: at most `max` characters (the ellipsis
+ * included: `error` columns hold 256), NUL characters replaced (PostgreSQL text cannot hold U+0000).
+ */
 export function clip(s: string, max = 32_768): string {
-  return s.length > max ? `${s.slice(0, max)}…` : s;
+  const clean = s.includes('\u0000') ? s.replace(/\u0000/g, '\ufffd') : s;
+  return clean.length > max ? `${clean.slice(0, max - 1)}…` : clean;
 }
 
 export const MAX_PAYLOAD = 262_144; // 256 KiB

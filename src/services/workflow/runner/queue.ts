@@ -36,7 +36,8 @@ export class WorkflowQueue {
     private readonly redisUrl: string,
     private readonly prefix = 'gw',
   ) {
-    this.queue = new Queue(WORKFLOW_QUEUE, { connection: connection(redisUrl), prefix });
+    // The producer fails fast while Redis is away (no offline queue, one retry): callers fall back on the poll.
+    this.queue = new Queue(WORKFLOW_QUEUE, { connection: { ...connection(redisUrl), maxRetriesPerRequest: 1, enableOfflineQueue: false }, prefix });
   }
 
   /** Ask a worker to run the job (now, or after `delayMs`). Entries of one job and due time are deduplicated. */

@@ -18,6 +18,7 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowJobEntity } from '../../../../entities';
 import type { AppDeps, RequestContext } from '../../../context';
 import { contextFor } from '../../../context';
+import { sqlFor } from '../../../db/rows';
 import { finishDeletion } from '../definitions.service';
 import { advance, Checkpoint, HistoryEvent, initialCheckpoint, Json, RunTask, TaskFailure } from '../engine';
 import { RunnerStore } from './store';
@@ -185,7 +186,9 @@ export class WorkflowRunner {
         return contextFor(this.deps, `job-${jobId}`, starter ? { kind: 'user', user: starter, credential: { type: 'internal' } } : { kind: 'anonymous' });
       })());
     const definition = job.definitionText;
-    let checkpoint: Checkpoint =
+    let checkpoint: Checkpoint;
+    try {
+      checkpoint =
       job.checkpoint !== null
         ? (JSON.parse(job.checkpoint) as Checkpoint)
         : initialCheckpoint(
@@ -201,6 +204,11 @@ export class WorkflowRunner {
             },
             job.startDate,
           );
+    } catch (e) {
+      // The job's own data cannot start or resume (e.g. an input nested too deeply to handle): it fails, once,
+      // instead of being retried by every runner forever.
+      return void (await this.failJob(job, e));
+    }
     const runTask: RunTask = async (t) => {
       const task = WORKFLOW_TASKS[t.resource];
       if (!task) throw new TaskFailure('States.TaskFailed', `Unknown task resource ${JSON.stringify(t.resource.slice(0, 100))}`);
@@ -219,9 +227,13 @@ export class WorkflowRunner {
       this.stopAll.signal.addEventListener('abort', onStop, { once: true });
       // Renew the lease while a long task runs; losing it (stopped, taken over) aborts the step.
       const renew = setInterval(() => {
-        void this.renew(job!).then((ok) => {
-          if (!ok) step.abort(new Error('the job was stopped or taken over'));
-        });
+        this.renew(job!).then(
+          (ok) => {
+            if (!ok) step.abort(new Error('the job was stopped or taken over'));
+          },
+          // A database hiccup: keep going (the next renewal tries again; the lease outlives two misses).
+          (err) => this.deps.log.warn({ err, jobId }, 'workflow runner: renewing a lease failed'),
+        );
       }, Math.max(1000, Math.floor(this.leaseMs / 3)));
       renew.unref();
       let adv;
@@ -233,7 +245,13 @@ export class WorkflowRunner {
         this.stopAll.signal.removeEventListener('abort', onStop);
       }
       if (step.signal.aborted) return; // stopped, taken over or shutting down: the step is not progress
-      const written = await this.persist(job, adv.checkpoint, adv.events, adv);
+      let written: JobRow | null;
+      try {
+        written = await this.persist(job, adv.checkpoint, adv.events, adv);
+      } catch (e) {
+        if (!isDeterministic(e)) throw e;
+        return void (await this.failJob(job, e));
+      }
       if (!written) return;
       job = written;
       checkpoint = adv.checkpoint;
@@ -281,6 +299,21 @@ export class WorkflowRunner {
     return Object.assign({}, job, t, { version: job.version + 1, status: adv.status as JobRow['status'] }) as JobRow;
   }
 
+  /**
+   * End a job whose transition cannot be written or computed for reasons that would recur on every retry (its
+   * data, not the database's health): FAILED with States.Runtime and a short cause, written with the version held.
+   */
+  private async failJob(job: JobRow, e: unknown): Promise<void> {
+    this.deps.log.error({ err: e, jobId: job.id }, 'workflow runner: the job cannot go on; it fails with States.Runtime');
+    const now = new Date();
+    const cause = 'The job could not continue: its data could not be processed or stored.';
+    const [{ max }] = (await this.deps.dataSource.query(sqlFor(this.deps.dataSource, 'SELECT MAX(event_id) AS max FROM workflow_job_events WHERE job_id = ?'), [job.id])) as Array<{ max: number | string | null }>;
+    const id = Number(max ?? 0) + 1;
+    const event: HistoryEvent = { id, previousEventId: id - 1, timestamp: now.toISOString(), type: 'ExecutionFailed', executionFailedEventDetails: { error: 'States.Runtime', cause } };
+    const t = { checkpoint: job.checkpoint ?? 'null', currentState: null, status: 'FAILED', output: null, error: 'States.Runtime', cause, stopDate: now, leaseOwner: null, leaseUntil: null, wakeAt: null };
+    await this.store.persist(job.id, job.version, this.owner, t, [event], (m) => finishDeletion(m, job.definitionId));
+  }
+
   private renew(job: JobRow): Promise<boolean> {
     return this.store.renew(job.id, job.version, this.owner, this.leaseMs);
   }
@@ -289,4 +322,12 @@ export class WorkflowRunner {
   private async release(job: JobRow): Promise<void> {
     await this.store.release(job.id, job.version, this.owner).catch((err) => this.deps.log.error({ err, jobId: job.id }, 'workflow runner: releasing a job failed'));
   }
+}
+
+/** Errors that come from the job's data (and would recur), not from the database being unavailable. */
+function isDeterministic(e: unknown): boolean {
+  if (e instanceof RangeError || e instanceof TypeError) return true;
+  const code = (e as { driverError?: { code?: string } })?.driverError?.code ?? (e as { code?: string })?.code;
+  // PostgreSQL: data exceptions (22xxx: too long, invalid text such as U+0000, out of range).
+  return typeof code === 'string' && code.startsWith('22');
 }

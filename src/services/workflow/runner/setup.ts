@@ -30,8 +30,10 @@ export function startWorkflowRunning(deps: AppDeps, mode: AppDeps['config']['wor
           ...(queue ? { later: (jobId: number, delayMs: number) => queue.enqueue(jobId, delayMs) } : {}),
         });
   services.workflowJobs.setHooks({
+    // Not awaited: a slow or absent Redis must not hold StartExecution (the job is committed and due; the due-jobs
+    // poll of any runner finds it if the entry is lost).
     onStarted: queue
-      ? (jobId) => queue.enqueue(jobId).catch((err) => log.error({ err, jobId }, 'workflow: queueing a started job failed (the due-jobs poll will find it)'))
+      ? (jobId) => void queue.enqueue(jobId).catch((err) => log.error({ err, jobId }, 'workflow: queueing a started job failed (the due-jobs poll will find it)'))
       : (jobId, job) => runner!.kick(jobId, job),
     ...(runner && !queue ? { leaseOnStart: () => runner.leaseForNewJob() } : {}),
     ...(runner ? { onStopped: (jobId: number) => runner.jobStopped(jobId) } : {}),
