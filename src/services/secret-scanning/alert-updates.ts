@@ -31,7 +31,8 @@ export class SecretScanningAlertUpdateService {
     return repo.ownerId === ctx.viewer.user.id;
   }
 
-  async updateAlert(ctx: RequestContext, repository: RepositoryEntity | null, number: number, input: AlertUpdate): Promise<{ repo: RepositoryEntity; alert: SecretScanningAlertEntity }> {
+  /** The update's own rules (shape, values, rule 1), checked before any permission or alert: GitHub's order. */
+  checkUpdateShape(input: AlertUpdate): { state: AlertState | undefined; resolution: AlertResolution | null | undefined } {
     // Input shape first (validation before permission, like GitHub): at least one of the three fields.
     const p = { has: (f: AlertUpdateField) => carries(input, f) };
     if (!p.has('state') && !p.has('assignee') && !p.has('validity')) {
@@ -75,6 +76,11 @@ export class SecretScanningAlertUpdateService {
       throw invalid('state', 'State does not match the resolution or resolution comment: send state with them', CODES.STATE_RESOLUTION_MISMATCH);
     }
 
+    return { state, resolution };
+  }
+
+  async updateAlert(ctx: RequestContext, repository: RepositoryEntity | null, number: number, input: AlertUpdate): Promise<{ repo: RepositoryEntity; alert: SecretScanningAlertEntity }> {
+    const { state, resolution } = this.checkUpdateShape(input);
     const { repo, facts } = await requireAlertsRepository(ctx, repository, 'secret_scanning.alerts.write');
     // Read, rules 2-5 and write are one atomic step: the alert row stays locked (FOR UPDATE on PostgreSQL,
     // the write lock on SQLite) until the transaction ends, so concurrent updates see each other's result.
@@ -169,6 +175,8 @@ export class SecretScanningAlertUpdateService {
     signal?: AbortSignal,
   ): Promise<{ matched: number; updated: number; failed: Array<{ repository: string; number: number; message: string }> }> {
     if (typeof target?.owner !== 'string' || (target.repo !== undefined && typeof target.repo !== 'string')) throw invalid('owner', 'owner (and repo, when given) must be strings');
+    // A wrong update is wrong for every alert: refused once, before anything changes.
+    this.checkUpdateShape(update);
     const matches: Array<{ repository: RepositoryEntity | null; number: number }> = [];
     let after: string | null = null;
     for (;;) {
@@ -191,9 +199,8 @@ export class SecretScanningAlertUpdateService {
         updated++;
       } catch (e) {
         if (!(e instanceof ValidationError || e instanceof ForbiddenError || e instanceof NotFoundError)) throw e;
+        // What refuses one alert (its state, e.g. already resolved with another resolution) is reported; the rest go on.
         failed.push({ repository: `${target.owner}/${m.repository?.name ?? target.repo ?? ''}`, number: m.number, message: e.message });
-        // The update itself is wrong (rules 1-5, the assignee): it fails the same way for every alert.
-        if (e instanceof ValidationError) throw e;
       }
     }
     return { matched: matches.length, updated, failed };

@@ -121,6 +121,14 @@ describe('calendar iCalendar import', () => {
     expect(out.events[0]).toMatchObject({ timezone: 'UTC', startDate: '2025-06-10 17:00:00', endDate: '2025-06-10 18:00:00' });
   });
 
+  it('a VTIMEZONE whose rules repeat more often than yearly is not used (ical.js would expand it without end)', async () => {
+    const evil = ['BEGIN:VTIMEZONE', 'TZID:Evil', 'BEGIN:STANDARD', 'DTSTART:19000101T000000', 'TZOFFSETFROM:+0100', 'TZOFFSETTO:+0100', 'RRULE:FREQ=MINUTELY', 'END:STANDARD', 'END:VTIMEZONE'].join('\r\n');
+    const t0 = Date.now();
+    const r = await svc().importIcs(as('ed'), { ics: ics(evil, 'BEGIN:VEVENT\r\nUID:evil@x\r\nSUMMARY:Evil\r\nDTSTART;TZID=Evil:20250801T100000\r\nEND:VEVENT') });
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(r.events).toEqual([expect.objectContaining({ uid: 'evil@x', action: 'skipped', reason: expect.stringMatching(/unknown time zone "Evil"/) })]);
+  });
+
   it('events without UID, cancelled ones and unknown zones are reported, the rest imported; recurring ones say so', async () => {
     const r = await svc().importIcs(as('ed'), {
       ics: ics(

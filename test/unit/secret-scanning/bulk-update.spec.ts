@@ -82,6 +82,18 @@ describe('secret scanning bulk alert updates', () => {
     expect(await states(repo)).toEqual(before);
   });
 
+  it('an alert the update does not apply to is reported; the others are still updated (no stop partway)', async () => {
+    const r = await db.dataSource.transaction((m) => f.services.secretScanningFindings.recordFinding(m, other, finding('AKIAOTHER00000000002', 'github_personal_access_token', 2)));
+    const r2 = await db.dataSource.transaction((m) => f.services.secretScanningFindings.recordFinding(m, other, finding('AKIAOTHER00000000003', 'github_personal_access_token', 3)));
+    // The first is already resolved with a comment: PATCH refuses to change a comment without the state changing.
+    await updates().updateAlert(adminCtx, other, r.alert.number, { state: 'resolved', resolution: 'used_in_tests', resolutionComment: 'kept' });
+    const res = await updates().bulkUpdate(adminCtx, { owner: 'bulkorg', repo: 'other' }, { secretTypes: ['github_personal_access_token'] }, { state: 'resolved', resolution: 'revoked', resolutionComment: 'bulk' });
+    expect(res.matched).toBe(2);
+    expect(res.updated + res.failed.length).toBe(2);
+    const after = await db.dataSource.getRepository(SecretScanningAlertEntity).findOneByOrFail({ id: r2.alert.id });
+    expect([after.state, after.resolution]).toEqual(['resolved', 'revoked']);
+  });
+
   it('a reader may not use alerts: 403 as the list answers, nothing changes', async () => {
     const before = await states(repo);
     await expect(updates().bulkUpdate(readerCtx, { owner: 'bulkorg', repo: 'app' }, { state: 'open' }, { state: 'resolved', resolution: 'revoked' })).rejects.toBeInstanceOf(ForbiddenError);

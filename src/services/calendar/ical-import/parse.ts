@@ -103,6 +103,10 @@ export function parseIcs(source: string): ParseResult {
   // The file's own VTIMEZONEs, for TZIDs that are not IANA names (e.g. Windows names from Outlook).
   const zones = new Map<string, InstanceType<IcalModule['Timezone']>>();
   for (const vtz of root.getAllSubcomponents('vtimezone')) {
+    // Real zones change their offset at most yearly; a rule that repeats more often would make ical.js expand
+    // transitions without end (a 330-byte file could exhaust memory): such a zone is not used.
+    const rules = [...vtz.getAllSubcomponents('standard'), ...vtz.getAllSubcomponents('daylight')].flatMap((c) => c.getAllProperties('rrule').map((p) => String((p.getFirstValue() as { freq?: string } | null)?.freq ?? '')));
+    if (rules.some((f) => f !== 'YEARLY')) continue;
     const tzid = vtz.getFirstPropertyValue('tzid');
     if (typeof tzid === 'string') zones.set(tzid, new ICAL.Timezone(vtz));
   }

@@ -214,7 +214,8 @@ export class WorkflowRunner {
       if (!task) throw new TaskFailure('States.TaskFailed', `Unknown task resource ${JSON.stringify(t.resource.slice(0, 100))}`);
       try {
         const ctx = await contextOfStarter();
-        return await task.run({ ctx: { ...ctx, loaders: contextFor(this.deps, ctx.requestId, ctx.viewer).loaders }, input: t.input, attemptKey: t.attemptKey, signal: t.signal });
+        // The job's own id in the key: a job of a recreated definition may reuse an ARN, never an id.
+        return await task.run({ ctx: { ...ctx, loaders: contextFor(this.deps, ctx.requestId, ctx.viewer).loaders }, input: t.input, attemptKey: `${jobId}:${t.attemptKey}`, signal: t.signal });
       } catch (e) {
         throw asTaskFailure(e);
       }
