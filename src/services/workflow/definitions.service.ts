@@ -84,6 +84,10 @@ export class WorkflowDefinitionService {
     return withTransaction(ctx, async (tx) => {
       const existing = await lockedFindOne(tx.db, WorkflowDefinitionEntity, { name });
       if (existing) {
+        // Step Functions: a name whose machine is still being deleted (jobs running) is StateMachineDeleting.
+        if (existing.status === 'DELETING') {
+          throw new ConflictError(`State Machine is being deleted: ${quoteInput(arn)}`, { domainCode: WORKFLOW_CODES.STATE_MACHINE_DELETING });
+        }
         const same = existing.definition === checked.text && existing.roleArn === roleArn && existing.type === type && existing.status === 'ACTIVE';
         if (same) return existing;
         throw new ConflictError(`State Machine Already Exists: ${quoteInput(arn)}`, { domainCode: WORKFLOW_CODES.STATE_MACHINE_ALREADY_EXISTS });
