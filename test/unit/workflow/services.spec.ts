@@ -126,7 +126,7 @@ describe('workflow services', () => {
     expect(await reason(jobs().start(await as('alice'), { stateMachineArn: d.arn }))).toBe('STATE_MACHINE_DELETING');
     expect(await reason(defs().update(await as('alice'), { arn: d.arn, roleArn: ROLE }))).toBe('STATE_MACHINE_DELETING');
     // Re-creating the name while it is being deleted is refused.
-    expect(await reason(defs().create(await as('alice'), { name: d.name, definition: PASS, roleArn: ROLE }))).toBe('STATE_MACHINE_ALREADY_EXISTS');
+    expect(await reason(defs().create(await as('alice'), { name: d.name, definition: PASS, roleArn: ROLE }))).toBe('STATE_MACHINE_DELETING');
     await jobs().stop(await as('alice'), { executionArn: a.job.arn });
     expect((await defs().describe(await as('alice'), d.arn)).status).toBe('DELETING');
     await jobs().stop(await as('alice'), { executionArn: b.job.arn });
