@@ -299,7 +299,7 @@ describe('workflow wire protocol (Step Functions) with @aws-sdk/client-sfn', () 
       expect((await sfn.alice.send(new DescribeStateMachineCommand({ stateMachineArn }))).status).toBe('DELETING');
       expect(await outcome(sfn.alice.send(new StartExecutionCommand({ stateMachineArn, name: 'another' })))).toBe('StateMachineDeleting 400');
       // Its name cannot be created again while it is being deleted (Step Functions' answer).
-      const name = stateMachineArn.split(':').pop()!;
+      const name = stateMachineArn!.split(':').pop()!;
       expect(await outcome(sfn.alice.send(new CreateStateMachineCommand({ name, roleArn: ROLE, definition: PASS })))).toBe('StateMachineDeleting 400');
       await sfn.alice.send(new StopExecutionCommand({ executionArn }));
       expect(await outcome(sfn.alice.send(new DescribeStateMachineCommand({ stateMachineArn })))).toBe('StateMachineDoesNotExist 400');
