@@ -5,11 +5,9 @@
  * expires (WORKFLOW_LEASE_SECONDS=2 here) and runs again with the same attempt key.
  */
 import { CreateStateMachineCommand, DescribeExecutionCommand, GetExecutionHistoryCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import { openDatabase } from '../../ormconfig';
 import { testDialect } from '../helpers/db';
-import { IdentityFixtures } from '../fixtures/identity';
 import { ServerProcess, startServerProcess } from '../helpers/process';
-import { SharedDatabase, sharedDatabase } from '../helpers/shared-db';
+import { seedWorkflowKey, SharedDatabase, sharedDatabase } from '../helpers/shared-db';
 
 const ROLE = 'arn:aws:iam::000000000000:role/workflow-runner';
 
@@ -22,17 +20,7 @@ describe(`workflow jobs survive kill -9 (${testDialect()})`, () => {
 
   beforeAll(async () => {
     db = await sharedDatabase('wf-crash');
-    const ds = await openDatabase({ database: db.database });
-    try {
-      const f = new IdentityFixtures(ds);
-      const u = await f.user('wf-crash-user');
-      const k = await f.services.identity.createAccessKey(ds.manager, { user: u.login }, 'crash-test-server-key');
-      key = { accessKeyId: k.accessKeyId, secretAccessKey: k.secretAccessKey };
-      await f.services.calendarImport.close();
-      await f.services.secretScanningPush.close();
-    } finally {
-      await ds.destroy();
-    }
+    key = await seedWorkflowKey(db, 'wf-crash-user', 'crash-test-server-key');
   }, 60_000);
 
   afterAll(async () => {

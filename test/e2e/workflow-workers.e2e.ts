@@ -8,11 +8,9 @@ import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import Redis from 'ioredis';
 import { CreateStateMachineCommand, DescribeExecutionCommand, GetExecutionHistoryCommand, ListExecutionsCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import { openDatabase } from '../../ormconfig';
-import { IdentityFixtures } from '../fixtures/identity';
 import { testDialect } from '../helpers/db';
 import { ROOT, ServerProcess, startServerProcess } from '../helpers/process';
-import { SharedDatabase, sharedDatabase } from '../helpers/shared-db';
+import { seedWorkflowKey, SharedDatabase, sharedDatabase } from '../helpers/shared-db';
 
 const ROLE = 'arn:aws:iam::000000000000:role/workflow-runner';
 const JOBS = 200;
@@ -62,17 +60,7 @@ describe(`workflow workers on Redis (${testDialect()})`, () => {
 
   beforeAll(async () => {
     db = await sharedDatabase('wf-workers');
-    const ds = await openDatabase({ database: db.database });
-    try {
-      const f = new IdentityFixtures(ds);
-      const u = await f.user('wf-workers-user');
-      const k = await f.services.identity.createAccessKey(ds.manager, { user: u.login }, 'workers-test-key');
-      key = { accessKeyId: k.accessKeyId, secretAccessKey: k.secretAccessKey };
-      await f.services.calendarImport.close();
-      await f.services.secretScanningPush.close();
-    } finally {
-      await ds.destroy();
-    }
+    key = await seedWorkflowKey(db, 'wf-workers-user', 'workers-test-key');
   }, 60_000);
 
   afterAll(async () => {

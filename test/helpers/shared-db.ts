@@ -52,3 +52,21 @@ export async function seedAcme(
     await ds.destroy();
   }
 }
+
+/**
+ * Seed a shared database before the processes start: a user with a workflow access key sealed under `serverKey`
+ * (the processes' GATEWAY_SECRET_KEY). Returns the key pair the processes' clients sign with.
+ */
+export async function seedWorkflowKey(db: SharedDatabase, login: string, serverKey: string): Promise<{ accessKeyId: string; secretAccessKey: string }> {
+  const ds = await openDatabase({ database: db.database });
+  try {
+    const f = new IdentityFixtures(ds);
+    const u = await f.user(login);
+    const k = await f.services.identity.createAccessKey(ds.manager, { user: u.login }, serverKey);
+    await f.services.calendarImport.close();
+    await f.services.secretScanningPush.close();
+    return { accessKeyId: k.accessKeyId, secretAccessKey: k.secretAccessKey };
+  } finally {
+    await ds.destroy();
+  }
+}

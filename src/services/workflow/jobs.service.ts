@@ -5,11 +5,12 @@
  * until a runner takes it.
  */
 import { randomUUID } from 'node:crypto';
+import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import type { EntityManager } from 'typeorm';
 import { WORKFLOW_JOB_STATUSES, WorkflowDefinitionEntity, WorkflowJobEntity, WorkflowJobEventEntity, WorkflowJobStatus } from '../../../entities';
 import type { RequestContext } from '../../context';
 import { withTransaction } from '../../context';
-import { sqlFor } from '../../db/rows';
+import { queryRows, sqlFor } from '../../db/rows';
 import { isPostgres, lockedFindOne } from '../../db/transaction';
 import { ConflictError, NotFoundError, quoteInput, ValidationError } from '../../errors/app-error';
 import { DEFAULT_PAGE_SIZE, keysetPage, Page, PageArgs } from '../common/pagination';
@@ -103,9 +104,23 @@ const INSERT_JOB = `INSERT INTO workflow_jobs (${JOB_COLUMNS.map(([c]) => c).joi
 const INSERT_EVENT = 'INSERT INTO workflow_job_events (job_id, event_id, previous_event_id, type, timestamp, details) VALUES (?, ?, ?, ?, ?, ?)';
 
 /** Values as the driver stores them (dates in the column's format). */
+/** Column metadata by entity and property, per DataSource (looked up on every job start otherwise). */
+const COLUMN_CACHE = new WeakMap<object, Map<string, ColumnMetadata>>();
+
 function persistent(m: EntityManager, entity: typeof WorkflowJobEntity | typeof WorkflowJobEventEntity, property: string, value: unknown): unknown {
   if (value === null || value === undefined) return null;
-  return m.connection.driver.preparePersistentValue(value, m.connection.getMetadata(entity).findColumnWithPropertyName(property)!);
+  let cols = COLUMN_CACHE.get(m.connection);
+  if (!cols) COLUMN_CACHE.set(m.connection, (cols = new Map()));
+  const key = `${entity.name}.${property}`;
+  let col = cols.get(key);
+  if (!col) cols.set(key, (col = m.connection.getMetadata(entity).findColumnWithPropertyName(property)!));
+  return m.connection.driver.preparePersistentValue(value, col);
+}
+
+/** The id of a job's last history event (0 when none): a stop or a failure outside the engine numbers after it. */
+export async function lastJobEventId(m: EntityManager, jobId: number): Promise<number> {
+  const [row] = await queryRows<{ max: number | string | null }>(m, 'SELECT MAX(event_id) AS max FROM workflow_job_events WHERE job_id = ?', [jobId]);
+  return Number(row?.max ?? 0);
 }
 
 /** Insert a job row (inside a transaction); its id. */
@@ -418,18 +433,13 @@ export class WorkflowJobService {
       // Conditional on the version read under the lock: a runner's write in between cannot be overwritten.
       const res = await tx.db.getRepository(WorkflowJobEntity).update({ id: job.id, version: job.version, status: 'RUNNING' }, patch);
       if (res.affected === 0) throw new ConflictError('The execution changed concurrently; try again');
-      const [{ max }] = (await tx.db
-        .getRepository(WorkflowJobEventEntity)
-        .createQueryBuilder('e')
-        .select('MAX(e.event_id)', 'max')
-        .where('e.job_id = :id', { id: job.id })
-        .getRawMany()) as Array<{ max: number | string | null }>;
+      const last = await lastJobEventId(tx.db, job.id);
       const details: Record<string, string> = {};
       if (input.error !== undefined) details.error = input.error;
       if (input.cause !== undefined) details.cause = input.cause;
       await insertJobEvent(tx.db, {
         jobId: job.id,
-        eventId: Number(max ?? 0) + 1,
+        eventId: last + 1,
         // Step Functions answers 0 here: the abort follows no event of the job's own flow.
         previousEventId: 0,
         type: 'ExecutionAborted',

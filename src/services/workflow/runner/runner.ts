@@ -18,8 +18,8 @@ import { randomUUID } from 'node:crypto';
 import { WorkflowJobEntity } from '../../../../entities';
 import type { AppDeps, RequestContext } from '../../../context';
 import { contextFor } from '../../../context';
-import { sqlFor } from '../../../db/rows';
 import { finishDeletion } from '../definitions.service';
+import { lastJobEventId } from '../jobs.service';
 import { advance, Checkpoint, HistoryEvent, initialCheckpoint, Json, RunTask, TaskFailure } from '../engine';
 import { RunnerStore } from './store';
 import { asTaskFailure, WORKFLOW_TASKS } from './tasks';
@@ -128,7 +128,7 @@ export class WorkflowRunner {
 
   /** Jobs whose wake time has come and whose lease is free or expired, oldest first. */
   async dueJobs(limit: number): Promise<number[]> {
-    const now = this.dbDate(new Date());
+    const now = this.store.date(new Date());
     const rows = (await this.deps.dataSource.manager
       .getRepository(WorkflowJobEntity)
       .createQueryBuilder('j')
@@ -152,11 +152,6 @@ export class WorkflowRunner {
       this.pollTimer = setTimeout(() => void this.poll(), this.pollMs);
       this.pollTimer.unref();
     }
-  }
-
-  private dbDate(d: Date): unknown {
-    const meta = this.deps.dataSource.getMetadata(WorkflowJobEntity);
-    return this.deps.dataSource.driver.preparePersistentValue(d, meta.findColumnWithPropertyName('wakeAt')!);
   }
 
   /** Take the job's lease (free, expired or ours); the row as claimed, or null. */
@@ -308,8 +303,7 @@ export class WorkflowRunner {
     this.deps.log.error({ err: e, jobId: job.id }, 'workflow runner: the job cannot go on; it fails with States.Runtime');
     const now = new Date();
     const cause = 'The job could not continue: its data could not be processed or stored.';
-    const [{ max }] = (await this.deps.dataSource.query(sqlFor(this.deps.dataSource, 'SELECT MAX(event_id) AS max FROM workflow_job_events WHERE job_id = ?'), [job.id])) as Array<{ max: number | string | null }>;
-    const id = Number(max ?? 0) + 1;
+    const id = (await lastJobEventId(this.deps.dataSource.manager, job.id)) + 1;
     const event: HistoryEvent = { id, previousEventId: id - 1, timestamp: now.toISOString(), type: 'ExecutionFailed', executionFailedEventDetails: { error: 'States.Runtime', cause } };
     const t = { checkpoint: job.checkpoint ?? 'null', currentState: null, status: 'FAILED', output: null, error: 'States.Runtime', cause, stopDate: now, leaseOwner: null, leaseUntil: null, wakeAt: null };
     await this.store.persist(job.id, job.version, this.owner, t, [event], (m) => finishDeletion(m, job.definitionId));
