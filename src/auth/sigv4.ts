@@ -13,8 +13,9 @@
  * Access-key secrets are decrypted once and kept in memory for at most 60 s (at most 1,000 keys per database), so
  * a burst of signed requests costs one lookup per key per minute; a deactivated key stops working within 60 s.
  */
-import { createHash, createHmac, Hash, Hmac, timingSafeEqual } from 'node:crypto';
+import { createHash, timingSafeEqual } from 'node:crypto';
 import { SignatureV4 } from '@smithy/signature-v4';
+import { NodeSha256 } from '../workflow-client/node-sha256';
 import type { DataSource } from 'typeorm';
 import type { AccountEntity } from '../../entities';
 import type { AppConfig } from '../config';
@@ -131,30 +132,6 @@ function queryOf(search: string): Record<string, string | string[]> {
     out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
   }
   return out;
-}
-
-/**
- * SHA-256 / HMAC-SHA256 for the signer from node:crypto (OpenSSL), in the Checksum shape smithy expects: the
- * pure-JavaScript @aws-crypto/sha256-js was a visible share of every signed request's CPU.
- */
-class NodeSha256 {
-  private h: Hash | Hmac;
-  constructor(private readonly secret?: string | ArrayBuffer | ArrayBufferView) {
-    this.h = this.fresh();
-  }
-  private fresh(): Hash | Hmac {
-    if (this.secret === undefined) return createHash('sha256');
-    return createHmac('sha256', typeof this.secret === 'string' ? this.secret : ArrayBuffer.isView(this.secret) ? Buffer.from(this.secret.buffer, this.secret.byteOffset, this.secret.byteLength) : Buffer.from(this.secret));
-  }
-  update(data: string | ArrayBuffer | ArrayBufferView): void {
-    this.h.update(typeof data === 'string' ? data : ArrayBuffer.isView(data) ? Buffer.from(data.buffer, data.byteOffset, data.byteLength) : Buffer.from(data));
-  }
-  async digest(): Promise<Uint8Array> {
-    return new Uint8Array(this.h.digest());
-  }
-  reset(): void {
-    this.h = this.fresh();
-  }
 }
 
 /**
