@@ -69,6 +69,19 @@ export class WorkflowJobEntity {
   @JoinColumn({ name: 'started_by' })
   starter?: AccountEntity;
 
+  /**
+   * The credential the job was started with, without secrets (JSON: `{"type":"classic","tokenId":5}`,
+   * `{"type":"fine_grained","tokenId":7}`, `{"type":"access_key","accessKeyId":"…"}`, `{"type":"internal"}`).
+   * Its tasks act with that credential's limits, checked again when they run (a revoked token stops them).
+   * NULL on jobs started before it was recorded: their tasks get the starter's roles and nothing more.
+   */
+  @Column({ name: 'started_credential', type: 'varchar', length: 200, nullable: true })
+  startedCredential: string | null;
+
+  /** The definition's role ARN when the job started (`$$.Execution.RoleArn`). */
+  @Column({ name: 'role_arn', type: 'varchar', length: 256, nullable: true })
+  roleArn: string | null;
+
   /** The definition text as it was when the job started (what the runner interprets). */
   @Column({ name: 'definition_text', type: 'text' })
   definitionText: string;

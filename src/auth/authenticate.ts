@@ -13,7 +13,7 @@ import { entityColumns, queryRows } from '../db/rows';
 import { UnauthenticatedError } from '../errors/app-error';
 import { AUTH_CODES } from '../errors/codes';
 import { hashToken, isWellFormedToken } from './tokens';
-import { ANONYMOUS, Viewer } from './viewer';
+import { ANONYMOUS, Credential, Viewer } from './viewer';
 
 export const BAD_CREDENTIALS = 'Bad credentials';
 
@@ -94,18 +94,14 @@ async function viewerOfToken(db: DataSource, token: string): Promise<Viewer | nu
   );
   const row = found ? t.hydrate(found) : null;
   const user = found ? (sqlite ? u.hydrateJsonArray(found.u_row) : u.hydrate(found)) : null;
-  if (!row || !user || (row.expiresAt && row.expiresAt.getTime() <= Date.now())) return null;
-  if (row.kind === 'classic') {
-    return { kind: 'user', user, credential: { type: 'classic', tokenId: row.id, scopes: new Set(row.scopes ?? []) } };
-  }
-  return {
-    kind: 'user',
-    user,
-    credential: {
-      type: 'fine_grained',
-      tokenId: row.id,
-      permissions: row.permissions ?? {},
-      repositoryIds: new Set(row.repositoryIds ?? []),
-    },
-  };
+  if (!row || !user) return null;
+  const credential = credentialOfToken(row);
+  return credential ? { kind: 'user', user, credential } : null;
+}
+
+/** The credential a token row grants, or null when it has expired (revocation is the caller's query). */
+export function credentialOfToken(row: Pick<AccessTokenEntity, 'id' | 'kind' | 'scopes' | 'permissions' | 'repositoryIds' | 'expiresAt'>): Credential | null {
+  if (row.expiresAt && row.expiresAt.getTime() <= Date.now()) return null;
+  if (row.kind === 'classic') return { type: 'classic', tokenId: row.id, scopes: new Set(row.scopes ?? []) };
+  return { type: 'fine_grained', tokenId: row.id, permissions: row.permissions ?? {}, repositoryIds: new Set(row.repositoryIds ?? []) };
 }

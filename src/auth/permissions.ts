@@ -146,6 +146,7 @@ function credentialAllowsRepository(viewer: Viewer, action: RepositoryAction, re
   const c = viewer.credential;
   switch (c.type) {
     case 'internal':
+    case 'workflow_job':
       return true;
     case 'access_key':
       return false; // access keys sign workflow requests only
@@ -226,6 +227,7 @@ function workflowAllows(viewer: Viewer, action: WorkflowAction): boolean {
   switch (c.type) {
     case 'internal':
     case 'access_key':
+    case 'workflow_job':
       return true;
     case 'classic':
       return c.scopes.has('workflow');
@@ -252,7 +254,7 @@ export function can(viewer: Viewer, action: Action, resource: Resource): boolean
       const c = viewer.credential;
       if (c.type === 'access_key') return false;
       if (!roleAllowsOrganization(a, resource)) return false;
-      if (c.type === 'internal') return true;
+      if (c.type === 'internal' || c.type === 'workflow_job') return true;
       if (c.type === 'classic') return hasAnyScope(c.scopes, CLASSIC_ORG_SCOPES[a]);
       return grantsFineGrained(c.permissions, FINE_GRAINED_ORG_PERMISSION[a]);
     }

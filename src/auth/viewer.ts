@@ -10,7 +10,13 @@ export type Credential =
     }
   | { type: 'access_key'; accessKeyId: string }
   /** In-process callers (admin CLI, seeding): the user's roles still apply, no credential limits. */
-  | { type: 'internal' };
+  | { type: 'internal' }
+  /**
+   * A workflow job's task, for a job started with a workflow access key (or recorded before credentials were):
+   * the starter's roles apply, with no site-admin shortcut. A job started with a token runs its tasks with that
+   * token's own credential instead (its scopes/permissions), checked again when each task runs.
+   */
+  | { type: 'workflow_job'; jobId: number };
 
 export interface AnonymousViewer {
   kind: 'anonymous';

@@ -5,7 +5,9 @@
  */
 import { CreateStateMachineCommand, DescribeExecutionCommand, GetExecutionHistoryCommand, SFNClient, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
 import { SecretScanningAlertEntity, SecretScanningScanEntity, WorkflowJobEntity } from '../../entities';
-import type { AccountEntity } from '../../entities';
+import type { AccountEntity, RepositoryEntity } from '../../entities';
+import { AccessTokenEntity } from '../../entities';
+import { hashToken } from '../../src/auth/tokens';
 import { IdentityFixtures, uniq } from '../fixtures/identity';
 import { startTestApp, TestApp } from '../helpers/app';
 import { signedCall } from '../helpers/sigv4';
@@ -244,5 +246,76 @@ describe('workflow runner (embedded)', () => {
     const d = await settle(await run({ StartAt: 'B', States: { B: { Type: 'Task', Resource: 'secret-scanning.bulkUpdateAlerts', End: true } } }, { owner: org.login, repo: 'secret', update: { state: 'open' } }));
     expect(d.status).toBe('FAILED');
     expect(['NotFound', 'Forbidden']).toContain(d.error);
+  });
+
+  describe('tasks act with the credential that started the job, checked again when each task runs', () => {
+    const gql = async (token: string, query: string, variables: Record<string, unknown>) => {
+      const res = await fetch(`${t.url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query, variables }) });
+      const body = (await res.json()) as { data?: any; errors?: unknown[] };
+      if (body.errors) throw new Error(JSON.stringify(body.errors));
+      return body.data;
+    };
+    const startWith = async (token: string, definition: object, input: unknown) => {
+      const definitionArn = await define(definition);
+      const d = await gql(token, 'mutation($input: StartWorkflowJobInput!) { startWorkflowJob(input: $input) { job { arn } } }', { input: { definitionArn, input: JSON.stringify(input) } });
+      return d.startWorkflowJob.job.arn as string;
+    };
+    const BULK = { StartAt: 'B', States: { B: { Type: 'Task', Resource: 'secret-scanning.bulkUpdateAlerts', End: true } } };
+    let org: AccountEntity;
+    let repo: RepositoryEntity;
+
+    beforeAll(async () => {
+      org = await fx.org(uniq('credorg'));
+      await fx.member(org, user, 'admin');
+      repo = await fx.repo(org, { name: 'app', private: true, secretScanning: true, advancedSecurity: true } as never);
+      await t.db.dataSource.transaction((m) =>
+        fx.services.secretScanningFindings.recordFinding(m, repo, {
+          secretType: 'aws_access_key_id', secretTypeDisplayName: 'AWS', provider: 'Amazon AWS', providerSlug: 'amazon_aws', secret: 'AKIAWORKFLOWCRED0001',
+          location: { type: 'commit', path: 'a', startLine: 1, endLine: 1, startColumn: 1, endColumn: 20, blobSha: 'b'.repeat(40), commitSha: 'c'.repeat(40) },
+        }),
+      );
+    });
+
+    it('a token with only the workflow scope cannot change alerts through a job; one with repo scope can', async () => {
+      const input = { owner: org.login, repo: 'app', filter: { state: 'open' }, update: { state: 'resolved', resolution: 'revoked' } };
+      const narrow = await settle(await startWith(await fx.classicToken(user, ['workflow']), BULK, input));
+      expect([narrow.status, ['Forbidden', 'NotFound'].includes(narrow.error!)]).toEqual(['FAILED', true]);
+      const alerts = t.db.dataSource.getRepository(SecretScanningAlertEntity);
+      expect((await alerts.find({ where: { repositoryId: repo.id } })).map((a) => a.state)).toEqual(['open']);
+      const wide = await settle(await startWith(await fx.classicToken(user, ['workflow', 'repo']), BULK, input));
+      expect([wide.status, JSON.parse(wide.output!)]).toEqual(['SUCCEEDED', { matched: 1, updated: 1, failed: [] }]);
+    });
+
+    it('a token revoked while its job waits fails the job\'s next task with Unauthenticated', async () => {
+      const token = await fx.classicToken(user, ['workflow']);
+      const arn = await startWith(token, { StartAt: 'W', States: { W: { Type: 'Wait', Seconds: 1, Next: 'E' }, E: { Type: 'Task', Resource: 'echo', End: true } } }, { x: 1 });
+      await t.db.dataSource.getRepository(AccessTokenEntity).update({ tokenHash: hashToken(token) }, { revokedAt: new Date() });
+      const d = await settle(arn);
+      expect([d.status, d.error, d.cause]).toEqual(['FAILED', 'Unauthenticated', 'The token that started this job is no longer valid.']);
+    });
+
+    it('a site admin\'s access key gets the admin\'s roles in tasks, not the in-process site-admin shortcut', async () => {
+      const admin = await fx.user(uniq('siteadmin'), { siteAdmin: true });
+      const k = await fx.services.identity.createAccessKey(t.db.dataSource.manager, { user: admin.login });
+      const adminSfn = new SFNClient({ region: 'us-east-1', endpoint: `${t.url}/workflow`, credentials: { accessKeyId: k.accessKeyId, secretAccessKey: k.secretAccessKey }, disableHostPrefix: true, maxAttempts: 1 });
+      try {
+        const { executionArn } = await adminSfn.send(new StartExecutionCommand({ stateMachineArn: await define(BULK), input: JSON.stringify({ owner: org.login, repo: 'app', update: { state: 'open' } }) }));
+        const d = await adminSfn.send(new DescribeExecutionCommand({ executionArn }));
+        let status = d.status;
+        let error = d.error;
+        for (let i = 0; status === 'RUNNING' && i < 400; i++) {
+          await new Promise((r) => setTimeout(r, 50));
+          ({ status, error } = await adminSfn.send(new DescribeExecutionCommand({ executionArn })));
+        }
+        expect([status, ['Forbidden', 'NotFound'].includes(error!)]).toEqual(['FAILED', true]);
+      } finally {
+        adminSfn.destroy();
+      }
+    });
+
+    it('$$.Execution.RoleArn is the definition\'s role', async () => {
+      const d = await settle(await run({ StartAt: 'P', States: { P: { Type: 'Pass', Parameters: { 'role.$': '$$.Execution.RoleArn' }, End: true } } }));
+      expect(JSON.parse(d.output!)).toEqual({ role: ROLE });
+    });
   });
 });

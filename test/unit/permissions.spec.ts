@@ -235,3 +235,21 @@ describe('can(): actions never cross resource types', () => {
     expect(can(v, 'workflow.read', { type: 'calendar' })).toBe(false);
   });
 });
+
+describe('workflow_job credential (a job started with an access key: the starter\'s roles in its tasks)', () => {
+  const job: Credential = { type: 'workflow_job', jobId: 1 };
+  it('grants exactly what the role grants, for repositories, organizations and the calendar', () => {
+    for (const action of REPO_ACTIONS) {
+      expect([action, can(as(job), action, repo('admin'))]).toEqual([action, true]);
+      expect([action, can(as(job), action, repo(null))]).toEqual([action, false]);
+    }
+    expect(can(as(job), 'organization.admin', { type: 'organization', id: 1, orgRole: 'admin' })).toBe(true);
+    expect(can(as(job), 'organization.admin', { type: 'organization', id: 1, orgRole: 'member' })).toBe(false);
+    expect(can(as(job, { calendarRole: 'editor' }), 'calendar.publish', { type: 'calendar' })).toBe(true);
+    expect(can(as(job), 'calendar.create', { type: 'calendar' })).toBe(false);
+  });
+  it('has no site-admin shortcut (only in-process callers do)', () => {
+    expect(can(as(job, { siteAdmin: true }), 'secret_scanning.alerts.write', repo(null))).toBe(false);
+    expect(can(as({ type: 'internal' }, { siteAdmin: true }), 'secret_scanning.alerts.write', repo(null))).toBe(true);
+  });
+});

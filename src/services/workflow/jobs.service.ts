@@ -18,6 +18,7 @@ import { jobVisibilityFilter, jobVisible, requireWorkflowAccess } from './access
 import { definitionArn, jobArn, parseDefinitionArn, parseJobArn, requireValidName } from './arn';
 import { finishDeletion, ListArgs, ListPage, listSize, stateMachineDoesNotExist } from './definitions.service';
 import { WORKFLOW_CODES } from './error-codes';
+import { describeStartedCredential } from './job-credential';
 import { decodePageToken, encodePageToken, pageTokenKey } from './page-token';
 
 /** Step Functions' limit on an execution's input: 256 KiB of UTF-8. */
@@ -92,6 +93,8 @@ const JOB_COLUMNS = [
   ['input', 'input'],
   ['start_date', 'startDate'],
   ['started_by', 'startedBy'],
+  ['started_credential', 'startedCredential'],
+  ['role_arn', 'roleArn'],
   ['definition_text', 'definitionText'],
   ['trace_header', 'traceHeader'],
   ['version', 'version'],
@@ -264,6 +267,8 @@ export class WorkflowJobService {
         startDate: now,
         stopDate: null,
         startedBy: userId,
+        startedCredential: describeStartedCredential(ctx.viewer),
+        roleArn: def.roleArn,
         definitionText: def.definition,
         traceHeader: input.traceHeader ?? null,
         currentState: null,

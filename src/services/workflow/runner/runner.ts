@@ -19,6 +19,7 @@ import { WorkflowJobEntity } from '../../../../entities';
 import type { AppDeps, RequestContext } from '../../../context';
 import { contextFor } from '../../../context';
 import { finishDeletion } from '../definitions.service';
+import { taskViewer } from '../job-credential';
 import { lastJobEventId } from '../jobs.service';
 import { advance, Checkpoint, HistoryEvent, initialCheckpoint, Json, RunTask, TaskFailure } from '../engine';
 import { RunnerStore } from './store';
@@ -172,14 +173,11 @@ export class WorkflowRunner {
     // A job written leased to us (and not yet touched: version 1) needs no claim.
     let job = leased && leased.leaseOwner === this.owner && leased.version === 1 && leased.status === 'RUNNING' ? leased : await this.claim(jobId);
     if (!job) return;
-    // The starter's context, made when a task first needs it (Pass/Choice/Wait-only jobs never do).
-    let starterCtx: Promise<RequestContext> | undefined;
-    const startedBy = job.startedBy;
-    const contextOfStarter = () =>
-      (starterCtx ??= (async () => {
-        const starter = startedBy === null ? null : ((await this.deps.services.identity.accountsByIds(this.deps.dataSource.manager, [startedBy]))[0] ?? null);
-        return contextFor(this.deps, `job-${jobId}`, starter ? { kind: 'user', user: starter, credential: { type: 'internal' } } : { kind: 'anonymous' });
-      })());
+    // The context a task acts in: the starter with the credential that started the job, looked up again for every
+    // task (a token revoked since fails the next task). Pass/Choice/Wait-only jobs never look it up.
+    const jobFacts = { id: job.id, startedBy: job.startedBy, startedCredential: job.startedCredential };
+    const contextOfStarter = async (): Promise<RequestContext> =>
+      contextFor(this.deps, `job-${jobId}`, await taskViewer(this.deps.dataSource.manager, jobFacts));
     const definition = job.definitionText;
     let checkpoint: Checkpoint;
     try {
@@ -193,7 +191,7 @@ export class WorkflowRunner {
               executionArn: job.arn,
               executionName: job.name,
               startTime: job.startDate.toISOString(),
-              roleArn: '',
+              roleArn: job.roleArn ?? '',
               stateMachineArn: job.arn.replace(':execution:', ':stateMachine:').replace(/:[^:]*$/, ''),
               stateMachineName: job.arn.split(':')[6] ?? '',
             },
@@ -208,9 +206,10 @@ export class WorkflowRunner {
       const task = WORKFLOW_TASKS[t.resource];
       if (!task) throw new TaskFailure('States.TaskFailed', `Unknown task resource ${JSON.stringify(t.resource.slice(0, 100))}`);
       try {
+        // A fresh context (and loaders) per task: the credential is checked again, no cached rows carry over.
         const ctx = await contextOfStarter();
         // The job's own id in the key: a job of a recreated definition may reuse an ARN, never an id.
-        return await task.run({ ctx: { ...ctx, loaders: contextFor(this.deps, ctx.requestId, ctx.viewer).loaders }, input: t.input, attemptKey: `${jobId}:${t.attemptKey}`, signal: t.signal });
+        return await task.run({ ctx, input: t.input, attemptKey: `${jobId}:${t.attemptKey}`, signal: t.signal });
       } catch (e) {
         throw asTaskFailure(e);
       }

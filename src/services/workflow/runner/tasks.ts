@@ -16,7 +16,7 @@ import type { AlertFilter, AlertUpdate } from '../../secret-scanning/alert-types
 import { Json, TaskFailure } from '../engine';
 
 export interface TaskRun {
-  /** The job starter's context (internal credential: their roles apply, no token limits). */
+  /** The job starter's context, with the credential that started the job (see job-credential.ts). */
   ctx: RequestContext;
   input: Json;
   attemptKey: string;
