@@ -19,6 +19,7 @@ import { definitionArn, jobArn, parseDefinitionArn, parseJobArn, requireValidNam
 import { finishDeletion, ListArgs, ListPage, listSize, stateMachineDoesNotExist } from './definitions.service';
 import { WORKFLOW_CODES } from './error-codes';
 import { describeStartedCredential } from './job-credential';
+import { TextKeyedCache } from './text-cache';
 import { decodePageToken, encodePageToken, pageTokenKey } from './page-token';
 
 /** Step Functions' limit on an execution's input: 256 KiB of UTF-8. */
@@ -142,7 +143,8 @@ export async function insertJobEvent(m: EntityManager, e: Pick<WorkflowJobEventE
   await m.query(sqlFor(m, INSERT_EVENT), [e.jobId, e.eventId, e.previousEventId, e.type, persistent(m, WorkflowJobEventEntity, 'timestamp', e.timestamp), e.details]);
 }
 
-const TIMEOUT_MEMO = new Map<string, number | null>();
+/** At most 1,000 definitions and 8 Mi characters of definition text. */
+const TIMEOUT_MEMO = new TextKeyedCache<number | null>(1000, 8 * 1024 * 1024);
 
 /** A stored definition's top-level TimeoutSeconds (null = none), memoized per definition text. */
 export function definitionTimeoutSeconds(text: string): number | null {
@@ -156,7 +158,6 @@ export function definitionTimeoutSeconds(text: string): number | null {
     }
     // Definitions are checked when written (at most 99,999,999 s); a larger stored value is treated as none.
     t = typeof raw === 'number' && Number.isInteger(raw) && raw > 0 && raw <= 99_999_999 ? raw : null;
-    if (TIMEOUT_MEMO.size > 1000) TIMEOUT_MEMO.clear();
     TIMEOUT_MEMO.set(text, t);
   }
   return t;

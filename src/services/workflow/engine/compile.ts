@@ -7,6 +7,7 @@ import type { AslDefinition, Json } from './types';
 import { compilePath, parseSimple, type CompiledPath, type Seg } from './paths';
 import { compileTemplate, type Template } from './template';
 import { compileRule, type Cond } from './choice';
+import { TextKeyedCache } from '../text-cache';
 
 export interface Retrier {
   errors: string[];
@@ -224,9 +225,9 @@ export function compileMachine(def: unknown, top: boolean): Machine {
   return m;
 }
 
-const byText = new Map<string, Machine>();
+/** At most 256 definitions and 16 Mi characters of definition text (a compiled machine is smaller than its text). */
+const byText = new TextKeyedCache<Machine>(256, 16 * 1024 * 1024);
 const byObject = new WeakMap<object, Machine>();
-const TEXT_CACHE = 256;
 
 /** The compiled machine of a definition (text or object), cached. */
 export function machineOf(definition: AslDefinition | string): Machine {
@@ -240,7 +241,6 @@ export function machineOf(definition: AslDefinition | string): Machine {
       parsed = undefined;
     }
     m = parsed === undefined ? { ...compileMachine(null, true), problem: 'The state machine definition is not valid JSON' } : compileMachine(parsed, true);
-    if (byText.size >= TEXT_CACHE) byText.delete(byText.keys().next().value as string);
     byText.set(definition, m);
     return m;
   }
