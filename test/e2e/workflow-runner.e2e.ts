@@ -319,3 +319,40 @@ describe('workflow runner (embedded)', () => {
     });
   });
 });
+
+describe('workflow runner: fair share of slots', () => {
+  let t: TestApp;
+  let sfn: SFNClient;
+  beforeAll(async () => {
+    // One slot: a job can only run when the other gives its slot up.
+    t = await startTestApp({ env: { WORKFLOW_CONCURRENCY: '1' } });
+    const fx = new IdentityFixtures(t.db.dataSource);
+    const u = await fx.user(uniq('fair'));
+    const k = await fx.services.identity.createAccessKey(t.db.dataSource.manager, { user: u.login });
+    sfn = new SFNClient({ region: 'us-east-1', endpoint: `${t.url}/workflow`, credentials: { accessKeyId: k.accessKeyId, secretAccessKey: k.secretAccessKey }, disableHostPrefix: true, maxAttempts: 1 });
+  });
+  afterAll(async () => {
+    sfn?.destroy();
+    await t?.close();
+  });
+
+  it('a job looping forever does not keep the only slot: a job started after it runs to its end meanwhile', async () => {
+    const start = async (definition: object) => {
+      const { stateMachineArn } = await sfn.send(new CreateStateMachineCommand({ name: uniq('fair'), roleArn: ROLE, definition: JSON.stringify(definition) }));
+      return (await sfn.send(new StartExecutionCommand({ stateMachineArn }))).executionArn!;
+    };
+    const loop = await start({ StartAt: 'A', States: { A: { Type: 'Pass', Next: 'B' }, B: { Type: 'Choice', Choices: [{ Variable: '$.never', IsPresent: true, Next: 'Done' }], Default: 'A' }, Done: { Type: 'Succeed' } } });
+    // Let the loop take the slot first.
+    for (let i = 0; i < 200 && (await t.db.dataSource.getRepository(WorkflowJobEntity).findOneByOrFail({ arn: loop })).checkpoint === null; i++) await new Promise((r) => setTimeout(r, 10));
+    const quick = await start({ StartAt: 'A', States: { A: { Type: 'Pass', Result: 'done', End: true } } });
+    let d = await sfn.send(new DescribeExecutionCommand({ executionArn: quick }));
+    for (let i = 0; d.status === 'RUNNING' && i < 400; i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      d = await sfn.send(new DescribeExecutionCommand({ executionArn: quick }));
+    }
+    expect([d.status, d.output]).toEqual(['SUCCEEDED', '"done"']);
+    const l = await sfn.send(new DescribeExecutionCommand({ executionArn: loop }));
+    expect(l.status).toBe('RUNNING');
+    await sfn.send(new StopExecutionCommand({ executionArn: loop }));
+  });
+});

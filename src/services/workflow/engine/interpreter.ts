@@ -46,6 +46,10 @@ export interface AdvanceOptions {
 }
 
 const NOT_TRUNCATED = Object.freeze({ truncated: false });
+/** Step Functions' inline Map runs at most 40 iterations concurrently. */
+export const MAX_MAP_CONCURRENCY = 40;
+/** Step Functions' hard quota of history events per execution: a job that would exceed it fails. */
+export const MAX_HISTORY_EVENTS = 25_000;
 /** Step Functions' upper bound for MaxDelaySeconds (366 days): no backoff waits longer. */
 const MAX_RETRY_DELAY = 31_622_400;
 
@@ -695,7 +699,8 @@ function clearMap(th: Thread): void {
 async function stepMap(run: Run, th: Thread, st: CState, sc: StepCtx): Promise<void> {
   const items = th.it ?? [];
   const kids = th.kd ?? (th.kd = []);
-  const limit = th.mc && th.mc > 0 ? th.mc : Infinity;
+  // Like Step Functions' inline Map: MaxConcurrency 0 (or more than 40) runs at most 40 iterations at once.
+  const limit = Math.min(th.mc && th.mc > 0 ? th.mc : MAX_MAP_CONCURRENCY, MAX_MAP_CONCURRENCY);
   const proc = st.processor!;
   const starts = new Map<Thread, PEvent>();
   const iterSc: StepCtx = { sink: [], signal: sc.signal };
@@ -838,6 +843,17 @@ function endJob(run: Run, sink: Sink, status: 'SUCCEEDED' | 'FAILED' | 'TIMED_OU
   cp.st = status;
 }
 
+/** The step not taken: the job fails from the checkpoint it had, with only its ExecutionFailed event. */
+function failInstead(checkpoint: Checkpoint, m: Machine, opts: AdvanceOptions, cause: string): Advance {
+  const sink: Sink = [];
+  const fresh: Checkpoint = { ...checkpoint, root: cloneThread(checkpoint.root) };
+  const run = new Run(fresh, m, opts);
+  endJob(run, sink, 'FAILED', E.Runtime, cause);
+  const events = finalize(run, sink);
+  fresh.root = { s: fresh.root.s, p: 'F', in: null, l: fresh.root.l, k: '', n: fresh.root.n };
+  return terminalResult(fresh, events);
+}
+
 export async function advance(
   definition: AslDefinition | string,
   checkpoint: Checkpoint,
@@ -872,17 +888,15 @@ export async function advance(
     }
   } catch (e) {
     // a bug or hostile data the steps did not foresee: the job fails, the process does not
-    sink.length = 0;
-    run.lasts.clear();
-    run.fixups.length = 0;
-    const fresh: Checkpoint = { ...checkpoint, root: cloneThread(checkpoint.root) };
-    const run2 = new Run(fresh, m, opts);
-    endJob(run2, sink, 'FAILED', E.Runtime, asAsl(e).cause);
-    const events = finalize(run2, sink);
-    fresh.root = { s: fresh.root.s, p: 'F', in: null, l: fresh.root.l, k: '', n: fresh.root.n };
-    return terminalResult(fresh, events);
+    return failInstead(checkpoint, m, opts, asAsl(e).cause);
   }
   const events = finalize(run, sink);
+  // The history quota: a step whose events would pass it is not taken; the job fails with one last event instead
+  // (a step that ends the job may use the last id, a step that goes on must leave it for that failure).
+  const lastId = events.length ? events[events.length - 1].id : 0;
+  if (lastId > MAX_HISTORY_EVENTS || (!cp.st && lastId >= MAX_HISTORY_EVENTS)) {
+    return failInstead(checkpoint, m, opts, `The execution reached the maximum number of history events (${MAX_HISTORY_EVENTS}).`);
+  }
   if (cp.st) {
     // keep the stored checkpoint small once the job is over: the output/error are in cp.out / cp.err / cp.cau
     const r = cp.root;

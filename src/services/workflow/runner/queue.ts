@@ -40,13 +40,16 @@ export class WorkflowQueue {
     this.queue = new Queue(WORKFLOW_QUEUE, { connection: { ...connection(redisUrl), maxRetriesPerRequest: 1, enableOfflineQueue: false }, prefix });
   }
 
-  /** Ask a worker to run the job (now, or after `delayMs`). Entries of one job and due time are deduplicated. */
-  async enqueue(jobId: number, delayMs = 0): Promise<void> {
+  /**
+   * Ask a worker to run the job (now, or after `delayMs`). Entries of one job and due time are deduplicated, except
+   * a job's next turn (`turn`: it gave its slot up while its own entry is still active, which BullMQ would dedupe).
+   */
+  async enqueue(jobId: number, delayMs = 0, turn = false): Promise<void> {
     const due = delayMs > 0 ? Math.ceil((Date.now() + delayMs) / 1000) : 0;
     await this.queue.add(
       'run',
       { jobId },
-      { jobId: `job-${jobId}-${due}`, delay: Math.max(0, delayMs), removeOnComplete: true, removeOnFail: true, attempts: 1 },
+      { jobId: turn ? `job-${jobId}-turn-${Date.now()}-${Math.random().toString(36).slice(2, 8)}` : `job-${jobId}-${due}`, delay: Math.max(0, delayMs), removeOnComplete: true, removeOnFail: true, attempts: 1 },
     );
   }
 

@@ -12,7 +12,9 @@
  *   it up (a timer in this process for the near ones, and a poll of the due-jobs index for the rest and for jobs
  *   whose runner died: their lease expires and `wake_at` is already due).
  * - The lease is renewed while a long task runs; a renewal that fails (stopped, taken) aborts the task.
- * - Tasks run as the job's starter (./tasks).
+ * - Tasks run as the job's starter, with the credential that started the job (../job-credential).
+ * - Fair share: a job gives its slot up after TRANSITIONS_PER_TURN transitions when others wait (a Pass loop runs
+ *   until the 25,000-event history quota ends it, taking turns with the rest).
  */
 import { randomUUID } from 'node:crypto';
 import { WorkflowJobEntity } from '../../../../entities';
@@ -38,10 +40,15 @@ export interface RunnerOptions {
    * Where a job that is due again later (a Wait, a retry backoff) is handed: by default a timer of this process;
    * with BullMQ (./queue) a delayed queue entry any worker may take. The due-jobs poll backs both up.
    */
-  later?: (jobId: number, delayMs: number) => void | Promise<void>;
+  later?: (jobId: number, delayMs: number, turn?: boolean) => void | Promise<void>;
 }
 
 type JobRow = WorkflowJobEntity;
+
+/** Transitions a job makes in one go before others waiting for a slot get their turn. */
+export const TRANSITIONS_PER_TURN = 100;
+/** Longest a job's transitions run without letting other work of the event loop in. */
+const YIELD_MS = 10;
 
 export class WorkflowRunner {
   readonly owner: string;
@@ -214,8 +221,26 @@ export class WorkflowRunner {
         throw asTaskFailure(e);
       }
     };
+    let transitions = 0;
+    let lastYield = performance.now();
     for (;;) {
       if (this.stopped) return this.release(job);
+      // Fair share: after a turn of transitions the job goes to the back of the line (a runaway loop keeps one
+      // slot busy for at most a turn while others wait). Its wake time is now, so a poll also finds it.
+      if (transitions >= TRANSITIONS_PER_TURN && (this.queued.size > 0 || this.later)) {
+        await this.release(job);
+        if (this.later) {
+          await Promise.resolve(this.later(jobId, 0, true)).catch((err) => this.deps.log.error({ err, jobId }, 'workflow runner: requeueing a job failed (the poll will find it)'));
+        } else this.queued.add(jobId);
+        return;
+      }
+      transitions++;
+      // better-sqlite3 answers synchronously: a job that never waits would otherwise hold the event loop (no HTTP
+      // request, no other job) until it ends. Let I/O in at least every YIELD_MS.
+      if (performance.now() - lastYield > YIELD_MS) {
+        await new Promise<void>((r) => setImmediate(r));
+        lastYield = performance.now();
+      }
       const step = new AbortController();
       this.steps.set(jobId, step);
       const onStop = () => step.abort(new Error('the runner is stopping'));

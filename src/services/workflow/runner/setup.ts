@@ -27,7 +27,7 @@ export function startWorkflowRunning(deps: AppDeps, mode: AppDeps['config']['wor
       : new WorkflowRunner(deps, {
           leaseMs: config.workflowLeaseMs,
           concurrency: config.workflowConcurrency,
-          ...(queue ? { later: (jobId: number, delayMs: number) => queue.enqueue(jobId, delayMs) } : {}),
+          ...(queue ? { later: (jobId: number, delayMs: number, turn?: boolean) => queue.enqueue(jobId, delayMs, turn) } : {}),
         });
   services.workflowJobs.setHooks({
     // Not awaited: a slow or absent Redis must not hold StartExecution (the job is committed and due; the due-jobs

@@ -84,6 +84,14 @@ describe('Map', () => {
     await runToEnd(mapDef({ MaxConcurrencyPath: '$.mc' }), { mc: 3, items: [1, 2, 3, 4, 5, 6, 7] }, fromPath.run);
     expect(fromPath.stats.max).toBe(3);
   });
+  test('MaxConcurrency 0 or above 40 runs at most 40 iterations at once (Step Functions\' inline Map), all of them in the end', async () => {
+    const items = Array.from({ length: 100 }, (_, i) => i);
+    for (const mc of [0, 1000]) {
+      const c = inFlightCounter();
+      const r = await runToEnd(mapDef({ MaxConcurrency: mc }), { items }, c.run);
+      expect([mc, r.output, c.stats]).toEqual([mc, items, { max: 40, calls: 100 }]);
+    }
+  });
   test('history: started with length, iterations with name/index, previous ids point at the iteration start', async () => {
     const r = await runToEnd(
       {

@@ -260,3 +260,17 @@ describe('Odd definitions never throw: they fail the job with States.Runtime', (
     expect(r.error).toBe('States.Runtime');
   });
 });
+
+describe('history quota', () => {
+  test('a job that would pass 25,000 history events fails with States.Runtime; the last event is its ExecutionFailed, id ≤ 25,000', async () => {
+    // Two Pass states forever: two events per transition.
+    const loop = { StartAt: 'A', States: { A: { Type: 'Pass', Next: 'B' }, B: { Type: 'Pass', Next: 'A' } } };
+    const r = await runToEnd(loop, {}, noTask, { maxSteps: 20_000, roundTrip: false });
+    expect([r.status, r.error, r.cause]).toEqual(['FAILED', 'States.Runtime', 'The execution reached the maximum number of history events (25000).']);
+    const last = r.events[r.events.length - 1];
+    expect(last.type).toBe('ExecutionFailed');
+    expect(last.id).toBeLessThanOrEqual(25_000);
+    expect(last.id).toBeGreaterThan(24_990);
+    checkIds(r.events);
+  });
+});
