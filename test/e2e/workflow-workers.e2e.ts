@@ -7,7 +7,7 @@ import { spawn, ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import * as path from 'node:path';
 import Redis from 'ioredis';
-import { CreateStateMachineCommand, DescribeExecutionCommand, GetExecutionHistoryCommand, ListExecutionsCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import { CreateStateMachineCommand, DescribeExecutionCommand, GetExecutionHistoryCommand, ListExecutionsCommand, SFNClient, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
 import { testDialect } from '../helpers/db';
 import { ROOT, ServerProcess, startServerProcess } from '../helpers/process';
 import { seedWorkflowKey, SharedDatabase, sharedDatabase } from '../helpers/shared-db';
@@ -130,4 +130,49 @@ describe(`workflow workers on Redis (${testDialect()})`, () => {
       sfn.destroy();
     }
   }, 180_000);
+
+  it('StopExecution reaches the worker running the job at once (Redis broadcast), not at its next lease renewal', async () => {
+    // The first test's processes would take this test's jobs through the due-jobs poll: gone.
+    for (const p of processes.splice(0)) {
+      if (p.child.exitCode === null && p.child.signalCode === null) {
+        p.child.kill('SIGKILL');
+        await p.exited;
+      }
+    }
+    // One slot and a 120 s lease (renewed every 40 s): the slot frees in time only if the stop reaches the worker.
+    const slow = { ...env(), WORKFLOW_QUEUE_PREFIX: `${prefix}-stop`, WORKFLOW_LEASE_SECONDS: '120', WORKFLOW_CONCURRENCY: '1' };
+    const gateway: ServerProcess = await startServerProcess({ ...slow, WORKFLOW_RUNNER: 'dispatch', LOG_LEVEL: 'warn' });
+    processes.push(gateway);
+    const w = await startWorker(slow);
+    processes.push(w);
+    const sfn = new SFNClient({ region: 'us-east-1', endpoint: `${gateway.url}/workflow`, credentials: key, disableHostPrefix: true, maxAttempts: 1 });
+    try {
+      const create = async (name: string, definition: object) =>
+        (await sfn.send(new CreateStateMachineCommand({ name, roleArn: ROLE, definition: JSON.stringify(definition) }))).stateMachineArn!;
+      const sleepy = await create('sleepy', { StartAt: 'Nap', States: { Nap: { Type: 'Task', Resource: 'sleep', Parameters: { seconds: 300 }, End: true } } });
+      const quick = await create('quick', { StartAt: 'P', States: { P: { Type: 'Pass', Result: 'ok', End: true } } });
+      const a = (await sfn.send(new StartExecutionCommand({ stateMachineArn: sleepy }))).executionArn!;
+      const until = Date.now() + 20_000;
+      for (;;) {
+        const types = ((await sfn.send(new GetExecutionHistoryCommand({ executionArn: a }))).events ?? []).map((e) => e.type);
+        // (TaskStarted is written with the task's end; TaskScheduled is written before the task runs)
+        if (types.includes('TaskScheduled')) break;
+        if (Date.now() > until) throw new Error(`the sleepy job never started its task: ${types.join(',')}`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      await new Promise((r) => setTimeout(r, 300)); // the worker is in the task now
+      await sfn.send(new StopExecutionCommand({ executionArn: a }));
+      const b = (await sfn.send(new StartExecutionCommand({ stateMachineArn: quick }))).executionArn!;
+      const t0 = Date.now();
+      let d = await sfn.send(new DescribeExecutionCommand({ executionArn: b }));
+      while (d.status === 'RUNNING' && Date.now() - t0 < 15_000) {
+        await new Promise((r) => setTimeout(r, 50));
+        d = await sfn.send(new DescribeExecutionCommand({ executionArn: b }));
+      }
+      expect([d.status, d.output]).toEqual(['SUCCEEDED', '"ok"']);
+      expect((await sfn.send(new DescribeExecutionCommand({ executionArn: a }))).status).toBe('ABORTED');
+    } finally {
+      sfn.destroy();
+    }
+  }, 90_000);
 });

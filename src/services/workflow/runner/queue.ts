@@ -7,9 +7,11 @@
  * works on it and writes every transition conditional on the version it holds, so an entry delivered twice (a
  * stalled worker's entry handed to another, a poll and a queue entry at once) cannot run a step twice to completion.
  * A killed worker's entries come back after BullMQ's stall check, and its jobs' leases expire so the due-jobs poll
- * of any runner takes them over: nothing is lost.
+ * of any runner takes them over: nothing is lost. StopExecution is broadcast on a Redis channel, so the worker running
+ * the job's step aborts it at once (lease renewals would notice it too, later).
  */
 import { Queue, Worker } from 'bullmq';
+import Redis from 'ioredis';
 import type { WorkflowRunner } from './runner';
 
 export const WORKFLOW_QUEUE = 'workflow-jobs';
@@ -31,6 +33,8 @@ function connection(redisUrl: string) {
 export class WorkflowQueue {
   private readonly queue: Queue;
   private worker: Worker | undefined;
+  private subscriber: Redis | undefined;
+  private publisher: Redis | undefined;
 
   constructor(
     private readonly redisUrl: string,
@@ -66,8 +70,39 @@ export class WorkflowQueue {
     return this.worker;
   }
 
+  private get stopChannel(): string {
+    return `${this.prefix}:workflow-stops`;
+  }
+
+  /**
+   * Tell every process working this queue that a job was stopped (StopExecution committed), so the one running its
+   * step aborts it now instead of at its next lease renewal. Best effort: the lease renewal still catches it.
+   */
+  async publishStop(jobId: number): Promise<void> {
+    if (!this.publisher) {
+      this.publisher = new Redis({ ...connection(this.redisUrl), maxRetriesPerRequest: 1 });
+      // Failures surface as the publish's rejection (logged by the caller).
+      this.publisher.on('error', () => undefined);
+    }
+    await this.publisher.publish(this.stopChannel, String(jobId));
+  }
+
+  /** Call `onStop(jobId)` for every stop published by any process of this queue. */
+  subscribeStops(onStop: (jobId: number) => void, onError: (err: unknown) => void): void {
+    const sub = new Redis({ ...connection(this.redisUrl), lazyConnect: false });
+    sub.on('error', onError);
+    sub.on('message', (channel: string, message: string) => {
+      const id = Number(message);
+      if (channel === this.stopChannel && Number.isSafeInteger(id) && id > 0) onStop(id);
+    });
+    sub.subscribe(this.stopChannel).catch(onError);
+    this.subscriber = sub;
+  }
+
   async close(): Promise<void> {
     if (this.worker) await this.worker.close();
+    this.subscriber?.disconnect();
+    this.publisher?.disconnect();
     await this.queue.close();
   }
 }

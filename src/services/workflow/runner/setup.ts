@@ -6,6 +6,7 @@
  *    works the queue with its runner (and polls the due-jobs index, so no job waits on a lost entry).
  *  - dispatch: started jobs are queued for workers; nothing runs here.
  *  - off: nothing (another process runs the jobs on the same database).
+ * With a queue, StopExecution is broadcast over Redis so the worker running the job aborts its step at once.
  */
 import type { AppDeps } from '../../../context';
 import { WorkflowQueue } from './queue';
@@ -36,11 +37,18 @@ export function startWorkflowRunning(deps: AppDeps, mode: AppDeps['config']['wor
       ? (jobId) => void queue.enqueue(jobId).catch((err) => log.error({ err, jobId }, 'workflow: queueing a started job failed (the due-jobs poll will find it)'))
       : (jobId, job) => runner!.kick(jobId, job),
     ...(runner && !queue ? { leaseOnStart: () => runner.leaseForNewJob() } : {}),
-    ...(runner ? { onStopped: (jobId: number) => runner.jobStopped(jobId) } : {}),
+    onStopped: (jobId: number) => {
+      runner?.jobStopped(jobId);
+      // Other processes (workers) may be running the job's step: tell them.
+      if (queue) void queue.publishStop(jobId).catch((err) => log.warn({ err, jobId }, 'workflow: broadcasting a stop failed (the lease renewal will notice it)'));
+    },
   });
   if (runner) {
     runner.start();
-    if (queue) queue.work(runner, config.workflowConcurrency);
+    if (queue) {
+      queue.subscribeStops((jobId) => runner.jobStopped(jobId), (err) => log.warn({ err: { message: (err as Error)?.message } }, 'workflow: stop broadcasts unavailable'));
+      queue.work(runner, config.workflowConcurrency);
+    }
   }
   return {
     runner,
