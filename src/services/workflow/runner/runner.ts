@@ -17,7 +17,7 @@
  *   until the 25,000-event history quota ends it, taking turns with the rest).
  */
 import { randomUUID } from 'node:crypto';
-import { WorkflowJobEntity } from '../../../../entities';
+import type { WorkflowJobEntity } from '../../../../entities';
 import type { AppDeps, RequestContext } from '../../../context';
 import { contextFor } from '../../../context';
 import { finishDeletion } from '../definitions.service';
@@ -136,16 +136,7 @@ export class WorkflowRunner {
 
   /** Jobs whose wake time has come and whose lease is free or expired, oldest first. */
   async dueJobs(limit: number): Promise<number[]> {
-    const now = this.store.date(new Date());
-    const rows = (await this.deps.dataSource.manager
-      .getRepository(WorkflowJobEntity)
-      .createQueryBuilder('j')
-      .select('j.id', 'id')
-      .where("j.status = 'RUNNING' AND j.wake_at <= :now AND (j.lease_until IS NULL OR j.lease_until < :now)", { now })
-      .orderBy('j.wake_at', 'ASC')
-      .limit(limit)
-      .getRawMany()) as Array<{ id: number | string }>;
-    return rows.map((r) => Number(r.id));
+    return this.store.due(limit);
   }
 
   private async poll(): Promise<void> {
@@ -311,6 +302,7 @@ export class WorkflowRunner {
       stopDate: terminal ? now : null,
       leaseOwner: terminal ? null : this.owner,
       leaseUntil: terminal ? null : new Date(now.getTime() + this.leaseMs),
+      leaseMs: terminal ? null : this.leaseMs,
       wakeAt: terminal ? null : adv.wakeAt ? new Date(adv.wakeAt) : now,
     };
     const ok = await this.store.persist(job.id, job.version, this.owner, t, events, terminal ? (m) => finishDeletion(m, job.definitionId) : undefined);
@@ -329,7 +321,7 @@ export class WorkflowRunner {
     const cause = 'The job could not continue: its data could not be processed or stored.';
     const id = (await lastJobEventId(this.deps.dataSource.manager, job.id)) + 1;
     const event: HistoryEvent = { id, previousEventId: id - 1, timestamp: now.toISOString(), type: 'ExecutionFailed', executionFailedEventDetails: { error: 'States.Runtime', cause } };
-    const t = { checkpoint: job.checkpoint ?? 'null', currentState: null, status: 'FAILED', output: null, error: 'States.Runtime', cause, stopDate: now, leaseOwner: null, leaseUntil: null, wakeAt: null };
+    const t = { checkpoint: job.checkpoint ?? 'null', currentState: null, status: 'FAILED', output: null, error: 'States.Runtime', cause, stopDate: now, leaseOwner: null, leaseUntil: null, leaseMs: null, wakeAt: null };
     await this.store.persist(job.id, job.version, this.owner, t, [event], (m) => finishDeletion(m, job.definitionId));
   }
 

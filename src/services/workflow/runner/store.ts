@@ -20,24 +20,59 @@ export interface Transition {
   cause: string | null;
   stopDate: Date | null;
   leaseOwner: string | null;
-  leaseUntil: Date | null;
+  /** The lease from now (null: none). */
+  leaseMs: number | null;
   wakeAt: Date | null;
 }
 
-const CLAIM = `UPDATE workflow_jobs SET lease_owner = ?, lease_until = ?, version = version + 1
-  WHERE id = ? AND status = 'RUNNING' AND (lease_until IS NULL OR lease_until < ? OR lease_owner = ?)`;
-const PERSIST = `UPDATE workflow_jobs SET checkpoint = ?, version = ?, current_state = ?, status = ?, output = ?, error = ?, cause = ?,
-  stop_date = ?, lease_owner = ?, lease_until = ?, wake_at = ?
-  WHERE id = ? AND version = ? AND status = 'RUNNING' AND lease_owner = ?`;
-const RENEW = `UPDATE workflow_jobs SET lease_until = ? WHERE id = ? AND version = ? AND status = 'RUNNING' AND lease_owner = ?`;
-const RELEASE = 'UPDATE workflow_jobs SET lease_owner = NULL, lease_until = NULL, version = ? WHERE id = ? AND version = ? AND lease_owner = ?';
+/**
+ * Lease times come from the database's clock on PostgreSQL (workers on several machines share it; their own clocks may
+ * disagree, and a worker whose clock runs ahead would take live leases). SQLite is a file of this machine: its
+ * processes share this machine's clock, passed as a parameter.
+ */
+function statements(postgres: boolean) {
+  const now = postgres ? "(now() AT TIME ZONE 'UTC')" : '?';
+  const until = postgres ? `(now() AT TIME ZONE 'UTC') + CAST(? AS integer) * interval '1 millisecond'` : '?';
+  return {
+    CLAIM: `UPDATE workflow_jobs SET lease_owner = ?, lease_until = ${until}, version = version + 1
+  WHERE id = ? AND status = 'RUNNING' AND (lease_until IS NULL OR lease_until < ${now} OR lease_owner = ?)`,
+    PERSIST: `UPDATE workflow_jobs SET checkpoint = ?, version = ?, current_state = ?, status = ?, output = ?, error = ?, cause = ?,
+  stop_date = ?, lease_owner = ?, lease_until = CASE WHEN ? THEN ${until} ELSE NULL END, wake_at = ?
+  WHERE id = ? AND version = ? AND status = 'RUNNING' AND lease_owner = ?`,
+    RENEW: `UPDATE workflow_jobs SET lease_until = ${until} WHERE id = ? AND version = ? AND status = 'RUNNING' AND lease_owner = ?`,
+    RELEASE: 'UPDATE workflow_jobs SET lease_owner = NULL, lease_until = NULL, version = ? WHERE id = ? AND version = ? AND lease_owner = ?',
+    /** Jobs whose wake time has come and whose lease is free or expired, oldest first. */
+    DUE: `SELECT id FROM workflow_jobs WHERE status = 'RUNNING' AND wake_at <= ${now} AND (lease_until IS NULL OR lease_until < ${now}) ORDER BY wake_at LIMIT ?`,
+  };
+}
 
 export class RunnerStore {
   private readonly toDb: (d: Date | null) => unknown;
+  private readonly sql: ReturnType<typeof statements>;
+  private readonly postgres: boolean;
 
   constructor(private readonly ds: DataSource) {
     const col = ds.getMetadata(WorkflowJobEntity).findColumnWithPropertyName('wakeAt')!;
     this.toDb = (d) => (d === null ? null : ds.driver.preparePersistentValue(d, col));
+    this.postgres = ds.options.type === 'postgres';
+    this.sql = statements(this.postgres);
+  }
+
+  /** Parameters of a "now" (none on PostgreSQL: the database's clock). */
+  private now(): unknown[] {
+    return this.postgres ? [] : [this.toDb(new Date())];
+  }
+
+  /** Parameters of "now + ms" (PostgreSQL: the milliseconds; SQLite: the time). */
+  private until(ms: number): unknown[] {
+    return [this.postgres ? Math.round(ms) : this.toDb(new Date(Date.now() + ms))];
+  }
+
+  /** Ids of due jobs whose lease is free or expired, oldest wake time first. */
+  async due(limit: number): Promise<number[]> {
+    const now = this.now();
+    const rows = (await this.ds.query(sqlFor(this.ds, this.sql.DUE), [...now, ...now, limit])) as Array<{ id: number | string }>;
+    return rows.map((r) => Number(r.id));
   }
 
   /** A date as the driver stores it (for comparisons in SQL). */
@@ -53,8 +88,7 @@ export class RunnerStore {
   /** Take the job's lease (free, expired, or ours) and bump its version; the row as claimed, or null. */
   claim(jobId: number, owner: string, leaseMs: number): Promise<WorkflowJobEntity | null> {
     return writeTransaction(this.ds, async (m) => {
-      const now = new Date();
-      const n = await this.run(m, CLAIM, [owner, this.toDb(new Date(now.getTime() + leaseMs)), jobId, this.toDb(now), owner]);
+      const n = await this.run(m, this.sql.CLAIM, [owner, ...this.until(leaseMs), jobId, ...this.now(), owner]);
       if (!n) return null;
       const job = await m.getRepository(WorkflowJobEntity).findOne({ where: { id: jobId } });
       return job && job.leaseOwner === owner && job.status === 'RUNNING' ? job : null;
@@ -67,7 +101,7 @@ export class RunnerStore {
    */
   persist(jobId: number, version: number, owner: string, t: Transition, events: HistoryEvent[], then?: (m: EntityManager) => Promise<unknown>): Promise<boolean> {
     return writeTransaction(this.ds, async (m) => {
-      const n = await this.run(m, PERSIST, [
+      const n = await this.run(m, this.sql.PERSIST, [
         t.checkpoint,
         version + 1,
         t.currentState,
@@ -77,7 +111,8 @@ export class RunnerStore {
         t.cause,
         this.toDb(t.stopDate),
         t.leaseOwner,
-        this.toDb(t.leaseUntil),
+        t.leaseMs !== null,
+        ...this.until(t.leaseMs ?? 0),
         this.toDb(t.wakeAt),
         jobId,
         version,
@@ -94,10 +129,10 @@ export class RunnerStore {
   }
 
   renew(jobId: number, version: number, owner: string, leaseMs: number): Promise<boolean> {
-    return writeTransaction(this.ds, async (m) => (await this.run(m, RENEW, [this.toDb(new Date(Date.now() + leaseMs)), jobId, version, owner])) > 0);
+    return writeTransaction(this.ds, async (m) => (await this.run(m, this.sql.RENEW, [...this.until(leaseMs), jobId, version, owner])) > 0);
   }
 
   release(jobId: number, version: number, owner: string): Promise<boolean> {
-    return writeTransaction(this.ds, async (m) => (await this.run(m, RELEASE, [version + 1, jobId, version, owner])) > 0);
+    return writeTransaction(this.ds, async (m) => (await this.run(m, this.sql.RELEASE, [version + 1, jobId, version, owner])) > 0);
   }
 }

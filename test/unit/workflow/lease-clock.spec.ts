@@ -1,0 +1,50 @@
+/**
+ * Runner leases on the database's clock (PostgreSQL): a worker whose own clock runs an hour ahead must not take a
+ * live lease, nor see a job leased elsewhere as due. On SQLite (a local file: one machine, one clock) the process
+ * clock is the clock, so the skewed worker's view is what the machine's clock says.
+ */
+import { WorkflowJobEntity } from '../../../entities';
+import { RunnerStore } from '../../../src/services/workflow/runner/store';
+import { IdentityFixtures, uniq } from '../../fixtures/identity';
+import { testContexts } from '../../helpers/context';
+import { openTestDatabase, TestDatabase } from '../../helpers/db';
+
+const ROLE = 'arn:aws:iam::000000000000:role/runner';
+
+describe('workflow runner leases', () => {
+  let db: TestDatabase;
+  let jobId: number;
+  beforeAll(async () => {
+    db = await openTestDatabase();
+    const f = new IdentityFixtures(db.dataSource);
+    const contexts = testContexts(db.dataSource, f.services);
+    const alice = await f.user(uniq('alice'));
+    const ctx = await contexts.as(await f.classicToken(alice, ['workflow']));
+    const def = await f.services.workflowDefinitions.create(ctx, { name: uniq('d'), definition: '{"StartAt":"A","States":{"A":{"Type":"Pass","End":true}}}', roleArn: ROLE });
+    jobId = (await f.services.workflowJobs.start(ctx, { stateMachineArn: def.arn })).job.id;
+  });
+  afterAll(() => db?.drop());
+
+  it('a live lease is not taken, nor its job listed as due, by another runner; on PostgreSQL not even by one whose clock runs an hour ahead', async () => {
+    const store = new RunnerStore(db.dataSource);
+    const held = await store.claim(jobId, 'runner-a', 60_000);
+    expect(held?.leaseOwner).toBe('runner-a');
+    const postgres = db.dataSource.options.type === 'postgres';
+    // PostgreSQL: only Date is faked (timers and I/O run as usual): this process's clock is an hour ahead, and the
+    // lease times come from the database's clock. (SQLite is this machine's file: its clock is this machine's;
+    // better-sqlite3 cannot bind a faked Date, so it runs with the real one.)
+    if (postgres) {
+      jest.useFakeTimers({ now: Date.now() + 3_600_000, doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'queueMicrotask', 'hrtime', 'performance'] });
+    }
+    try {
+      expect(await store.claim(jobId, 'runner-b', 60_000)).toBeNull();
+      expect(await store.due(100)).not.toContain(jobId);
+    } finally {
+      jest.useRealTimers();
+    }
+    const row = await db.dataSource.getRepository(WorkflowJobEntity).findOneByOrFail({ id: jobId });
+    expect(row.leaseOwner).toBe('runner-a');
+    expect(row.leaseUntil!.getTime()).toBeGreaterThan(Date.now() + 50_000);
+    expect(row.leaseUntil!.getTime()).toBeLessThan(Date.now() + 61_000);
+  });
+});
