@@ -391,6 +391,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
           // Background rescans are cancelled and marked failed; the detector's threads end.
           await services.secretScanningPush.close().catch((err) => log.error({ err }, 'closing the secret detector failed'));
           await services.calendarImport.close().catch((err) => log.error({ err }, 'closing the iCalendar importer failed'));
+          await services.workflowDefinitions.close().catch((err) => log.error({ err }, 'closing the definition checker failed'));
           if (redis) await redis.quit().catch(() => undefined);
           if (dataSource.isInitialized) await dataSource.destroy();
         }

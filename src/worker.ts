@@ -43,6 +43,7 @@ async function main(): Promise<void> {
       .close()
       .then(() => services.secretScanningPush.close())
       .then(() => services.calendarImport.close())
+      .then(() => services.workflowDefinitions.close())
       .then(() => dataSource.destroy())
       .then(() => process.exit(0))
       .catch((err) => {

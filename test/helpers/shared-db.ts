@@ -64,6 +64,7 @@ export async function seedWorkflowKey(db: SharedDatabase, login: string, serverK
     const u = await f.user(login);
     const k = await f.services.identity.createAccessKey(ds.manager, { user: u.login }, serverKey);
     await f.services.calendarImport.close();
+    await f.services.workflowDefinitions.close();
     await f.services.secretScanningPush.close();
     return { accessKeyId: k.accessKeyId, secretAccessKey: k.secretAccessKey };
   } finally {

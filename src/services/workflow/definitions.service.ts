@@ -14,7 +14,7 @@ import { ConflictError, NotFoundError, quoteInput, ValidationError } from '../..
 import { DEFAULT_PAGE_SIZE, keysetPage, Page, PageArgs } from '../common/pagination';
 import { requireWorkflowAccess } from './access';
 import { definitionArn, parseDefinitionArn, requireRoleArn, requireValidName } from './arn';
-import { checkDefinition } from './definition-check';
+import { DefinitionCheckPool } from './definition-check-pool';
 import { WORKFLOW_CODES } from './error-codes';
 import { decodePageToken, encodePageToken, pageTokenKey } from './page-token';
 
@@ -73,11 +73,18 @@ function checkType(type: string | undefined): WorkflowType {
 }
 
 export class WorkflowDefinitionService {
+  /** Large definitions are checked in a worker thread (asl-validator: ~0.5 s per MiB). */
+  private readonly checker = new DefinitionCheckPool();
+
+  async close(): Promise<void> {
+    await this.checker.close();
+  }
+
   /** Create a definition; the same name, definition, role and type again returns the existing one. */
   async create(ctx: RequestContext, input: CreateDefinitionInput): Promise<WorkflowDefinitionEntity> {
     const userId = requireWorkflowAccess(ctx, 'write');
     const name = requireValidName(input.name);
-    const checked = checkDefinition(input.definition);
+    const checked = await this.checker.check(input.definition);
     const roleArn = requireRoleArn(input.roleArn);
     const type = checkType(input.type);
     const arn = definitionArn(ctx.config, name);
@@ -131,7 +138,7 @@ export class WorkflowDefinitionService {
     if (input.definition === undefined && input.roleArn === undefined) {
       throw new ValidationError('Either the definition or the roleArn must be specified');
     }
-    const checked = input.definition === undefined ? undefined : checkDefinition(input.definition);
+    const checked = input.definition === undefined ? undefined : await this.checker.check(input.definition);
     const roleArn = input.roleArn === undefined ? undefined : requireRoleArn(input.roleArn);
     parseDefinitionArn(ctx.config, input.arn);
     return withTransaction(ctx, async (tx) => {

@@ -12,7 +12,7 @@ import type { RequestContext } from '../../context';
 import { withTransaction } from '../../context';
 import { queryRows, sqlFor } from '../../db/rows';
 import { isPostgres, lockedFindOne } from '../../db/transaction';
-import { ConflictError, NotFoundError, quoteInput, ValidationError } from '../../errors/app-error';
+import { ConflictError, NotFoundError, quoteInput, UnavailableError, ValidationError } from '../../errors/app-error';
 import { DEFAULT_PAGE_SIZE, keysetPage, Page, PageArgs } from '../common/pagination';
 import { jobVisibilityFilter, jobVisible, requireWorkflowAccess } from './access';
 import { definitionArn, jobArn, parseDefinitionArn, parseJobArn, requireValidName } from './arn';
@@ -408,7 +408,13 @@ export class WorkflowJobService {
     requireWorkflowAccess(ctx, 'write');
     lengthCheck('error', input.error, MAX_ERROR_CHARS);
     lengthCheck('cause', input.cause, MAX_CAUSE_CHARS);
-    const stopped = await this.stopInTransaction(ctx, input);
+    // The row is read under a lock (PostgreSQL) or the write lock (SQLite), so the version check below does not
+    // fail in practice; if it ever does (a runner wrote in between), the stop is simply taken again.
+    let stopped: WorkflowJobEntity | null = null;
+    for (let attempt = 0; stopped === null; attempt++) {
+      stopped = await this.stopInTransaction(ctx, input);
+      if (stopped === null && attempt >= 4) throw new UnavailableError('The execution could not be stopped now; try again');
+    }
     try {
       this.hooks.onStopped?.(stopped.id);
     } catch (e) {
@@ -417,7 +423,8 @@ export class WorkflowJobService {
     return stopped;
   }
 
-  private stopInTransaction(ctx: RequestContext, input: StopJobInput): Promise<WorkflowJobEntity> {
+  /** The stopped job, or null when a runner's write came in between (the caller tries again). */
+  private stopInTransaction(ctx: RequestContext, input: StopJobInput): Promise<WorkflowJobEntity | null> {
     return withTransaction(ctx, async (tx) => {
       const job = await this.findVisible(tx, input.executionArn, true);
       if (job.status !== 'RUNNING') {
@@ -438,7 +445,7 @@ export class WorkflowJobService {
       };
       // Conditional on the version read under the lock: a runner's write in between cannot be overwritten.
       const res = await tx.db.getRepository(WorkflowJobEntity).update({ id: job.id, version: job.version, status: 'RUNNING' }, patch);
-      if (res.affected === 0) throw new ConflictError('The execution changed concurrently; try again');
+      if (res.affected === 0) return null;
       const last = await lastJobEventId(tx.db, job.id);
       const details: Record<string, string> = {};
       if (input.error !== undefined) details.error = input.error;

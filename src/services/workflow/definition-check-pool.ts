@@ -1,0 +1,51 @@
+/**
+ * Definition checks off the event loop for large definitions: asl-validator costs ~0.5 s per MiB, so a definition
+ * above INLINE_LIMIT characters is checked in one piscina worker thread (started on demand, ended after a minute
+ * idle), with a time limit; small ones (the common case) are checked inline, where a thread hop would cost more than
+ * the check. close() ends the thread.
+ */
+import { existsSync } from 'node:fs';
+import * as path from 'node:path';
+import { Piscina } from 'piscina';
+import { ValidationError } from '../../errors/app-error';
+import { checkDefinition, type CheckedDefinition } from './definition-check';
+import { WORKFLOW_CODES } from './error-codes';
+
+/** Definitions up to this many characters are checked on the event loop (well under a millisecond). */
+export const INLINE_LIMIT = 16 * 1024;
+const CHECK_TIMEOUT_MS = 10_000;
+const IDLE_TIMEOUT_MS = 60_000;
+
+function workerFile(): string {
+  if (__filename.endsWith('.js')) return path.join(__dirname, 'definition-check-worker.js');
+  const root = path.resolve(__dirname, '..', '..', '..');
+  return path.join(root, 'dist', path.relative(root, __dirname), 'definition-check-worker.js');
+}
+
+export class DefinitionCheckPool {
+  private pool: Piscina | undefined;
+
+  async check(text: string): Promise<CheckedDefinition> {
+    if (typeof text !== 'string' || text.length <= INLINE_LIMIT) return checkDefinition(text);
+    if (!this.pool) {
+      const filename = workerFile();
+      if (!existsSync(filename)) throw new Error(`the definition checker's worker ${filename} is missing: build with npm run build`);
+      this.pool = new Piscina({ filename, minThreads: 0, maxThreads: 1, idleTimeout: IDLE_TIMEOUT_MS, resourceLimits: { maxOldGenerationSizeMb: 512 } });
+    }
+    let answer: { ok: CheckedDefinition } | { invalid: string };
+    try {
+      answer = (await this.pool.run(text, { signal: AbortSignal.timeout(CHECK_TIMEOUT_MS) })) as typeof answer;
+    } catch {
+      // Timed out, or the thread ran out of its memory.
+      throw new ValidationError('Invalid State Machine Definition: \'SCHEMA_VALIDATION_FAILED: The definition could not be validated within the time and memory limits\'', { domainCode: WORKFLOW_CODES.INVALID_DEFINITION });
+    }
+    if ('invalid' in answer) throw new ValidationError(answer.invalid, { domainCode: WORKFLOW_CODES.INVALID_DEFINITION });
+    return answer.ok;
+  }
+
+  async close(): Promise<void> {
+    const pool = this.pool;
+    this.pool = undefined;
+    if (pool) await pool.destroy();
+  }
+}

@@ -1,0 +1,16 @@
+/**
+ * Definition checking in a worker thread (./definition-check-pool): asl-validator takes ~0.5 s on a 1 MiB
+ * definition, which must not hold the event loop. Loaded as compiled JavaScript from dist/ (also under jest, whose
+ * global setup builds dist/).
+ */
+import { ValidationError } from '../../errors/app-error';
+import { checkDefinition, type CheckedDefinition } from './definition-check';
+
+export default function checkInWorker(text: string): { ok: CheckedDefinition } | { invalid: string } {
+  try {
+    return { ok: checkDefinition(text) };
+  } catch (e) {
+    if (e instanceof ValidationError) return { invalid: e.message };
+    throw e;
+  }
+}
