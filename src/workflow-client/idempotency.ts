@@ -52,7 +52,11 @@ export function idempotencyMiddleware(service: Service, bytesSource: BytesSource
       memberByOp.set(command.name, member);
     }
     if (member !== undefined && !command.args[member]) {
-      command.args[member] = uuidV4FromBytes(bytesSource(16));
+      try {
+        command.args[member] = uuidV4FromBytes(bytesSource(16));
+      } catch (err) {
+        return Promise.reject(err);
+      }
     }
     return next(command, request);
   };
