@@ -59,7 +59,7 @@ function loopbackHandler(url: string): Handler {
       headers: { 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': `Idem.${command.name}` },
       body: JSON.stringify(body),
     });
-    return { ...(await res.json()), '@metadata': { statusCode: res.status, headers: {}, transferStats: {} } } as Result;
+    return { ...((await res.json()) as Record<string, unknown>), '@metadata': { statusCode: res.status, headers: {}, transferStats: {} } } as Result;
   };
 }
 
