@@ -101,6 +101,45 @@ describe('workflow client service model', () => {
     expect(() => s.getShape('Missing')).toThrow('Shape not found: Missing');
   });
 
+  it('matches the official SDK schemas: member names, required members and enum values', () => {
+    // @aws-sdk/client-sfn exports each structure's schema as `${Name}$` = [3, ns, name, traits, memberNames,
+    // memberSchemas, requiredCount] with the required members first, and each enum as an object of its values.
+    const sdk = sfn as unknown as Record<string, unknown>;
+    const s = service();
+    const seen = new Set<string>();
+    let compared = 0;
+    const walk = (name: string): void => {
+      if (seen.has(name)) return;
+      seen.add(name);
+      const mine = s.getShape(name);
+      const schema = sdk[`${name}$`] as [number, string, string, unknown, string[], unknown, number?] | undefined;
+      if (mine.type === 'structure' && schema) {
+        const [, , , , names, , requiredCount = 0] = schema;
+        expect({ name, members: Object.keys(mine.members ?? {}).sort() }).toEqual({ name, members: [...names].sort() });
+        expect({ name, required: [...(mine.required ?? [])].sort() }).toEqual({
+          name,
+          required: names.slice(0, requiredCount).sort(),
+        });
+        compared++;
+      }
+      const values = sdk[name];
+      if (mine.enum && values && typeof values === 'object') {
+        expect({ name, enum: [...mine.enum].sort() }).toEqual({ name, enum: Object.values(values).sort() });
+      }
+      for (const ref of Object.values(mine.members ?? {})) walk(ref.shape);
+      for (const ref of [mine.member, mine.key, mine.value]) if (ref) walk(ref.shape);
+    };
+    for (const op of s.getOperationNames()) {
+      const o = s.getOperation(op);
+      for (const ref of [o.input!, o.output!]) {
+        expect(sdk[`${ref.shape}$`]).toBeDefined();
+        walk(ref.shape);
+      }
+      for (const e of o.errors) walk(e.shape);
+    }
+    expect(compared).toBeGreaterThan(80);
+  });
+
   it('resolves a member reference with its traits over the target shape', () => {
     const s = service();
     const input = s.getInputShape('RedriveExecution');
