@@ -8,9 +8,12 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { InvalidArgumentError, WorkflowServiceException } from '../../../src/workflow-client/errors';
 import { Service, defaultApiProvider, type WaiterAcceptor } from '../../../src/workflow-client/api';
-import type { OperationClient } from '../../../src/workflow-client/paginator';
+import { ResultPaginator, type OperationClient } from '../../../src/workflow-client/paginator';
 import { Waiter, WaiterError, type WaiterConfig } from '../../../src/workflow-client/waiter';
 import type { CommandLike, Result } from '../../../src/workflow-client/types';
+import { IdentityFixtures, uniq } from '../../fixtures/identity';
+import { startTestApp, type TestApp } from '../../helpers/app';
+import { signedCall } from '../../helpers/sigv4';
 
 const sfn = Service.fromProvider(defaultApiProvider, 'states', 'latest');
 const ARN = 'arn:aws:states:us-east-1:123456789012:execution:jobs:run-1';
@@ -364,5 +367,97 @@ describe('Waiter matchers and configuration', () => {
     await new Waiter(spy, 'W', { maxResults: 1, '@waiter': { maxAttempts: 1 } }, config([{ state: 'success', matcher: 'status', expected: 200 }])).promise();
     expect(seen).toEqual([{ maxResults: 1 }]);
     expect(server.bodies).toEqual([{ maxResults: 1 }]);
+  });
+});
+
+/**
+ * The same waiters and paginators against the real gateway (POST /workflow, SigV4-signed with a user's access key,
+ * the embedded runner executing the jobs), through a signed variant of the test-only client.
+ */
+describe('waiters and paginators against the running gateway', () => {
+  let t: TestApp;
+  let client: OperationClient;
+  let calls: string[];
+  const ROLE = 'arn:aws:iam::000000000000:role/workflow-runner';
+
+  beforeAll(async () => {
+    t = await startTestApp({});
+    const fx = new IdentityFixtures(t.db.dataSource);
+    const user = await fx.user(uniq('waiter'));
+    const k = await fx.services.identity.createAccessKey(t.db.dataSource.manager, { user: user.login });
+    const key = { accessKeyId: k.accessKeyId, secretAccessKey: k.secretAccessKey };
+    client = {
+      getCommand: (name, args = {}) => {
+        if (!sfn.hasOperation(name)) throw new InvalidArgumentError(`Operation not found: ${name}`);
+        return { name, args: { ...args } };
+      },
+      executeAsync: async (command) => {
+        const delay = (command.args['@http'] as { delay?: number } | undefined)?.delay;
+        if (delay) await new Promise((r) => setTimeout(r, delay));
+        calls.push(command.name);
+        const input = Object.fromEntries(Object.entries(command.args).filter(([k2]) => !k2.startsWith('@')));
+        const res = await signedCall(t.url, { key, target: `AWSStepFunctions.${command.name}`, body: JSON.stringify(input) });
+        const body = res.body as Record<string, unknown>;
+        if (res.status >= 300) {
+          const code = String(body.__type ?? '').split('#').pop()!.split(':')[0];
+          throw new WorkflowServiceException(`${code}: ${String(body.message)}`, { command, code, statusCode: res.status });
+        }
+        return { ...body, '@metadata': { statusCode: res.status, headers: {}, transferStats: {} } } as Result;
+      },
+    };
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+  beforeEach(() => {
+    calls = [];
+  });
+
+  const call = (name: string, args: Record<string, unknown>) => client.executeAsync(client.getCommand(name, args));
+  const define = async (definition: object) =>
+    (await call('CreateStateMachine', { name: uniq('w'), roleArn: ROLE, definition: JSON.stringify(definition) }))
+      .stateMachineArn as string;
+  const start = async (stateMachineArn: string) =>
+    (await call('StartExecution', { stateMachineArn, input: '{}' })).executionArn as string;
+  const fast = { delay: 0.02, maxAttempts: 500 };
+
+  it('ExecutionSucceeded resolves when a job succeeds', async () => {
+    const arn = await start(await define({ StartAt: 'A', States: { A: { Type: 'Pass', Result: 1, End: true } } }));
+    await new Waiter(client, 'ExecutionSucceeded', { executionArn: arn, '@waiter': fast }, sfn.getWaiterConfig('ExecutionSucceeded')).promise();
+    expect((await call('DescribeExecution', { executionArn: arn })).status).toBe('SUCCEEDED');
+  });
+
+  it('JobSucceeded rejects with the failure message when a job fails', async () => {
+    const arn = await start(await define({ StartAt: 'F', States: { F: { Type: 'Fail', Error: 'Boom', Cause: 'why' } } }));
+    const e = await rejection(
+      new Waiter(client, 'JobSucceeded', { executionArn: arn, '@waiter': fast }, sfn.getWaiterConfig('JobSucceeded')).promise(),
+    );
+    expect(e.message).toBe('The JobSucceeded waiter entered a failure state.');
+    expect(e.result).toMatchObject({ status: 'FAILED', error: 'Boom', cause: 'why' });
+  });
+
+  it('ExecutionStopped resolves after StopExecution; an unknown execution is a failure with the reason', async () => {
+    const arn = await start(await define({ StartAt: 'W', States: { W: { Type: 'Wait', Seconds: 600, End: true } } }));
+    await call('StopExecution', { executionArn: arn, error: 'Enough' });
+    await new Waiter(client, 'ExecutionStopped', { executionArn: arn, '@waiter': fast }, sfn.getWaiterConfig('ExecutionStopped')).promise();
+    const missing = arn.replace(/:[^:]+$/, ':no-such-run');
+    const e = await rejection(
+      new Waiter(client, 'ExecutionStopped', { executionArn: missing, '@waiter': fast }, sfn.getWaiterConfig('ExecutionStopped')).promise(),
+    );
+    expect(e.message).toMatch(/^The ExecutionStopped waiter entered a failure state\. Reason: ExecutionDoesNotExist: /);
+  });
+
+  it('ListExecutions pages through every job of a state machine', async () => {
+    const sm = await define({ StartAt: 'A', States: { A: { Type: 'Pass', End: true } } });
+    const started = new Set<string>();
+    for (let i = 0; i < 7; i++) started.add(await start(sm));
+    calls = [];
+    const arns: string[] = [];
+    for await (const arn of new ResultPaginator(client, 'ListExecutions', { stateMachineArn: sm, maxResults: 3 }, sfn.getPaginatorConfig('ListExecutions')).search('executions[].executionArn')) {
+      arns.push(arn as string);
+    }
+    expect(new Set(arns)).toEqual(started);
+    expect(arns).toHaveLength(7);
+    expect(calls).toEqual(['ListExecutions', 'ListExecutions', 'ListExecutions']);
   });
 });
