@@ -139,6 +139,9 @@ export class Service {
   private readonly serviceName: string;
   private paginators?: Record<string, Partial<PaginatorConfig>>;
   private waiters?: Record<string, WaiterModel>;
+  /** Resolved shapes per reference object and input shapes per operation (validation runs on every command). */
+  private readonly resolved = new WeakMap<ShapeRef, ResolvedShape>();
+  private readonly inputs = new Map<string, ResolvedShape>();
 
   /**
    * @param definition the api model; its own `paginators` / `waiters` sections win over the provider's.
@@ -220,15 +223,25 @@ export class Service {
     if (!this.hasShape(name)) throw new InvalidArgumentError(`Shape not found: ${name}`);
     return this.definition.shapes[name];
   }
-  /** The referenced shape with the reference's traits over it (PHP Shape::create). */
+  /** The referenced shape with the reference's traits over it (PHP Shape::create); cached, treat as read-only. */
   resolveShape(ref: ShapeRef): ResolvedShape {
-    const { shape, ...traits } = ref;
-    return { ...this.getShape(shape), ...traits, name: shape } as ResolvedShape;
+    let resolved = this.resolved.get(ref);
+    if (!resolved) {
+      const { shape, ...traits } = ref;
+      resolved = { ...this.getShape(shape), ...traits, name: shape } as ResolvedShape;
+      this.resolved.set(ref, resolved);
+    }
+    return resolved;
   }
   /** The operation's input structure (an empty structure when the operation has none). */
   getInputShape(operation: string): ResolvedShape {
-    const op = this.getOperation(operation);
-    return op.input ? this.resolveShape(op.input) : { type: 'structure', members: {}, name: `${operation}Input` };
+    let shape = this.inputs.get(operation);
+    if (!shape) {
+      const op = this.getOperation(operation);
+      shape = op.input ? this.resolveShape(op.input) : { type: 'structure', members: {}, name: `${operation}Input` };
+      this.inputs.set(operation, shape);
+    }
+    return shape;
   }
   getOutputShape(operation: string): ResolvedShape {
     const op = this.getOperation(operation);
