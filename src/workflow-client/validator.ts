@@ -12,6 +12,7 @@
  */
 import { InvalidArgumentError } from './errors';
 import type { ResolvedShape, Service } from './api';
+import type { Middleware } from './types';
 
 export interface ValidationConstraints {
   required: boolean;
@@ -267,4 +268,19 @@ export function constraintsFromOption(option: unknown): ValidationConstraints | 
     return { required: o.required === true, min: o.min === true, max: o.max === true, pattern: o.pattern === true };
   }
   throw new InvalidArgumentError('The "validate" option must be a boolean, or an object of constraints.');
+}
+
+/**
+ * The `validation` middleware of the validate step (PHP Middleware::validation): validates each command's input
+ * before it is built; an invalid command is rejected (InvalidArgumentError) and never reaches the next handler.
+ */
+export function validationMiddleware(service: Service, constraints: ValidationConstraints = DEFAULT_CONSTRAINTS): Middleware {
+  return (next) => (command, request) => {
+    try {
+      validateInput(service, command.name, command.args, constraints);
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    return next(command, request);
+  };
 }

@@ -10,8 +10,12 @@ import {
   constraintsFromOption,
   describeType,
   validateInput,
+  validationMiddleware,
   type ValidationConstraints,
 } from '../../../src/workflow-client/validator';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { CommandLike, Handler, Result } from '../../../src/workflow-client/types';
 
 const sfn = Service.fromProvider(defaultApiProvider, 'states', 'latest');
 const ALL: ValidationConstraints = { required: true, min: true, max: true, pattern: true };
@@ -221,5 +225,50 @@ describe('constraintsFromOption (the validate option)', () => {
     expect(describeType(null)).toBe('NULL');
     expect(describeType([1, 2])).toBe('array(2)');
     expect(describeType(new Date(0))).toBe('object(Date)');
+  });
+});
+
+describe('validationMiddleware', () => {
+  let server: Server;
+  let url: string;
+  const received: unknown[] = [];
+  beforeAll(async () => {
+    server = createServer((req, res) => {
+      let data = '';
+      req.on('data', (c) => (data += c));
+      req.on('end', () => {
+        received.push(JSON.parse(data));
+        res.writeHead(200, { 'content-type': 'application/x-amz-json-1.0' });
+        res.end('{"executionArn":"arn:x","startDate":1}');
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  /** The next handler sends the command to the loopback server. */
+  const send: Handler = async (command: CommandLike) => {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'x-amz-target': `AWSStepFunctions.${command.name}` },
+      body: JSON.stringify(Object.fromEntries(Object.entries(command.args).filter(([k]) => !k.startsWith('@')))),
+    });
+    return { ...((await res.json()) as Record<string, unknown>), '@metadata': { statusCode: res.status, headers: {}, transferStats: {} } } as Result;
+  };
+
+  it('passes valid commands on and rejects invalid ones before anything is sent', async () => {
+    const handler = validationMiddleware(sfn)(send);
+    await expect(handler({ name: 'StartExecution', args: { stateMachineArn: ARN, '@http': {} } })).resolves.toMatchObject({ executionArn: 'arn:x' });
+    expect(received).toEqual([{ stateMachineArn: ARN }]);
+    await expect(handler({ name: 'StartExecution', args: { name: 'x' } })).rejects.toThrow(
+      new InvalidArgumentError(
+        'Found 1 error while validating the input provided for the StartExecution operation:\n[stateMachineArn] is missing and is a required parameter',
+      ),
+    );
+    // pattern is only checked when the constraints enable it
+    const strict = validationMiddleware(sfn, ALL)(send);
+    await expect(strict({ name: 'RedriveExecution', args: { executionArn: ARN, clientToken: ' ' } })).rejects.toThrow('Pattern /[!-~]+/');
+    expect(received).toHaveLength(1);
   });
 });
