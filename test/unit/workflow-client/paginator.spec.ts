@@ -10,6 +10,7 @@ import { InvalidArgumentError, WorkflowServiceException } from '../../../src/wor
 import { Service, UnexpectedValueError, defaultApiProvider } from '../../../src/workflow-client/api';
 import { ResultPaginator, resultIterator, type OperationClient } from '../../../src/workflow-client/paginator';
 import type { CommandLike, Result } from '../../../src/workflow-client/types';
+import { search as jmes } from '../../../src/workflow-client/jmespath';
 
 const sfn = Service.fromProvider(defaultApiProvider, 'states', 'latest');
 
@@ -277,5 +278,21 @@ describe('resultIterator (getIterator)', () => {
     const items = await collect(resultIterator(client, 'ListStateMachines', { maxResults: 5 }, { result_key: 'stateMachines' }));
     expect(items).toEqual([{ name: 'a' }, { name: 'b' }]);
     expect(server.seen.map((s) => s.body)).toEqual([{ maxResults: 5 }]);
+  });
+});
+
+describe('JMESPath on Results', () => {
+  it('evaluates on results holding Dates and undefined members, and names a bad expression', () => {
+    const page = {
+      executions: [{ name: 'a', startDate: new Date(0) }, { name: undefined }],
+      nextToken: undefined,
+      '@metadata': { statusCode: 200 },
+    };
+    expect(jmes(page, 'executions[].name')).toEqual(['a']);
+    expect(jmes(page, 'executions[0].startDate')).toEqual(new Date(0));
+    expect(jmes(page, 'nextToken')).toBeNull();
+    expect(jmes(page, '"@metadata".statusCode')).toBe(200);
+    expect(jmes(page, 'length(executions)')).toBe(2);
+    expect(() => jmes(page, 'executions[')).toThrow(new InvalidArgumentError('Invalid JMESPath expression "executions[": Syntax error: expected Star, got: EOF'));
   });
 });
