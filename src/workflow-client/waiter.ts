@@ -35,20 +35,41 @@ export interface WaiterConfig {
 
 export type WaiterOverrides = Partial<WaiterConfig>;
 
-/** Why a wait ended without success: a failure acceptor matched, or the attempts ran out. */
+/**
+ * Why a wait ended without success: a failure acceptor matched, or the attempts ran out. `result` / `error` (the
+ * last attempt's outcome) are not enumerable and not in `toJSON`, so logging or serialising a WaiterError never
+ * dumps the signed request (Authorization, session token) that a service error carries.
+ */
 export class WaiterError extends Error {
   override name = 'WaiterError';
+  /** The last attempt's Result, when it did not fail. */
+  declare readonly result?: Result;
+  /** The last attempt's service error, when it failed. */
+  declare readonly error?: WorkflowServiceException;
+
   constructor(
     message: string,
     readonly waiterName: string,
     readonly reason: 'failure' | 'maxAttempts',
     readonly attempts: number,
-    /** The last attempt's Result, when it did not fail. */
-    readonly result?: Result,
-    /** The last attempt's service error, when it failed. */
-    readonly error?: WorkflowServiceException,
+    result?: Result,
+    error?: WorkflowServiceException,
   ) {
     super(message);
+    Object.defineProperty(this, 'result', { value: result, enumerable: false });
+    Object.defineProperty(this, 'error', { value: error, enumerable: false });
+  }
+
+  toJSON(): Record<string, unknown> {
+    return {
+      name: this.name,
+      message: this.message,
+      waiterName: this.waiterName,
+      reason: this.reason,
+      attempts: this.attempts,
+      errorCode: this.error?.code,
+      statusCode: this.error?.statusCode ?? this.result?.['@metadata']?.statusCode,
+    };
   }
 }
 

@@ -6,6 +6,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { inspect } from 'node:util';
 import { InvalidArgumentError, WorkflowServiceException } from '../../../src/workflow-client/errors';
 import { Service, defaultApiProvider, type WaiterAcceptor } from '../../../src/workflow-client/api';
 import { ResultPaginator, type OperationClient } from '../../../src/workflow-client/paginator';
@@ -187,6 +188,24 @@ describe('Waiter against a loopback Step Functions server', () => {
     expect(e.error?.code).toBe('InvalidArn');
     expect(e.result).toBeUndefined();
     expect(server.bodies).toHaveLength(1);
+  });
+
+  it('serialises a WaiterError without the command or request of the last error', async () => {
+    server.reply = sequence(sfnError('InvalidArn', 'bad arn'));
+    const e = await rejection(waiter('ExecutionSucceeded', { executionArn: 'x', '@waiter': fast }).promise());
+    // a service error carries its command and (with the real client) the signed request
+    (e.error as unknown as { request: unknown }).request = { headers: { authorization: 'AWS4-HMAC-SHA256 Signature=deadbeef' } };
+    expect(JSON.parse(JSON.stringify(e))).toEqual({
+      name: 'WaiterError',
+      message: expect.stringContaining('entered a failure state'),
+      waiterName: 'ExecutionSucceeded',
+      reason: 'failure',
+      attempts: 1,
+      errorCode: 'InvalidArn',
+      statusCode: 400,
+    });
+    expect(Object.keys(e)).not.toContain('error');
+    expect(inspect(e)).not.toContain('deadbeef');
   });
 
   it('gives up after maxAttempts', async () => {
