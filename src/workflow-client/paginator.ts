@@ -35,14 +35,17 @@ function sameToken(a: Record<string, unknown> | null, b: Record<string, unknown>
 }
 
 export class ResultPaginator implements AsyncIterable<Result> {
+  /** A true private field: serialising or logging a paginator never reaches the client (and its credentials). */
+  readonly #client: OperationClient;
   private readonly config: PaginatorConfig;
 
   constructor(
-    private readonly client: OperationClient,
+    client: OperationClient,
     private readonly operation: string,
     private readonly args: Record<string, unknown> = {},
     config: Partial<PaginatorConfig>,
   ) {
+    this.#client = client;
     this.config = {
       input_token: config.input_token ?? null,
       output_token: config.output_token ?? null,
@@ -55,7 +58,7 @@ export class ResultPaginator implements AsyncIterable<Result> {
   async *[Symbol.asyncIterator](): AsyncIterator<Result> {
     let token: Record<string, unknown> | null = null;
     for (;;) {
-      const result = await this.client.executeAsync(this.nextCommand(token));
+      const result = await this.#client.executeAsync(this.nextCommand(token));
       yield result;
       const next = this.nextToken(result);
       if (next === null || sameToken(token, next)) return;
@@ -106,7 +109,7 @@ export class ResultPaginator implements AsyncIterable<Result> {
   }
 
   private nextCommand(token: Record<string, unknown> | null): CommandLike {
-    return this.client.getCommand(this.operation, { ...this.args, ...(token ?? {}) });
+    return this.#client.getCommand(this.operation, { ...this.args, ...(token ?? {}) });
   }
 }
 

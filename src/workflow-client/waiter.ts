@@ -92,15 +92,18 @@ function looseEquals(actual: unknown, expected: unknown): boolean {
 }
 
 export class Waiter {
+  /** A true private field: serialising or logging a waiter never reaches the client (and its credentials). */
+  readonly #client: OperationClient;
   private readonly config: WaiterConfig;
   private readonly args: Record<string, unknown>;
 
   constructor(
-    private readonly client: OperationClient,
+    client: OperationClient,
     readonly name: string,
     args: Record<string, unknown> = {},
     config: Partial<WaiterConfig> = {},
   ) {
+    this.#client = client;
     const { '@waiter': overrides, ...rest } = args;
     this.args = rest;
     const merged: Partial<WaiterConfig> = {
@@ -132,11 +135,11 @@ export class Waiter {
   async promise(): Promise<void> {
     const { maxAttempts, operation } = this.config;
     for (let attempt = 1; ; attempt++) {
-      const command = this.client.getCommand(operation, this.argsForAttempt(attempt));
+      const command = this.#client.getCommand(operation, this.argsForAttempt(attempt));
       if (this.config.before) this.config.before(command, attempt);
       let outcome: Result | WorkflowServiceException;
       try {
-        outcome = await this.client.executeAsync(command);
+        outcome = await this.#client.executeAsync(command);
       } catch (err) {
         if (!(err instanceof WorkflowServiceException)) throw err;
         outcome = err;

@@ -6,6 +6,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { inspect } from 'node:util';
 import { InvalidArgumentError, WorkflowServiceException } from '../../../src/workflow-client/errors';
 import { Service, UnexpectedValueError, defaultApiProvider } from '../../../src/workflow-client/api';
 import { ResultPaginator, resultIterator, type OperationClient } from '../../../src/workflow-client/paginator';
@@ -294,5 +295,15 @@ describe('JMESPath on Results', () => {
     expect(jmes(page, '"@metadata".statusCode')).toBe(200);
     expect(jmes(page, 'length(executions)')).toBe(2);
     expect(() => jmes(page, 'executions[')).toThrow(new InvalidArgumentError('Invalid JMESPath expression "executions[": Syntax error: expected Star, got: EOF'));
+  });
+});
+
+describe('paginator serialisation', () => {
+  it('never reaches the client (and the credentials it holds)', () => {
+    const client = Object.assign(new TestClient('http://127.0.0.1:1/', sfn), { credentials: { secret: 'wJalrXUtnFEMI' } });
+    const p = new ResultPaginator(client, 'ListExecutions', { maxResults: 1 }, sfn.getPaginatorConfig('ListExecutions'));
+    expect(JSON.stringify(p)).not.toContain('wJalrXUtnFEMI');
+    expect(inspect(p)).not.toContain('wJalrXUtnFEMI');
+    expect(JSON.parse(JSON.stringify(p))).toMatchObject({ operation: 'ListExecutions', args: { maxResults: 1 } });
   });
 });

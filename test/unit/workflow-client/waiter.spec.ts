@@ -368,6 +368,11 @@ describe('Waiter matchers and configuration', () => {
     expect(() => new Waiter(client, 'W', {}, config([{ state: 'success', matcher: 'jsonPath' as never, expected: 1 }]))).toThrow(
       'Unknown waiter matcher: jsonPath',
     );
+    // serialising a waiter never reaches its client
+    const secretClient = Object.assign(new TestClient(server.url, sfn), { credentials: { secret: 'wJalrXUtnFEMI' } });
+    const sw = new Waiter(secretClient, 'W', {}, config([]));
+    expect(JSON.stringify(sw)).not.toContain('wJalrXUtnFEMI');
+    expect(inspect(sw)).not.toContain('wJalrXUtnFEMI');
     // @waiter overrides win over the model config and are not sent
     const w = new Waiter(client, 'W', { '@waiter': { maxAttempts: 9 } }, config([]));
     expect(w.getConfig().maxAttempts).toBe(9);
