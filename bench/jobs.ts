@@ -9,9 +9,7 @@
  *  - redis: a dispatch-only gateway (WORKFLOW_RUNNER=dispatch) and two `npm run worker` processes sharing the jobs
  *    through BullMQ (REDIS_URL, default redis://127.0.0.1:6379; skipped when Redis does not answer).
  */
-import { ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import * as path from 'node:path';
 import { Sha256 } from '@aws-crypto/sha256-js';
 import { SignatureV4 } from '@smithy/signature-v4';
 import BetterSqlite3 from 'better-sqlite3';
@@ -23,6 +21,7 @@ import { loadConfig } from '../src/config';
 import { App, createApp } from '../src/server';
 import { runLoad } from './lib/load';
 import { BenchFailure, HttpRequestSpec } from './lib/types';
+import { startWorkerProcess, type WorkerProcess } from './worker-process';
 
 export const JOBS_WORKLOAD = 'workflow-jobs';
 const ROLE = 'arn:aws:iam::000000000000:role/bench';
@@ -171,22 +170,8 @@ async function measureBaseline(database: DatabaseConfig, definitionId: number, j
   return { target: 'baseline', jobs, seconds, jobsPerSec: jobs / seconds };
 }
 
-function startWorker(env: Record<string, string>): Promise<{ child: ChildProcess; exited: Promise<number | null> }> {
-  const child = spawn(process.execPath, [path.join(__dirname, '..', 'src', 'worker.js')], { env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new BenchFailure(`a worker did not start:\n${out}`)), 30_000);
-    child.stdout!.on('data', () => {
-      if (out.includes('workflow worker ready')) {
-        clearTimeout(timer);
-        resolve({ child, exited });
-      }
-    });
-    void exited.then((code) => reject(new BenchFailure(`a worker exited with ${code}:\n${out}`)));
-  });
+function startWorker(env: Record<string, string>): Promise<WorkerProcess> {
+  return startWorkerProcess(env).catch((e: Error) => Promise.reject(new BenchFailure(e.message)));
 }
 
 async function redisAnswers(url: string): Promise<boolean> {

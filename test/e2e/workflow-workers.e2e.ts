@@ -3,41 +3,19 @@
  * (dist/src/worker.js) share 200 jobs through BullMQ; one worker is SIGKILLed midway. Every job still succeeds,
  * each exactly once (one ExecutionSucceeded, its task succeeded once), and both workers ran jobs.
  */
-import { spawn, ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import * as path from 'node:path';
 import Redis from 'ioredis';
 import { CreateStateMachineCommand, DescribeExecutionCommand, GetExecutionHistoryCommand, ListExecutionsCommand, SFNClient, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
+import { startWorkerProcess } from '../../bench/worker-process';
 import { testDialect } from '../helpers/db';
-import { ROOT, ServerProcess, startServerProcess } from '../helpers/process';
+import { ServerProcess, startServerProcess } from '../helpers/process';
 import { seedWorkflowKey, SharedDatabase, sharedDatabase } from '../helpers/shared-db';
 
 const ROLE = 'arn:aws:iam::000000000000:role/workflow-runner';
 const JOBS = 200;
 
-interface WorkerProcess {
-  child: ChildProcess;
-  out(): string;
-  exited: Promise<number | null>;
-}
-
-function startWorker(env: Record<string, string>): Promise<WorkerProcess> {
-  const child = spawn(process.execPath, [path.join(ROOT, 'dist', 'src', 'worker.js')], { cwd: ROOT, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (out += d));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`worker did not start:\n${out}`)), 30_000);
-    child.stdout!.on('data', () => {
-      if (out.includes('workflow worker ready')) {
-        clearTimeout(timer);
-        resolve({ child, out: () => out, exited });
-      }
-    });
-    void exited.then((code) => reject(new Error(`worker exited with ${code}:\n${out}`)));
-  });
-}
+const startWorker = (env: Record<string, string>) => startWorkerProcess(env);
 
 /** Jobs a worker's log says it ended. */
 const ended = (log: string) => log.split('\n').filter((l) => l.includes('"workflow job ended"')).map((l) => JSON.parse(l) as { arn: string; status: string });
