@@ -138,6 +138,8 @@ export class VirtualClock {
 export interface SentAttempt {
   /** The pipeline clock when the request left (after the @http.delay wait). */
   at: number;
+  /** The pipeline clock when the signer signed this attempt (before the @http.delay wait, as in PHP). */
+  signedAt: number;
   /** `@http.delay` the terminal handler honoured for this attempt (ms). */
   delay: number;
   request: WireRequest;
@@ -195,13 +197,14 @@ export function faultPipeline(options: PipelineOptions): Pipeline {
     options.credentials === undefined ? new Credentials(TEST_KEY.accessKeyId, TEST_KEY.secretAccessKey) : options.credentials;
   const signer = new SignatureV4Signer('states', REGION);
   const sent: SentAttempt[] = [];
+  let signedAt = NaN;
 
   const terminal: Handler = async (command, request) => {
     if (!request) throw new Error('no request');
     const delay = (command.args['@http'] as HttpOptions | undefined)?.delay ?? 0;
     if (delay > 0) await sleep(delay);
     options.onSend?.();
-    sent.push({ at: clock(), delay, request });
+    sent.push({ at: clock(), signedAt, delay, request });
     const uri = `${options.server.url}${request.path}`;
     let res: { statusCode: number; headers: Record<string, string>; body: string };
     try {
@@ -233,8 +236,10 @@ export function faultPipeline(options: PipelineOptions): Pipeline {
     return { ...(JSON.parse(res.body || '{}') as Record<string, unknown>), '@metadata': meta };
   };
 
-  const signerMw: Middleware = (next) => async (command, request) =>
-    next(command, request ? await signer.sign(request, credentials, { signingTime: new Date(clock()) }) : request);
+  const signerMw: Middleware = (next) => async (command, request) => {
+    signedAt = clock();
+    return next(command, request ? await signer.sign(request, credentials, { signingTime: new Date(signedAt) }) : request);
+  };
 
   const handler = options.retry(signerMw(terminal));
 
