@@ -28,6 +28,7 @@ export interface RateLimiterOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
+const TOKEN_EPSILON = 1e-9;
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const precise = (n: number) => parseFloat(n.toFixed(8));
 
@@ -80,10 +81,15 @@ export class ClientRateLimiter {
     if (!this.enabled) return 0;
     let slept = 0;
     this.refill();
-    while (amount > this.availableTokens) {
+    // A shortfall below TOKEN_EPSILON is float noise, not a wait. And when the clock cannot register the wait
+    // (a virtual clock at epoch milliseconds cannot add the nanoseconds a tiny shortfall asks for), the wait counts
+    // as done: otherwise the loop would never end. With a real clock every sleep moves time by ≥ 1 ms.
+    while (amount - this.availableTokens > TOKEN_EPSILON) {
       const delay = ((amount - this.availableTokens) / this.fillRate) * 1000;
+      const before = this.clock();
       await this.sleep(delay);
       slept += delay;
+      if (this.clock() === before) break;
       this.refill();
     }
     this.availableTokens -= amount;
