@@ -155,6 +155,8 @@ export interface PipelineOptions {
   /** Extra time each send takes on `clock` (simulated latency for a VirtualClock). */
   onSend?: () => void;
   credentials?: Credentials | null;
+  /** Report per-attempt HTTP stats as the core's handler does with stats.http: `transferStats.http = [{…}]`. */
+  httpStats?: boolean;
 }
 
 export interface Pipeline {
@@ -217,7 +219,8 @@ export function faultPipeline(options: PipelineOptions): Pipeline {
         previous: err,
       });
     }
-    const meta = { statusCode: res.statusCode, effectiveUri: uri, headers: res.headers, transferStats: {} };
+    const transferStats: Record<string, unknown> = options.httpStats ? { http: [{ attempt: sent.length, status: res.statusCode }] } : {};
+    const meta = { statusCode: res.statusCode, effectiveUri: uri, headers: res.headers, transferStats };
     if (res.statusCode >= 300) {
       let parsed: { __type?: string; message?: string } = {};
       try {
@@ -228,10 +231,12 @@ export function faultPipeline(options: PipelineOptions): Pipeline {
       const raw = parsed.__type ?? res.headers['x-amzn-errortype'] ?? '';
       const code = raw.split(':')[0].split('#').pop() || undefined;
       const type = res.statusCode < 500 ? 'client' : 'server';
-      throw new WorkflowServiceException(
+      const error = new WorkflowServiceException(
         `Error executing "${command.name}" on "${uri}"; AWS HTTP error: ${code ?? res.statusCode} (${type}): ${parsed.message ?? ''}`,
         { command, request, response: res, code, type, statusCode: res.statusCode, requestId: res.headers['x-amzn-requestid'], result: { '@metadata': meta } },
       );
+      error.transferInfo = { ...transferStats };
+      throw error;
     }
     return { ...(JSON.parse(res.body || '{}') as Record<string, unknown>), '@metadata': meta };
   };

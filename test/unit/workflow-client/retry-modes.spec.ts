@@ -301,6 +301,30 @@ describe('stats', () => {
     expect(err.getTransferInfo('retries_attempted')).toBe(2);
   });
 
+  it("each attempt's http stats are kept, in order, next to the retry figures", async () => {
+    server.script([status(503), throttle()], ok());
+    const clock = new VirtualClock();
+    const mw = retryMiddleware(resolveRetries({ mode: 'standard' }, ctx), { stats: true, random: () => 0, clock: clock.now, sleep: clock.sleep });
+    const pipeline = faultPipeline({ server, retry: mw, sleep: clock.sleep, clock: clock.now, httpStats: true });
+    const result = await pipeline.execute('DescribeExecution');
+    expect(result['@metadata'].transferStats).toEqual({
+      retries_attempted: 2,
+      total_retry_delay: 0,
+      http: [
+        { attempt: 1, status: 503 },
+        { attempt: 2, status: 400 },
+        { attempt: 3, status: 200 },
+      ],
+    });
+    server.script([status(503)], status(500));
+    const err = await rejection(pipeline.execute('DescribeExecution'));
+    expect(err.getTransferInfo('http')).toEqual([
+      { attempt: 4, status: 503 },
+      { attempt: 5, status: 500 },
+      { attempt: 6, status: 500 },
+    ]);
+  });
+
   it('nothing is added when stats are off', async () => {
     server.script([status(503)], ok());
     const { pipeline } = setup(resolveRetries(3, ctx));
