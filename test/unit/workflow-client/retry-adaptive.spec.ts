@@ -4,7 +4,7 @@
  * limiter's), and once in real time with small numbers, measured at the server.
  */
 import { resolveRetries, retryMiddleware } from '../../../src/workflow-client/retry';
-import { FaultServer, faultPipeline, ok, rejection, startFaultServer, throttle, VirtualClock } from '../../helpers/workflow-client-faults';
+import { FaultServer, faultPipeline, ok, rejection, startFaultServer, status, throttle, VirtualClock } from '../../helpers/workflow-client-faults';
 
 const ctx = { env: {}, homeDir: '/nonexistent', useSharedConfigFiles: false };
 
@@ -62,6 +62,37 @@ describe('adaptive mode: the CUBIC client rate limiter', () => {
     expect(recovery[recovery.length - 1]).toBeLessThan(recovery[0]);
   });
 
+  it('retries, backs off and spends the quota exactly as standard mode does (the limiter comes on top)', async () => {
+    const clock = new VirtualClock();
+    const limiterSleeps: number[] = [];
+    const mw = retryMiddleware(resolveRetries({ mode: 'adaptive' }, ctx), {
+      stats: true,
+      random: () => 0.5,
+      clock: clock.now,
+      sleep: async (ms) => {
+        limiterSleeps.push(ms);
+        await clock.sleep(ms);
+      },
+    });
+    const pipeline = faultPipeline({ server, retry: mw, sleep: clock.sleep, clock: clock.now });
+    server.script([throttle(), status(503)], ok({ done: true }));
+    const result = await pipeline.execute('DescribeExecution');
+    expect(result.done).toBe(true);
+    expect(server.requests).toHaveLength(3);
+    // @http.delay backoff as in standard mode: floor(0.5 · 500), floor(0.5 · 200).
+    expect(pipeline.sent.map((s) => s.delay)).toEqual([0, 250, 100]);
+    expect(result['@metadata'].transferStats).toMatchObject({ retries_attempted: 2, total_retry_delay: 350 });
+    // 500 − 5 − 10, then the success refunds the last retry's 10.
+    expect(mw.quota!.availableCapacity).toBe(495);
+    // The throttle enabled the limiter with no measured rate yet: the next sends waited for tokens at 0.5/s.
+    expect(limiterSleeps.length).toBeGreaterThan(0);
+    expect(mw.rateLimiter!.snapshot().enabled).toBe(true);
+
+    server.script([], status(400, 'ValidationException'));
+    await rejection(pipeline.execute('StartExecution'));
+    expect(server.requests).toHaveLength(4);
+  });
+
   it('standard mode has no limiter: the same throttles do not slow sending', async () => {
     const clock = new VirtualClock();
     const mw = retryMiddleware(resolveRetries({ mode: 'standard', max_attempts: 3 }, ctx), { stats: false, random: () => 0, clock: clock.now, sleep: clock.sleep });
@@ -77,25 +108,26 @@ describe('adaptive mode: the CUBIC client rate limiter', () => {
     const mw = retryMiddleware(resolveRetries({ mode: 'adaptive', max_attempts: 1 }, ctx), { stats: false, random: () => 0 });
     const pipeline = faultPipeline({ server, retry: mw });
 
-    // Unthrottled sends as fast as the loopback allows, until the limiter has measured a rate (≥ one 0.5 s bucket).
+    // Unthrottled sends as fast as the loopback allows, until the limiter has measured a real rate (≥ 50/s; a
+    // first 0.5 s bucket may hold only a few sends).
     const start = Date.now();
-    while (mw.rateLimiter!.snapshot().measuredTxRate === 0 || Date.now() - start < 300) {
+    while (mw.rateLimiter!.snapshot().measuredTxRate < 50 || Date.now() - start < 300) {
       await pipeline.execute('DescribeExecution');
-      if (Date.now() - start > 5000) throw new Error('no rate measured in 5 s');
+      if (Date.now() - start > 4000) throw new Error(`measured only ${mw.rateLimiter!.snapshot().measuredTxRate}/s in 4 s`);
     }
     const quiet = gaps(server.requests.map((r) => r.arrivedHr));
     const quietMedian = [...quiet].sort((a, b) => a - b)[Math.floor(quiet.length / 2)];
 
-    // Now every answer is a throttle: each one cuts the fill rate to 0.7× — until the gap has grown 6-fold.
+    // Now every answer is a throttle: each one cuts the fill rate to 0.7× — until the gap has grown 4-fold.
     server.script([], throttle());
     const firstThrottled = server.requests.length;
     const throttledGaps = () => gaps(server.requests.slice(firstThrottled).map((r) => r.arrivedHr));
-    const grown = (g: number[]) => g.length >= 3 && g[g.length - 1] >= 6 * g[0] && g[g.length - 1] >= 10;
-    for (let i = 0; i < 40 && !grown(throttledGaps()); i++) await rejection(pipeline.execute('DescribeExecution'));
+    const grown = (g: number[]) => g.length >= 3 && g[g.length - 1] >= 4 * g[0] && g[g.length - 1] >= 10;
+    const throttleStart = Date.now();
+    while (!grown(throttledGaps()) && Date.now() - throttleStart < 6000) await rejection(pipeline.execute('DescribeExecution'));
     const g = throttledGaps();
     expect(grown(g)).toBe(true);
-    const last = g[g.length - 1];
-    expect(last).toBeGreaterThan(5 * quietMedian);
+    expect(g[g.length - 1]).toBeGreaterThan(5 * quietMedian);
     // Progressive (≈ ×1/0.7 per throttle), not one fixed pause: the gaps keep growing.
     expect(g[g.length - 1]).toBeGreaterThan(g[g.length - 3] * 1.3);
   }, 15_000);
