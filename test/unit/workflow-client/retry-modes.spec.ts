@@ -259,13 +259,18 @@ describe('every attempt: headers and signing', () => {
     expect(String(server.requests[0].headers.authorization)).toMatch(/SignedHeaders=[^,]*amz-sdk-invocation-id;amz-sdk-request;/);
   });
 
-  it('in real time too, every attempt carries its own valid signature', async () => {
+  it('in real time too: every attempt carries its own valid signature, and the backoff really elapses', async () => {
     server.script([status(500), status(500)], ok());
-    const mw = retryMiddleware(resolveRetries(2, ctx), { stats: false, random: () => 0.05 });
+    // rand 0.2: mt_rand(0, 100) → 20 ms, mt_rand(0, 200) → 40 ms, slept by the terminal handler (setTimeout).
+    const mw = retryMiddleware(resolveRetries(2, ctx), { stats: true, random: () => 0.2 });
     const pipeline = faultPipeline({ server, retry: mw });
-    await pipeline.execute('DescribeExecution');
+    const result = await pipeline.execute('DescribeExecution');
     expect(server.requests.map((r) => r.signatureValid)).toEqual([true, true, true]);
     expect(new Set(server.requests.map((r) => r.headers.authorization)).size).toBe(3);
+    expect(result['@metadata'].transferStats).toEqual({ retries_attempted: 2, total_retry_delay: 60 });
+    const [a, b, c] = server.requests.map((r) => r.arrivedHr);
+    expect(b - a).toBeGreaterThanOrEqual(19);
+    expect(c - b).toBeGreaterThanOrEqual(39);
   });
 
   it("@http.delay carries the backoff for the terminal handler; the command's own @http is kept and restored", async () => {
