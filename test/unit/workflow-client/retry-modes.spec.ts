@@ -4,6 +4,8 @@
  * through `@http.delay` on a virtual clock, so nothing really sleeps), what is not retried, `retries: 0`,
  * `@retries`, the standard quota running dry and refilling, headers, re-signing, and the stats figures.
  */
+import { DescribeExecutionCommand, SFNClient } from '@aws-sdk/client-sfn';
+import { ConfiguredRetryStrategy } from '@smithy/core/retry';
 import { WorkflowServiceException } from '../../../src/workflow-client/errors';
 import { QUOTA_2026, resolveRetries, retryMiddleware, RetryMiddlewareOptions, RetryQuota } from '../../../src/workflow-client/retry';
 import type { ResolvedRetryConfig } from '../../../src/workflow-client/retry';
@@ -16,6 +18,7 @@ import {
   rejection,
   startFaultServer,
   status,
+  TEST_KEY,
   throttle,
   VirtualClock,
 } from '../../helpers/workflow-client-faults';
@@ -376,5 +379,38 @@ describe('the opt-in 2026 numbers', () => {
     await rejection(pipeline.execute('DescribeExecution'));
     expect(slept).toEqual([500]);
     expect(server.requests).toHaveLength(2);
+  });
+});
+
+describe('parity with @aws-sdk/client-sfn on the wire', () => {
+  it('a throttled call: same attempt count and amz-sdk-request / invocation-id headers as the official SDK (standard, 3 attempts)', async () => {
+    server.script([], throttle());
+    const sfn = new SFNClient({
+      region: 'us-east-1',
+      endpoint: server.url,
+      credentials: TEST_KEY,
+      // The SDK's own standard strategy with max 3 attempts; no backoff so the test does not sleep.
+      retryStrategy: new ConfiguredRetryStrategy(3, () => 0),
+    });
+    const sdkError = await rejection(sfn.send(new DescribeExecutionCommand({ executionArn: 'arn:aws:states:us-east-1:1:execution:m:e' })));
+    sfn.destroy();
+    expect((sdkError as unknown as { name: string }).name).toBe('ThrottlingException');
+    const sdkRequests = server.requests.splice(0);
+    expect(sdkRequests).toHaveLength(3);
+
+    const { pipeline } = setup(resolveRetries({ mode: 'standard' }, ctx), { random: () => 0 });
+    const ours = await rejection(pipeline.execute('DescribeExecution', { executionArn: 'arn:aws:states:us-east-1:1:execution:m:e' }));
+    expect(ours.code).toBe('ThrottlingException');
+    const ourRequests = server.requests;
+
+    expect(ourRequests).toHaveLength(sdkRequests.length);
+    expect(ourRequests.map((r) => r.headers['amz-sdk-request'])).toEqual(sdkRequests.map((r) => r.headers['amz-sdk-request']));
+    for (const reqs of [sdkRequests, ourRequests]) {
+      const ids = reqs.map((r) => String(r.headers['amz-sdk-invocation-id']));
+      expect(ids.every((id) => UUID.test(id))).toBe(true);
+      expect(new Set(ids).size).toBe(1);
+      // The gateway's verification accepts both signers' requests, attempt after attempt.
+      expect(reqs.every((r) => r.signatureValid)).toBe(true);
+    }
   });
 });
