@@ -1,0 +1,134 @@
+/**
+ * Adaptive mode against the fault-injecting loopback server: the client rate limiter slows the send rate after
+ * throttling responses — exact inter-send gaps on a virtual clock (backoff jitter 0, so every gap is the
+ * limiter's), and once in real time with small numbers, measured at the server.
+ */
+import { resolveRetries, retryMiddleware } from '../../../src/workflow-client/retry';
+import { FaultServer, faultPipeline, ok, rejection, startFaultServer, status, throttle, VirtualClock } from '../../helpers/workflow-client-faults';
+
+const ctx = { env: {}, homeDir: '/nonexistent', useSharedConfigFiles: false };
+
+let server: FaultServer;
+beforeEach(async () => {
+  server = await startFaultServer();
+});
+afterEach(async () => {
+  await server.close();
+});
+
+const gaps = (times: number[]) => times.slice(1).map((t, i) => t - times[i]);
+
+describe('adaptive mode: the CUBIC client rate limiter', () => {
+  it('does not wait before the first throttle, then spaces sends by (1 − tokens)/fill with fill ×0.7 per throttle, and recovers', async () => {
+    const clock = new VirtualClock(); // starts on a whole second
+    const mw = retryMiddleware(resolveRetries({ mode: 'adaptive', max_attempts: 3 }, ctx), {
+      stats: true,
+      random: () => 0, // no backoff: every gap below is the limiter's
+      clock: clock.now,
+      sleep: clock.sleep,
+    });
+    const pipeline = faultPipeline({ server, retry: mw, sleep: clock.sleep, clock: clock.now });
+
+    // 10 successes, one every 100 ms: measured rate 0.8·10 = 8/s at t = 0.5 s, then 0.8·10 + 0.2·8 = 9.6/s at 1.0 s.
+    for (let i = 0; i < 10; i++) {
+      clock.advance(100);
+      await pipeline.execute('DescribeExecution');
+    }
+    expect(gaps(pipeline.sent.map((s) => s.at))).toEqual(Array(9).fill(100));
+    expect(mw.rateLimiter!.snapshot().enabled).toBe(false);
+    expect(mw.rateLimiter!.snapshot().measuredTxRate).toBeCloseTo(9.6, 8);
+
+    // Five throttles in a row, then success: the first operation fails after 3 attempts, the second succeeds on its 3rd.
+    server.script([throttle(), throttle(), throttle(), throttle(), throttle()], ok());
+    clock.advance(100);
+    const first = await rejection(pipeline.execute('DescribeExecution'));
+    expect(first.code).toBe('ThrottlingException');
+    const second = await pipeline.execute('DescribeExecution');
+    expect(second['@metadata'].transferStats).toMatchObject({ retries_attempted: 2, total_retry_delay: 0 });
+
+    const throttled = gaps(pipeline.sent.slice(9).map((s) => s.at));
+    // fill after the 1st throttle = 0.7 · 9.6 = 6.72/s with 0.5 token left from the quiet phase: (1 − 0.5)/6.72 s;
+    // then 1/4.704, 1/3.2928, 1/2.30496 s; the 5th throttle meets a measured rate of 3.264/s > fill: 1/1.613472 s.
+    const expected = [100, 500 / 6.72, 1000 / 4.704, 1000 / 3.2928, 1000 / 2.30496, 1000 / 1.613472];
+    expect(throttled).toHaveLength(expected.length);
+    throttled.forEach((g, i) => expect(g).toBeCloseTo(expected[i], 2));
+    expect(mw.rateLimiter!.snapshot().enabled).toBe(true);
+
+    // Back to successes sent back to back: the CUBIC curve raises the rate again, so the gaps shrink.
+    const before = pipeline.sent.length;
+    for (let i = 0; i < 12; i++) await pipeline.execute('DescribeExecution');
+    const recovery = gaps(pipeline.sent.slice(before - 1).map((s) => s.at));
+    expect(Math.max(...recovery)).toBeLessThan(1000 / 1.613472);
+    expect(recovery[recovery.length - 1]).toBeLessThan(recovery[0]);
+  });
+
+  it('retries, backs off and spends the quota exactly as standard mode does (the limiter comes on top)', async () => {
+    const clock = new VirtualClock();
+    const limiterSleeps: number[] = [];
+    const mw = retryMiddleware(resolveRetries({ mode: 'adaptive' }, ctx), {
+      stats: true,
+      random: () => 0.5,
+      clock: clock.now,
+      sleep: async (ms) => {
+        limiterSleeps.push(ms);
+        await clock.sleep(ms);
+      },
+    });
+    const pipeline = faultPipeline({ server, retry: mw, sleep: clock.sleep, clock: clock.now });
+    server.script([throttle(), status(503)], ok({ done: true }));
+    const result = await pipeline.execute('DescribeExecution');
+    expect(result.done).toBe(true);
+    expect(server.requests).toHaveLength(3);
+    // @http.delay backoff as in standard mode: floor(0.5 · 500), floor(0.5 · 200).
+    expect(pipeline.sent.map((s) => s.delay)).toEqual([0, 250, 100]);
+    expect(result['@metadata'].transferStats).toMatchObject({ retries_attempted: 2, total_retry_delay: 350 });
+    // 500 − 5 − 10, then the success refunds the last retry's 10.
+    expect(mw.quota!.availableCapacity).toBe(495);
+    // The throttle enabled the limiter with no measured rate yet: the next sends waited for tokens at 0.5/s.
+    expect(limiterSleeps.length).toBeGreaterThan(0);
+    expect(mw.rateLimiter!.snapshot().enabled).toBe(true);
+
+    server.script([], status(400, 'ValidationException'));
+    await rejection(pipeline.execute('StartExecution'));
+    expect(server.requests).toHaveLength(4);
+  });
+
+  it('standard mode has no limiter: the same throttles do not slow sending', async () => {
+    const clock = new VirtualClock();
+    const mw = retryMiddleware(resolveRetries({ mode: 'standard', max_attempts: 3 }, ctx), { stats: false, random: () => 0, clock: clock.now, sleep: clock.sleep });
+    const pipeline = faultPipeline({ server, retry: mw, sleep: clock.sleep, clock: clock.now });
+    server.script([throttle(), throttle(), throttle(), throttle(), throttle()], ok());
+    await rejection(pipeline.execute('DescribeExecution'));
+    await pipeline.execute('DescribeExecution');
+    expect(mw.rateLimiter).toBeUndefined();
+    expect(gaps(pipeline.sent.map((s) => s.at))).toEqual([0, 0, 0, 0, 0]);
+  });
+
+  it('in real time: after throttles the server sees the send rate drop', async () => {
+    const mw = retryMiddleware(resolveRetries({ mode: 'adaptive', max_attempts: 1 }, ctx), { stats: false, random: () => 0 });
+    const pipeline = faultPipeline({ server, retry: mw });
+
+    // Unthrottled sends as fast as the loopback allows, until the limiter has measured a real rate (≥ 50/s; a
+    // first 0.5 s bucket may hold only a few sends).
+    const start = Date.now();
+    while (mw.rateLimiter!.snapshot().measuredTxRate < 50 || Date.now() - start < 300) {
+      await pipeline.execute('DescribeExecution');
+      if (Date.now() - start > 4000) throw new Error(`measured only ${mw.rateLimiter!.snapshot().measuredTxRate}/s in 4 s`);
+    }
+    const quiet = gaps(server.requests.map((r) => r.arrivedHr));
+    const quietMedian = [...quiet].sort((a, b) => a - b)[Math.floor(quiet.length / 2)];
+
+    // Now every answer is a throttle: each one cuts the fill rate to 0.7× — until the gap has grown 4-fold.
+    server.script([], throttle());
+    const firstThrottled = server.requests.length;
+    const throttledGaps = () => gaps(server.requests.slice(firstThrottled).map((r) => r.arrivedHr));
+    const grown = (g: number[]) => g.length >= 3 && g[g.length - 1] >= 4 * g[0] && g[g.length - 1] >= 10;
+    const throttleStart = Date.now();
+    while (!grown(throttledGaps()) && Date.now() - throttleStart < 6000) await rejection(pipeline.execute('DescribeExecution'));
+    const g = throttledGaps();
+    expect(grown(g)).toBe(true);
+    expect(g[g.length - 1]).toBeGreaterThan(5 * quietMedian);
+    // Progressive (≈ ×1/0.7 per throttle), not one fixed pause: the gaps keep growing.
+    expect(g[g.length - 1]).toBeGreaterThan(g[g.length - 3] * 1.3);
+  }, 15_000);
+});
