@@ -24,6 +24,7 @@ import { openDatabase } from '../ormconfig';
 import { AppConfig, DatabaseConfig, loadConfig } from '../src/config';
 import { createTempPostgresDatabase } from '../src/db/temp-postgres';
 import { App, createApp } from '../src/server';
+import { CLIENT_WORKLOAD, ClientBenchResult, runClientBench } from './client';
 import { JOBS_WORKLOAD, JobsBenchResult, runJobsBench } from './jobs';
 import { createServices } from '../src/services';
 import { BaselineDb, BaselineServer, openBaselineDb, routeOf, startBaselineServer } from './lib/baseline';
@@ -307,9 +308,11 @@ async function main(): Promise<number> {
   const selected = cfg.workloads ? WORKLOADS.filter((w) => cfg.workloads!.includes(w.name)) : WORKLOADS;
   // The workflow jobs workload (bench/jobs.ts) measures jobs/s to completion, not request throughput.
   const withJobs = !cfg.workloads || cfg.workloads.includes(JOBS_WORKLOAD);
+  // The workflow client workload (bench/client.ts) compares our client with @aws-sdk/client-sfn, calls/s.
+  const withClient = !cfg.workloads || cfg.workloads.includes(CLIENT_WORKLOAD);
   if (cfg.workloads) {
-    const unknown = cfg.workloads.filter((n) => n !== JOBS_WORKLOAD && !WORKLOADS.some((w) => w.name === n));
-    if (unknown.length) throw new BenchFailure(`unknown workload(s) ${unknown.join(', ')}; known: ${[...WORKLOADS.map((w) => w.name), JOBS_WORKLOAD].join(', ')}`);
+    const unknown = cfg.workloads.filter((n) => n !== JOBS_WORKLOAD && n !== CLIENT_WORKLOAD && !WORKLOADS.some((w) => w.name === n));
+    if (unknown.length) throw new BenchFailure(`unknown workload(s) ${unknown.join(', ')}; known: ${[...WORKLOADS.map((w) => w.name), JOBS_WORKLOAD, CLIENT_WORKLOAD].join(', ')}`);
   }
   const names = new Set<string>();
   for (const w of WORKLOADS) {
@@ -488,6 +491,12 @@ async function main(): Promise<number> {
       });
     }
 
+    // ---- 4c. workflow client calls/s (ours vs the official SDK) ----
+    let client: ClientBenchResult | undefined;
+    if (withClient && !interrupted) {
+      client = await runClientBench({ app, gatewayUrl, adminLogin: seeded.adminLogin, rounds: cfg.rounds, calls: intEnv('BENCH_CLIENT_CALLS', 2000, 10), log });
+    }
+
     // ---- 5. report ----
     if (results.length) printTable(results);
     if (jobs) {
@@ -496,6 +505,12 @@ async function main(): Promise<number> {
         `\n${JOBS_WORKLOAD} (3 Pass states, started over the wire protocol, every transition persisted; ${r.rounds[0].embedded.jobs} jobs per target per round, medians):\n` +
           `  embedded ${r.embeddedJobsPerSec.toFixed(0)} jobs/s, raw SQL baseline ${r.baselineJobsPerSec.toFixed(0)} jobs/s (embedded/baseline ${r.embeddedRatio.toFixed(3)})` +
           (r.redisJobsPerSec !== undefined ? `, redis/BullMQ with 2 workers ${r.redisJobsPerSec.toFixed(0)} jobs/s` : ', redis skipped'),
+      );
+    }
+    if (client) {
+      console.log(
+        `\n${CLIENT_WORKLOAD} (${client.calls} DescribeExecution calls per client per round, ${client.concurrency} in flight, both signing every request, medians):\n` +
+          `  ours ${client.oursCallsPerSec.toFixed(0)} calls/s, @aws-sdk/client-sfn ${client.sdkCallsPerSec.toFixed(0)} calls/s (ours/sdk ${client.ratio.toFixed(2)}; rounds ${client.rounds.map((r) => r.ratio.toFixed(2)).join(', ')})`,
       );
     }
     console.log(
@@ -551,6 +566,7 @@ async function main(): Promise<number> {
       },
       workloads: results,
       ...(jobs ? { workflowJobs: jobs } : {}),
+      ...(client ? { workflowClient: client } : {}),
     };
     fs.mkdirSync(cfg.resultsDir, { recursive: true });
     const file = path.join(cfg.resultsDir, `${startedAt.toISOString().replace(/:/g, '-')}.json`);

@@ -208,6 +208,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   let shuttingDown = false;
   fastify.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
+    // AWS JSON requests: the request id where the AWS SDKs read it (`$metadata.requestId`, our client's requestId).
+    if (req.headers['x-amz-target'] !== undefined) reply.header('x-amzn-RequestId', req.id);
     // An unusable request target or Host header: 400 before any route runs (one warn line, no stack).
     const problem = requestLineProblem(req.raw);
     if (problem) {

@@ -35,9 +35,9 @@ export interface ServiceExceptionInit {
 
 export class WorkflowServiceException extends Error {
   override name = 'WorkflowServiceException';
-  readonly command: CommandLike;
-  readonly request?: WireRequest;
-  readonly response?: WireResponse;
+  declare readonly command: CommandLike;
+  declare readonly request?: WireRequest;
+  declare readonly response?: WireResponse;
   readonly code?: string;
   readonly type?: 'client' | 'server';
   readonly statusCode?: number;
@@ -52,9 +52,10 @@ export class WorkflowServiceException extends Error {
 
   constructor(message: string, init: ServiceExceptionInit) {
     super(message);
-    this.command = init.command;
-    this.request = init.request;
-    this.response = init.response;
+    // Not enumerable: logging or inspecting the error does not print the signed request's headers.
+    Object.defineProperty(this, 'command', { value: init.command, enumerable: false, writable: true });
+    Object.defineProperty(this, 'request', { value: init.request, enumerable: false, writable: true });
+    Object.defineProperty(this, 'response', { value: init.response, enumerable: false, writable: true });
     this.code = init.code;
     this.type = init.type;
     this.statusCode = init.statusCode;
@@ -89,5 +90,10 @@ export class WorkflowServiceException extends Error {
   }
   getTransferInfo(name?: string): unknown {
     return name === undefined ? this.transferInfo : this.transferInfo[name];
+  }
+
+  /** Serialising an error never includes the signed request (Authorization, session token) or the command. */
+  toJSON(): Record<string, unknown> {
+    return { name: this.name, message: this.message, code: this.code, type: this.type, statusCode: this.statusCode, requestId: this.requestId, connectionError: this.connectionError };
   }
 }
