@@ -1,11 +1,14 @@
 /**
- * The seam between the client core and the options about the environment and observability: the resolve context
- * (environment, home directory, profile), shared-config values, `app_id`, `stats`, `debug` and `csm`.
- * TEMPORARY first version (core integration); the credentials/observability work replaces these bodies.
+ * The options about the environment and observability, wired into the client's handler list: the resolve context
+ * (environment, home directory, profile: config-files.ts), shared-config values, `app_id`, `stats` (stats.ts),
+ * `debug` (debug.ts, through `interpose`) and `csm` (csm.ts: build and attempt steps).
  */
-import * as os from 'node:os';
 import type { Service } from './api';
+import { createResolveContext, envOrSharedConfig, resolveAppId, sharedConfigValue } from './config-files';
+import { csmMiddlewares, resolveCsm, type CsmConfig } from './csm';
+import { resolveDebug, traceMiddleware, type DebugConfig } from './debug';
 import type { HandlerList } from './handler-list';
+import { resolveStats, timerMiddleware, type StatsConfig } from './stats';
 import type { ResolveContext } from './types';
 
 export interface ExtraOptions {
@@ -16,27 +19,37 @@ export interface ExtraOptions {
 
 export interface ResolvedExtras {
   appId?: string;
-  stats: { retries: boolean; http: boolean; timer: boolean };
+  stats: StatsConfig;
+  debug: DebugConfig | null;
+  csm: CsmConfig;
+  /** The profile's shared-config settings the retries option reads. */
   sharedConfig: Record<string, string | undefined>;
 }
 
 export function makeResolveContext(options: { profile?: string; use_vendor_shared_config_files?: boolean }, env: Record<string, string | undefined>): ResolveContext {
-  return {
-    env,
-    homeDir: env.HOME || os.homedir(),
-    useSharedConfigFiles: options.use_vendor_shared_config_files !== false,
-    profile: options.profile ?? (env.AWS_PROFILE || 'default'),
-  };
+  return createResolveContext(options, env);
 }
 
-export function envOrSharedConfigValue(ctx: ResolveContext, envName: string, _iniKey: string): string | undefined {
-  return ctx.env[envName] || undefined;
+export function envOrSharedConfigValue(ctx: ResolveContext, envName: string, iniKey: string): string | undefined {
+  return envOrSharedConfig(ctx, envName, iniKey);
 }
 
 export function resolveExtras(values: { app_id: unknown; csm: unknown; debug: unknown; stats: unknown }, ctx: ResolveContext): ResolvedExtras {
-  const s = values.stats;
-  const stats = s === true ? { retries: true, http: true, timer: true } : { retries: false, http: false, timer: false, ...(s && typeof s === 'object' ? (s as object) : {}) };
-  return { appId: (values.app_id as string | undefined) ?? ctx.env.AWS_SDK_UA_APP_ID, stats, sharedConfig: {} };
+  return {
+    appId: resolveAppId(values.app_id, ctx),
+    stats: resolveStats(values.stats),
+    debug: resolveDebug(values.debug),
+    csm: resolveCsm(values.csm, ctx),
+    sharedConfig: { retry_mode: sharedConfigValue(ctx, 'retry_mode'), max_attempts: sharedConfigValue(ctx, 'max_attempts') },
+  };
 }
 
-export function extraMiddleware(_list: HandlerList, _extras: ResolvedExtras, _meta: { service: string; region: string; api: Service }): void {}
+export function extraMiddleware(list: HandlerList, extras: ResolvedExtras, meta: { service: string; region: string; api: Service; userAgent: string }): void {
+  if (extras.stats.timer) list.prependInit(timerMiddleware(), 'stats_timer');
+  if (extras.csm.enabled) {
+    const csm = csmMiddlewares(extras.csm, { service: meta.service, region: meta.region, userAgent: () => meta.userAgent });
+    list.appendBuild(csm.build, 'ApiCallMonitoringMiddleware');
+    list.appendAttempt(csm.attempt, 'ApiCallAttemptMonitoringMiddleware');
+  }
+  if (extras.debug) list.interpose(traceMiddleware(extras.debug));
+}

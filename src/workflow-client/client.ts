@@ -313,7 +313,7 @@ export class WorkflowClient {
       },
       'signer',
     );
-    extraMiddleware(list, extras, { service: SERVICE, region, api: service });
+    extraMiddleware(list, extras, { service: SERVICE, region, api: service, userAgent: ua });
     config.endpoint_discovery = discoveryConfig;
     STATE.set(this, st);
     const proxy = new Proxy(this, {

@@ -151,6 +151,12 @@ export interface ResolveContext {
   useSharedConfigFiles: boolean;
   /** The `profile` option, else AWS_PROFILE, else 'default'. */
   profile?: string;
+  /**
+   * True when `profile` came from the `profile` option (not AWS_PROFILE): the profile's credentials then override
+   * the `credentials` option, and the shared files are read even when `useSharedConfigFiles` is false (reference
+   * §1). Added by the credentials work; `createResolveContext` in config-files.ts fills it.
+   */
+  explicitProfile?: boolean;
 }
 
 /** The resolved `retries` option. */
