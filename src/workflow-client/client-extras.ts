@@ -6,7 +6,7 @@
 import type { Service } from './api';
 import { createResolveContext, envOrSharedConfig, resolveAppId, sharedConfigValue } from './config-files';
 import { csmMiddlewares, resolveCsm, type CsmConfig } from './csm';
-import { resolveDebug, traceMiddleware, type DebugConfig } from './debug';
+import { httpTraceMiddleware, resolveDebug, traceMiddleware, type DebugConfig } from './debug';
 import type { HandlerList } from './handler-list';
 import { resolveStats, timerMiddleware, type StatsConfig } from './stats';
 import type { ResolveContext } from './types';
@@ -51,5 +51,8 @@ export function extraMiddleware(list: HandlerList, extras: ResolvedExtras, meta:
     list.appendBuild(csm.build, 'ApiCallMonitoringMiddleware');
     list.appendAttempt(csm.attempt, 'ApiCallAttemptMonitoringMiddleware');
   }
-  if (extras.debug) list.interpose(traceMiddleware(extras.debug));
+  if (extras.debug) {
+    if (extras.debug.http) list.appendAttempt(httpTraceMiddleware(extras.debug), 'debug_http');
+    list.interpose(traceMiddleware(extras.debug));
+  }
 }

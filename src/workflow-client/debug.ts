@@ -4,7 +4,8 @@
  * logs entering (`-> Entering step build, name 'builder'`) with what the command and request look like at that
  * point, and leaving (`<- Leaving step build, name 'builder'`) with the result's or error's summary and the time
  * spent. With `scrub_auth` (default) the signature of `Authorization`, `X-Amz-Security-Token` and access key ids
- * (AKIA…/ASIA…) are masked; bodies longer than `stream_size` characters are not logged (0: never).
+ * (AKIA…/ASIA…) are masked; bodies longer than `stream_size` characters are not logged (0: never); `http` (default
+ * true) also logs the HTTP exchange as sent and answered.
  */
 import { InvalidArgumentError, WorkflowServiceException } from './errors';
 import type { Interposer } from './handler-list';
@@ -87,3 +88,30 @@ export function traceMiddleware(cfg: DebugConfig): Interposer {
       }
     };
 }
+
+/**
+ * `debug.http`: the HTTP exchange itself (the request as signed and sent, the status and headers answered), from the
+ * innermost place of the attempt step.
+ */
+export function httpTraceMiddleware(cfg: DebugConfig): Middleware {
+  const log = (line: string) => {
+    try {
+      cfg.logfn(cfg.scrub_auth ? scrub(line) : line);
+    } catch {
+      // a failing log function never fails the command
+    }
+  };
+  return (next) => async (command, request) => {
+    log(`* HTTP request: ${JSON.stringify(describeRequest(request, cfg))}`);
+    try {
+      const result = await next(command, request);
+      log(`* HTTP response: ${JSON.stringify({ statusCode: result['@metadata'].statusCode, headers: result['@metadata'].headers })}`);
+      return result;
+    } catch (e) {
+      const r = e instanceof WorkflowServiceException ? e.response : undefined;
+      log(`* HTTP ${r ? `response: ${JSON.stringify({ statusCode: r.statusCode, headers: r.headers, body: cfg.stream_size > 0 && r.body.length <= cfg.stream_size ? r.body : `[${r.body.length} characters not logged]` })}` : `error: ${(e as Error)?.message}`}`);
+      throw e;
+    }
+  };
+}
+
