@@ -235,6 +235,7 @@ export class WorkflowClient {
     const extras = resolveExtras({ app_id: checkArgument('app_id', o.app_id), csm: checkArgument('csm', o.csm), debug: checkArgument('debug', o.debug), stats: checkArgument('stats', o.stats) }, ctx);
     if (extras.appId !== undefined) config.app_id = extras.appId;
 
+    checkRegion(region, endpointValue !== undefined && endpointValue !== '');
     let endpoint: URL;
     if (endpointValue !== undefined && endpointValue !== '') {
       endpoint = parseEndpoint(endpointValue);
@@ -243,7 +244,6 @@ export class WorkflowClient {
       if (!found || typeof found.endpoint !== 'string') throw new InvalidArgumentError(`Unable to resolve an endpoint using the provider arguments: ${JSON.stringify({ service: SERVICE, region, scheme })}`);
       endpoint = parseEndpoint(found.endpoint);
     }
-    checkRegion(region, endpointValue !== undefined && endpointValue !== '');
 
     // ---- the handler list ----
     const ownHttpHandler = httpHandlerOption || handlerOption ? undefined : createNodeHttpHandler();
