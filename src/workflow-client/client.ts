@@ -168,7 +168,23 @@ function wrapHttpHandler(httpHandler: HttpHandler, protocol: JsonProtocol, stats
       throw err;
     }
     const metadata: ResultMetadata = { statusCode: response.statusCode, effectiveUri: uri, headers: response.headers, transferStats: stats ? { http: [stats] } : {} };
-    if (response.statusCode >= 200 && response.statusCode < 300) return protocol.parse(command.name, response, metadata);
+    if (response.statusCode >= 200 && response.statusCode < 300) {
+      try {
+        return protocol.parse(command.name, response, metadata);
+      } catch (e) {
+        // A 2xx answer that is not the operation's JSON (a proxy's HTML page, a cut body).
+        throw new WorkflowServiceException(`Error executing "${command.name}" on "${uri}"; the ${response.statusCode} answer could not be parsed: ${(e as Error)?.message ?? String(e)}`, {
+          command,
+          request,
+          response,
+          type: 'server',
+          statusCode: response.statusCode,
+          requestId: response.headers['x-amzn-requestid'],
+          previous: e,
+          result: { '@metadata': metadata } as Result,
+        });
+      }
+    }
     const err = protocol.error(command, request, response, uri, { '@metadata': metadata } as Result);
     err.transferInfo = { ...metadata.transferStats };
     throw err;

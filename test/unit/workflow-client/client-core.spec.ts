@@ -194,6 +194,14 @@ describe('WorkflowClient', () => {
       expect(r.wrong).toBeUndefined();
     });
 
+    it('a 2xx answer that is not JSON is a WorkflowServiceException, not a crash', async () => {
+      const c = make({ http_handler: async () => ({ statusCode: 200, headers: {}, body: '<html>proxy</html>' }) });
+      const err = (await c.describeExecution({ executionArn: 'a' }).catch((e: unknown) => e)) as WorkflowServiceException;
+      expect(err).toBeInstanceOf(WorkflowServiceException);
+      expect([err.statusCode, err.type]).toEqual([200, 'server']);
+      expect(err.message).toContain('could not be parsed');
+    });
+
     it('http: options for every request, e.g. timeout: a server that never answers fails as a connection error', async () => {
       answer = () => 'hang';
       const t0 = Date.now();
