@@ -25,7 +25,9 @@ export async function startTestApp(
 ): Promise<TestApp> {
   const db = opts.db ?? (await openTestDatabase({ logger: opts.logger }));
   const config: AppConfig = {
-    ...loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...opts.env }),
+    // A test that counts a request's SQL statements (a logger given) gets no workflow runner: its due-jobs poll
+    // runs every second and would be counted with the request's statements.
+    ...loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info', ...(opts.logger ? { WORKFLOW_RUNNER: 'off' } : {}), ...opts.env }),
     database: db.database,
   };
   const logs: Array<Record<string, unknown>> = [];
