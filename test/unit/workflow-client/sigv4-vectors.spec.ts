@@ -1,6 +1,6 @@
 /**
  * The client's SigV4 signer (src/workflow-client/signer.ts: @smithy/signature-v4 with node:crypto SHA-256) on ALL the
- * official test vectors in ../shared/vectors/sigv4 (the aws-c-auth v4 suite: 38 cases). For each case it checks the
+ * official test vectors in test/fixtures/sigv4 (a copy of ../shared/vectors/sigv4: the aws-c-auth v4 suite: 38 cases). For each case it checks the
  * header-signed request (X-Amz-Date, X-Amz-Content-Sha256 when the body is signed, the Authorization header with
  * scope, signed headers and signature: the signature is the hash of the canonical request and string to sign the
  * case lists) and, with the same signer library and hash, the presigned URL of query-signed-request.txt.
@@ -23,7 +23,8 @@ import { NodeSha256 } from '../../../src/workflow-client/node-sha256';
 import { SignatureV4Signer } from '../../../src/workflow-client/signer';
 import { Credentials, type WireRequest } from '../../../src/workflow-client/types';
 
-const DIR = path.join(__dirname, '..', '..', '..', '..', 'shared', 'vectors', 'sigv4');
+// A copy of ../shared/vectors/sigv4 (aws-c-auth's suite, Apache-2.0, LICENSE alongside), so a clean clone runs it.
+const DIR = path.join(__dirname, '..', '..', 'fixtures', 'sigv4');
 
 interface Context {
   credentials: { access_key_id: string; secret_access_key: string; token?: string };
