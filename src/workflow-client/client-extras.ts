@@ -4,7 +4,7 @@
  * `debug` (debug.ts, through `interpose`) and `csm` (csm.ts: build and attempt steps).
  */
 import type { Service } from './api';
-import { createResolveContext, envOrSharedConfig, resolveAppId, sharedConfigValue } from './config-files';
+import { resolveAppId, sharedConfigValue } from './config-files';
 import { csmMiddlewares, resolveCsm, type CsmConfig } from './csm';
 import { httpTraceMiddleware, resolveDebug, traceMiddleware, type DebugConfig } from './debug';
 import type { HandlerList } from './handler-list';
@@ -24,14 +24,6 @@ export interface ResolvedExtras {
   csm: CsmConfig;
   /** The profile's shared-config settings the retries option reads. */
   sharedConfig: Record<string, string | undefined>;
-}
-
-export function makeResolveContext(options: { profile?: string; use_vendor_shared_config_files?: boolean }, env: Record<string, string | undefined>): ResolveContext {
-  return createResolveContext(options, env);
-}
-
-export function envOrSharedConfigValue(ctx: ResolveContext, envName: string, iniKey: string): string | undefined {
-  return envOrSharedConfig(ctx, envName, iniKey);
 }
 
 export function resolveExtras(values: { app_id: unknown; csm: unknown; debug: unknown; stats: unknown }, ctx: ResolveContext): ResolvedExtras {

@@ -53,7 +53,8 @@ import type {
 import { userAgent } from './user-agent';
 import { constraintsFromOption, validationMiddleware } from './validator';
 import { Waiter } from './waiter';
-import { envOrSharedConfigValue, makeResolveContext, extraMiddleware, ExtraOptions, resolveExtras } from './client-extras';
+import { extraMiddleware, ExtraOptions, resolveExtras } from './client-extras';
+import { createResolveContext, envOrSharedConfig } from './config-files';
 
 export type EndpointProvider = (args: { service: string; region: string; scheme: string }) => { endpoint: string; [k: string]: unknown } | null | undefined;
 
@@ -219,7 +220,7 @@ export class WorkflowClient {
     const version = checkArgument('version', o.version) as string;
     const profile = keep('profile', checkArgument('profile', o.profile)) as string | undefined;
     const useShared = keep('use_vendor_shared_config_files', (checkArgument('use_vendor_shared_config_files', o.use_vendor_shared_config_files) as boolean | undefined) ?? true) as boolean;
-    const ctx: ResolveContext = makeResolveContext({ profile, use_vendor_shared_config_files: useShared }, env);
+    const ctx: ResolveContext = createResolveContext({ profile, use_vendor_shared_config_files: useShared }, env);
     const credentialsValue = checkArgument('credentials', o.credentials);
     // A profile makes given credentials ignored (PHP: credentials = CredentialProvider::ini(profile)).
     const credentials = resolveCredentials(profile !== undefined ? undefined : credentialsValue, ctx);
@@ -245,7 +246,7 @@ export class WorkflowClient {
     const validate = checkArgument('validate', o.validate);
     const autoFill = checkArgument('idempotency_auto_fill', o.idempotency_auto_fill) as boolean | ((n: number) => Uint8Array | string) | undefined;
     const accountIdMode = checkAccountIdEndpointMode(
-      keep('account_id_endpoint_mode', (checkArgument('account_id_endpoint_mode', o.account_id_endpoint_mode) as string | undefined) ?? envOrSharedConfigValue(ctx, 'AWS_ACCOUNT_ID_ENDPOINT_MODE', 'account_id_endpoint_mode') ?? 'preferred') as string,
+      keep('account_id_endpoint_mode', (checkArgument('account_id_endpoint_mode', o.account_id_endpoint_mode) as string | undefined) ?? envOrSharedConfig(ctx, 'AWS_ACCOUNT_ID_ENDPOINT_MODE', 'account_id_endpoint_mode') ?? 'preferred') as string,
     );
     const uaAppend = checkArgument('ua_append', o.ua_append) as string | string[] | undefined;
     const extras = resolveExtras({ app_id: checkArgument('app_id', o.app_id), csm: checkArgument('csm', o.csm), debug: checkArgument('debug', o.debug), stats: checkArgument('stats', o.stats) }, ctx);

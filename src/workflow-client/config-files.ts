@@ -20,6 +20,7 @@ import { promises as fsp } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { InvalidArgumentError } from './errors';
+import { describeType } from './resolver';
 import type { ResolveContext } from './types';
 
 export type IniSection = Record<string, string>;
@@ -200,17 +201,3 @@ export function resolveAppId(value: unknown, ctx: ResolveContext): string | unde
   return appId;
 }
 
-/** PHP's describe_type wording, for option type errors: `string(3) "abc"`, `int(1)`, `bool(true)`, `array(2)`. */
-export function describeType(value: unknown): string {
-  if (value === null || value === undefined) return 'NULL';
-  if (typeof value === 'string') return `string(${Buffer.byteLength(value)}) "${value.length > 30 ? `${value.slice(0, 27)}...` : value}"`;
-  if (typeof value === 'number') return Number.isInteger(value) ? `int(${value})` : `float(${value})`;
-  if (typeof value === 'boolean') return `bool(${value})`;
-  if (Array.isArray(value)) return `array(${value.length})`;
-  if (typeof value === 'function') return 'callable';
-  if (typeof value === 'object') {
-    const ctor = (value as object).constructor;
-    return ctor && ctor !== Object ? `object(${ctor.name})` : `array(${Object.keys(value as object).length})`;
-  }
-  return typeof value;
-}
