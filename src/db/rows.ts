@@ -22,7 +22,7 @@ import { sqliteReadTurn } from './transaction';
 
 const pgText = new Map<string, string>();
 
-function dataSourceOf(db: EntityManager | DataSource): DataSource {
+export function dataSourceOf(db: EntityManager | DataSource): DataSource {
   return 'manager' in db && 'driver' in db ? (db as DataSource) : (db as EntityManager).connection;
 }
 

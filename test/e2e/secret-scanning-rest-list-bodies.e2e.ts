@@ -7,12 +7,13 @@
  * Runs on SQLite, and on PostgreSQL when DATABASE_URL is set.
  */
 import type { AccountEntity, RepositoryEntity } from '../../entities';
+import { sqlFor } from '../../src/db/rows';
 import { parseLinkHeader } from '../../src/rest/github/link';
 import { IdentityFixtures } from '../fixtures/identity';
 import { SecretScanningFixtures } from '../fixtures/secret-scanning';
 import { startTestApp, TestApp } from '../helpers/app';
 
-type Alert = Record<string, unknown> & { number: number; url: string; repository?: { full_name: string } };
+type Alert = Record<string, unknown> & { number: number; url: string; repository?: { full_name: string; description?: string | null } };
 
 describe('secret scanning REST list bodies', () => {
   let t: TestApp;
@@ -117,6 +118,48 @@ describe('secret scanning REST list bodies', () => {
     expect(cursor).toEqual(paged);
     expect(paged.every((a) => a.state === 'open')).toBe(true);
     await expectSameAsSingle(paged, false, 'repository');
+  });
+
+  // Alert texts are kept between answers (src/rest/text-memo.ts), keyed by every column of every row they are made
+  // of. A change to any of those rows shows in the next answer, even when written behind the service's back with
+  // no timestamp moving; unchanged alerts come out byte-identical.
+  it('a list answer follows every changed row, even when no updated_at moves', async () => {
+    const list = '/orgs/lists/secret-scanning/alerts?per_page=100&sort=created&direction=asc';
+    const before = await page(list);
+    expect((await page(list)).alerts).toEqual(before.alerts);
+    const ds = t.db.dataSource;
+    const run = (sql: string, params: unknown[]) => ds.query(sqlFor(ds, sql), params);
+    const byNumber = (alerts: Alert[], repo: string, n: number) => alerts.find((a) => a.repository?.full_name === `lists/${repo}` && a.number === n)!;
+    const assigned = before.alerts.find((a) => (a.assigned_to as { login: string } | null)?.login === 'lists-writer')!;
+    const located = byNumber(before.alerts, 'ops', 2);
+    const firstLocation = located.first_location_detected as { start_line: number };
+    // One column of each kind of row an alert is made of: the alert, its repository, a user, its first location.
+    await run('UPDATE secret_scanning_alerts SET validity = ? WHERE repository_id = ? AND number = ?', ['inactive', repos.api.id, 1]);
+    await run('UPDATE repositories SET description = ? WHERE id = ?', ['changed behind the service', repos.web.id]);
+    await run('UPDATE accounts SET login = ?, login_lower = ? WHERE login_lower = ?', ['lists-writer2', 'lists-writer2', 'lists-writer']);
+    await run(
+      'UPDATE secret_scanning_locations SET start_line = start_line + 1000 WHERE id = (SELECT first_location_id FROM secret_scanning_alerts WHERE repository_id = ? AND number = ?)',
+      [repos.ops.id, 2],
+    );
+    const after = (await page(list)).alerts;
+    expect(after.map((a) => a.url)).toEqual(before.alerts.map((a) => a.url));
+    expect(byNumber(after, 'api', 1).validity).toBe('inactive');
+    expect(after.filter((a) => a.repository?.full_name === 'lists/web').every((a) => a.repository?.description === 'changed behind the service')).toBe(true);
+    const reassigned = after.find((a) => a.url === assigned.url)!;
+    expect((reassigned.assigned_to as { login: string; url: string }).login).toBe('lists-writer2');
+    expect((reassigned.assigned_to as { login: string; url: string }).url).toMatch(/\/users\/lists-writer2$/);
+    expect((byNumber(after, 'ops', 2).first_location_detected as { start_line: number }).start_line).toBe(firstLocation.start_line + 1000);
+    // Alerts none of whose rows changed are the same as before.
+    const touched = (a: Alert) =>
+      a.url === byNumber(before.alerts, 'api', 1).url ||
+      a.repository?.full_name === 'lists/web' ||
+      JSON.stringify(a).includes('lists-writer') ||
+      a.url === located.url;
+    const untouched = before.alerts.filter((a) => !touched(a));
+    expect(untouched.length).toBeGreaterThan(5);
+    for (const a of untouched) expect(after.find((b) => b.url === a.url)).toEqual(a);
+    // And every alert still equals its single-alert answer (never kept).
+    await expectSameAsSingle(after, false, 'organization');
   });
 
   it('an empty page is an empty JSON array', async () => {
