@@ -696,11 +696,15 @@ function clearMap(th: Thread): void {
   th.mc = undefined;
 }
 
+/** Like Step Functions' inline Map: MaxConcurrency 0 (or more than 40) runs at most 40 iterations at once. */
+function mapLimit(th: Thread): number {
+  return Math.min(th.mc && th.mc > 0 ? th.mc : MAX_MAP_CONCURRENCY, MAX_MAP_CONCURRENCY);
+}
+
 async function stepMap(run: Run, th: Thread, st: CState, sc: StepCtx): Promise<void> {
   const items = th.it ?? [];
   const kids = th.kd ?? (th.kd = []);
-  // Like Step Functions' inline Map: MaxConcurrency 0 (or more than 40) runs at most 40 iterations at once.
-  const limit = Math.min(th.mc && th.mc > 0 ? th.mc : MAX_MAP_CONCURRENCY, MAX_MAP_CONCURRENCY);
+  const limit = mapLimit(th);
   const proc = st.processor!;
   const starts = new Map<Thread, PEvent>();
   const iterSc: StepCtx = { sink: [], signal: sc.signal };
@@ -771,8 +775,8 @@ function wakeOf(th: Thread, now: number): number {
       return Math.min(Infinity, ...(th.kd ?? []).map((k) => wakeOf(k, now)));
     case 'M': {
       const kids = th.kd ?? [];
-      const limit = th.mc && th.mc > 0 ? th.mc : Infinity;
-      if (kids.length < limit && (th.nx ?? 0) < (th.it?.length ?? 0)) return 0;
+      // The same limit as stepMap: 40 waiting iterations let no other start, so they decide the wake time.
+      if (kids.length < mapLimit(th) && (th.nx ?? 0) < (th.it?.length ?? 0)) return 0;
       let w = Infinity;
       for (const k of kids) w = Math.min(w, wakeOf(k, now));
       return w;
