@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { Piscina } from 'piscina';
-import { ValidationError } from '../../errors/app-error';
+import { UnavailableError, ValidationError } from '../../errors/app-error';
 import { checkDefinition, type CheckedDefinition } from './definition-check';
 import { WORKFLOW_CODES } from './error-codes';
 
@@ -24,6 +24,13 @@ function workerFile(): string {
 
 export class DefinitionCheckPool {
   private pool: Piscina | undefined;
+  private readonly timeoutMs: number;
+  /** Settles when every check handed to the thread so far has ended: checks go in one at a time. */
+  private tail: Promise<void> = Promise.resolve();
+
+  constructor(opts: { timeoutMs?: number } = {}) {
+    this.timeoutMs = opts.timeoutMs ?? CHECK_TIMEOUT_MS;
+  }
 
   async check(text: string): Promise<CheckedDefinition> {
     if (typeof text !== 'string' || text.length <= INLINE_LIMIT) return checkDefinition(text);
@@ -32,12 +39,26 @@ export class DefinitionCheckPool {
       if (!existsSync(filename)) throw new Error(`the definition checker's worker ${filename} is missing: build with npm run build`);
       this.pool = new Piscina({ filename, minThreads: 0, maxThreads: 1, idleTimeout: IDLE_TIMEOUT_MS, resourceLimits: { maxOldGenerationSizeMb: 512 } });
     }
+    // The time limit is the check's own: time spent waiting behind other checks says nothing about this definition.
+    // A check that waited longer than the limit is refused as busy (503, which clients retry), not as invalid.
+    const pool = this.pool;
+    const queuedAt = performance.now();
+    const before = this.tail;
+    let done!: () => void;
+    const mine = new Promise<void>((resolve) => (done = resolve));
+    this.tail = before.then(() => mine);
     let answer: { ok: CheckedDefinition } | { invalid: string };
     try {
-      answer = (await this.pool.run(text, { signal: AbortSignal.timeout(CHECK_TIMEOUT_MS) })) as typeof answer;
-    } catch {
-      // Timed out, or the thread ran out of its memory.
-      throw new ValidationError('Invalid State Machine Definition: \'SCHEMA_VALIDATION_FAILED: The definition could not be validated within the time and memory limits\'', { domainCode: WORKFLOW_CODES.INVALID_DEFINITION });
+      await before;
+      if (performance.now() - queuedAt > this.timeoutMs) throw new UnavailableError('Definition checks are busy; try again');
+      try {
+        answer = (await pool.run(text, { signal: AbortSignal.timeout(this.timeoutMs) })) as typeof answer;
+      } catch {
+        // Timed out, or the thread ran out of its memory.
+        throw new ValidationError('Invalid State Machine Definition: \'SCHEMA_VALIDATION_FAILED: The definition could not be validated within the time and memory limits\'', { domainCode: WORKFLOW_CODES.INVALID_DEFINITION });
+      }
+    } finally {
+      done();
     }
     if ('invalid' in answer) throw new ValidationError(answer.invalid, { domainCode: WORKFLOW_CODES.INVALID_DEFINITION });
     return answer.ok;

@@ -81,7 +81,7 @@ export interface JobHooks {
    * An in-process runner that will run started jobs itself (the embedded runner): new jobs are written already
    * leased to it, so it need not claim them (one write less per job). Undefined: the job is written unleased.
    */
-  leaseOnStart?(): { owner: string; until: Date } | undefined;
+  leaseOnStart?(): { owner: string; ms: number } | undefined;
   /** Called after a stop was committed (a runner of this process aborts the job's running step at once). */
   onStopped?(jobId: number): void;
 }
@@ -105,6 +105,10 @@ const JOB_COLUMNS = [
   ['deadline', 'deadline'],
 ] as const;
 const INSERT_JOB = `INSERT INTO workflow_jobs (${JOB_COLUMNS.map(([c]) => c).join(', ')}) VALUES (${JOB_COLUMNS.map(() => '?').join(', ')})`;
+/** PostgreSQL, a job written leased: its lease ends on the database's clock (as the runner's leases do, store.ts). */
+const INSERT_LEASED_JOB_PG = `INSERT INTO workflow_jobs (${JOB_COLUMNS.map(([c]) => c).join(', ')}) VALUES (${JOB_COLUMNS.map(([c]) =>
+  c === 'lease_until' ? `(now() AT TIME ZONE 'UTC') + CAST(? AS integer) * interval '1 millisecond'` : '?',
+).join(', ')})`;
 const INSERT_EVENT = 'INSERT INTO workflow_job_events (job_id, event_id, previous_event_id, type, timestamp, details) VALUES (?, ?, ?, ?, ?, ?)';
 
 /** Values as the driver stores them (dates in the column's format). */
@@ -127,11 +131,16 @@ export async function lastJobEventId(m: EntityManager, jobId: number): Promise<n
   return Number(row?.max ?? 0);
 }
 
-/** Insert a job row (inside a transaction); its id. */
-export async function insertJobRow(m: EntityManager, job: WorkflowJobEntity): Promise<number> {
+/**
+ * Insert a job row (inside a transaction); its id. `leaseMs`: the job is leased (to `job.leaseOwner`) for that long
+ * from now, on the database's clock on PostgreSQL (workers on other machines compare leases on it).
+ */
+export async function insertJobRow(m: EntityManager, job: WorkflowJobEntity, leaseMs?: number): Promise<number> {
   const values = JOB_COLUMNS.map(([, p]) => persistent(m, WorkflowJobEntity, p, job[p]));
   if (m.connection.options.type === 'postgres') {
-    const rows = (await m.query(`${sqlFor(m, INSERT_JOB)} RETURNING id`, values)) as Array<{ id: number | string }>;
+    const leased = leaseMs !== undefined;
+    if (leased) values[JOB_COLUMNS.findIndex(([c]) => c === 'lease_until')] = Math.round(leaseMs);
+    const rows = (await m.query(`${sqlFor(m, leased ? INSERT_LEASED_JOB_PG : INSERT_JOB)} RETURNING id`, values)) as Array<{ id: number | string }>;
     return Number(rows[0].id);
   }
   const res = (await m.queryRunner!.query(INSERT_JOB, values, true)) as { raw: number | bigint };
@@ -276,13 +285,13 @@ export class WorkflowJobService {
         checkpoint: null,
         version: 1,
         leaseOwner: lease?.owner ?? null,
-        leaseUntil: lease?.until ?? null,
+        leaseUntil: lease ? new Date(now.getTime() + lease.ms) : null,
         // Due at once: the runner's due-jobs query takes it (or, when leased to a runner, once the lease ends).
         wakeAt: now,
         deadline: timeoutSeconds ? new Date(now.getTime() + timeoutSeconds * 1000) : null,
       });
       // Fixed statement texts (TypeORM's insert inlines the key values and re-selects: a new statement per job).
-      job.id = await insertJobRow(tx.db, job);
+      job.id = await insertJobRow(tx.db, job, lease?.ms);
       await insertJobEvent(tx.db, {
         jobId: job.id,
         eventId: 1,

@@ -45,6 +45,20 @@ describe('DefinitionCheckPool', () => {
     expect(maxGap).toBeLessThan(inlineMs / 2);
   });
 
+  it('valid definitions that wait for the thread behind others are never answered InvalidDefinition: they are checked, or refused as busy (503)', async () => {
+    // A 2 s limit (10 s in production) and twelve ~1 MiB definitions at once: several seconds of checks in one thread.
+    const busy = new DefinitionCheckPool({ timeoutMs: 2_000 });
+    try {
+      const text = bigDefinition(4000);
+      await busy.check(text); // the thread is started
+      const answers = await Promise.all(Array.from({ length: 12 }, () => busy.check(text).then(() => 'ok', (e: AppError) => e.code)));
+      expect(answers.filter((a) => a !== 'ok' && a !== 'SERVICE_UNAVAILABLE')).toEqual([]);
+      expect(answers[0]).toBe('ok');
+    } finally {
+      await busy.close();
+    }
+  });
+
   it('an invalid large definition is an InvalidDefinition with the validator\'s finding', async () => {
     const err = await pool.check(bigDefinition(4000, false)).catch((e) => e);
     expect(err).toBeInstanceOf(AppError);

@@ -4,6 +4,7 @@
  * clock is the clock, so the skewed worker's view is what the machine's clock says.
  */
 import { WorkflowJobEntity } from '../../../entities';
+import { WorkflowRunner } from '../../../src/services/workflow/runner/runner';
 import { RunnerStore } from '../../../src/services/workflow/runner/store';
 import { IdentityFixtures, uniq } from '../../fixtures/identity';
 import { testContexts } from '../../helpers/context';
@@ -42,6 +43,44 @@ describe('workflow runner leases', () => {
     } finally {
       jest.useRealTimers();
     }
+    const row = await db.dataSource.getRepository(WorkflowJobEntity).findOneByOrFail({ id: jobId });
+    expect(row.leaseOwner).toBe('runner-a');
+    expect(row.leaseUntil!.getTime()).toBeGreaterThan(Date.now() + 50_000);
+    expect(row.leaseUntil!.getTime()).toBeLessThan(Date.now() + 61_000);
+  });
+});
+
+describe('workflow runner leases: jobs written leased to the embedded runner', () => {
+  let db: TestDatabase;
+  afterAll(() => db?.drop());
+
+  it('a job started leased to this process\'s runner is not taken by another runner, nor listed as due, on PostgreSQL even when this process\'s clock runs an hour behind', async () => {
+    db = await openTestDatabase();
+    const f = new IdentityFixtures(db.dataSource);
+    const contexts = testContexts(db.dataSource, f.services);
+    const alice = await f.user(uniq('alice'));
+    const ctx = await contexts.as(await f.classicToken(alice, ['workflow']));
+    const def = await f.services.workflowDefinitions.create(ctx, { name: uniq('d'), definition: '{"StartAt":"A","States":{"A":{"Type":"Pass","End":true}}}', roleArn: ROLE });
+    // The embedded runner's hook (setup.ts), with a poll that does not come round during the test.
+    const runner = new WorkflowRunner(contexts.deps, { owner: 'runner-a', leaseMs: 60_000, pollMs: 3_600_000 });
+    runner.start();
+    f.services.workflowJobs.setHooks({ leaseOnStart: () => runner.leaseForNewJob() });
+    const postgres = db.dataSource.options.type === 'postgres';
+    // As above: only Date is faked, on PostgreSQL (better-sqlite3 cannot bind a faked Date; SQLite is one machine's clock).
+    if (postgres) {
+      jest.useFakeTimers({ now: Date.now() - 3_600_000, doNotFake: ['nextTick', 'setImmediate', 'clearImmediate', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'queueMicrotask', 'hrtime', 'performance'] });
+    }
+    let jobId: number;
+    try {
+      jobId = (await f.services.workflowJobs.start(ctx, { stateMachineArn: def.arn })).job.id;
+    } finally {
+      jest.useRealTimers();
+      f.services.workflowJobs.setHooks({});
+      await runner.stop();
+    }
+    const store = new RunnerStore(db.dataSource);
+    expect(await store.due(100)).not.toContain(jobId);
+    expect(await store.claim(jobId, 'runner-b', 60_000)).toBeNull();
     const row = await db.dataSource.getRepository(WorkflowJobEntity).findOneByOrFail({ id: jobId });
     expect(row.leaseOwner).toBe('runner-a');
     expect(row.leaseUntil!.getTime()).toBeGreaterThan(Date.now() + 50_000);

@@ -111,6 +111,8 @@ class Run {
   readonly region: string;
   readonly jobDeadline: number;
   jobTimedOut = false;
+  /** Events emitted in this step so far. */
+  private emitted = 0;
 
   constructor(
     readonly cp: Checkpoint,
@@ -146,7 +148,16 @@ class Run {
     return this.emitAfter(sc, th, this.last(th), type, details);
   }
 
+  /**
+   * The step's events already pass the history quota: it will not be taken (advance fails the job instead), so it
+   * starts and steps no more threads (nested Maps would otherwise start 40 times the last step's iterations first).
+   */
+  overQuota(): boolean {
+    return this.cp.nid + this.emitted - 1 > MAX_HISTORY_EVENTS;
+  }
+
   emitAfter(sc: StepCtx, th: Thread | null, prev: Prev, type: string, details?: Record<string, unknown>): PEvent {
+    this.emitted++;
     const ev = { id: 0, previousEventId: 0, timestamp: this.iso(), type, ...details } as HistoryEvent;
     const pe: PEvent = { ev, prev };
     sc.sink.push(pe);
@@ -622,7 +633,7 @@ async function stepChildren(run: Run, kids: Thread[], machines: (k: Thread) => M
   for (let i = 0; i < kids.length; i++) {
     const kid = kids[i];
     if (kid.p === 'D' || kid.p === 'F') continue;
-    if (group.signal.aborted) break;
+    if (group.signal.aborted || run.overQuota()) break;
     const r = stepThread(run, kid, machines(kid), { sink: sinks[i], signal: group.signal });
     if (r) {
       work.push(
@@ -696,15 +707,19 @@ function clearMap(th: Thread): void {
   th.mc = undefined;
 }
 
+/** Like Step Functions' inline Map: MaxConcurrency 0 (or more than 40) runs at most 40 iterations at once. */
+function mapLimit(th: Thread): number {
+  return Math.min(th.mc && th.mc > 0 ? th.mc : MAX_MAP_CONCURRENCY, MAX_MAP_CONCURRENCY);
+}
+
 async function stepMap(run: Run, th: Thread, st: CState, sc: StepCtx): Promise<void> {
   const items = th.it ?? [];
   const kids = th.kd ?? (th.kd = []);
-  // Like Step Functions' inline Map: MaxConcurrency 0 (or more than 40) runs at most 40 iterations at once.
-  const limit = Math.min(th.mc && th.mc > 0 ? th.mc : MAX_MAP_CONCURRENCY, MAX_MAP_CONCURRENCY);
+  const limit = mapLimit(th);
   const proc = st.processor!;
   const starts = new Map<Thread, PEvent>();
   const iterSc: StepCtx = { sink: [], signal: sc.signal };
-  while (kids.length < limit && (th.nx ?? 0) < items.length) {
+  while (kids.length < limit && (th.nx ?? 0) < items.length && !run.overQuota()) {
     const i = th.nx ?? 0;
     th.nx = i + 1;
     const kid: Thread = { s: proc.startAt, p: 'E', in: items[i], l: 0, k: `${th.k}${th.s}@${th.n}.${th.a ?? 0}[${i}]/`, n: 0, ix: i };
@@ -771,8 +786,8 @@ function wakeOf(th: Thread, now: number): number {
       return Math.min(Infinity, ...(th.kd ?? []).map((k) => wakeOf(k, now)));
     case 'M': {
       const kids = th.kd ?? [];
-      const limit = th.mc && th.mc > 0 ? th.mc : Infinity;
-      if (kids.length < limit && (th.nx ?? 0) < (th.it?.length ?? 0)) return 0;
+      // The same limit as stepMap: 40 waiting iterations let no other start, so they decide the wake time.
+      if (kids.length < mapLimit(th) && (th.nx ?? 0) < (th.it?.length ?? 0)) return 0;
       let w = Infinity;
       for (const k of kids) w = Math.min(w, wakeOf(k, now));
       return w;

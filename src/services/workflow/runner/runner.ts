@@ -158,10 +158,13 @@ export class WorkflowRunner {
     return this.store.claim(jobId, this.owner, this.leaseMs);
   }
 
-  /** A lease for a job this runner is about to be handed (the embedded runner's jobs are written leased to it). */
-  leaseForNewJob(): { owner: string; until: Date } | undefined {
+  /**
+   * A lease for a job this runner is about to be handed (the embedded runner's jobs are written leased to it): its
+   * length, counted from the insert on the database's clock on PostgreSQL (as every lease of store.ts).
+   */
+  leaseForNewJob(): { owner: string; ms: number } | undefined {
     if (this.stopped || this.active.size >= this.concurrency) return undefined;
-    return { owner: this.owner, until: new Date(Date.now() + this.leaseMs) };
+    return { owner: this.owner, ms: this.leaseMs };
   }
 
   private async runJob(jobId: number, leased?: JobRow): Promise<void> {

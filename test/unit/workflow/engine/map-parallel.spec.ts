@@ -1,5 +1,5 @@
-import { TaskFailure, type HistoryEvent, type Json, type RunTask } from '../../../../src/services/workflow/engine';
-import { checkIds, echo, runToEnd, types } from './helpers';
+import { advance, initialCheckpoint, TaskFailure, type Advance, type HistoryEvent, type Json, type RunTask } from '../../../../src/services/workflow/engine';
+import { checkIds, Clock, CTX, echo, noTask, runToEnd, T0, types } from './helpers';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -90,6 +90,27 @@ describe('Map', () => {
       const c = inFlightCounter();
       const r = await runToEnd(mapDef({ MaxConcurrency: mc }), { items }, c.run);
       expect([mc, r.output, c.stats]).toEqual([mc, items, { max: 40, calls: 100 }]);
+    }
+  });
+  test('40 iterations waiting with more items to go (MaxConcurrency 0 or above 40): the job sleeps until the first wake, it does not spin', async () => {
+    const items = Array.from({ length: 41 }, (_, i) => i);
+    for (const mc of [0, 1000]) {
+      const def = {
+        StartAt: 'M',
+        States: { M: { Type: 'Map', MaxConcurrency: mc, ItemProcessor: { StartAt: 'W', States: { W: { Type: 'Wait', Seconds: 3600, End: true } } }, End: true } },
+      };
+      const clock = new Clock();
+      let cp = initialCheckpoint(def, items, CTX, clock.now());
+      let last: Advance | undefined;
+      for (let i = 0; i < 5 && last?.wakeAt == null; i++) {
+        last = await advance(def, cp, { now: clock.now, runTask: noTask });
+        cp = last.checkpoint;
+      }
+      // Every iteration that may run is in its Wait: nothing can move for an hour (wakeAt null would have the
+      // runner write step after step, with no event, until then).
+      expect([mc, last!.status, last!.wakeAt]).toEqual([mc, 'RUNNING', new Date(T0 + 3_600_000).toISOString()]);
+      const ended = await runToEnd(def, items);
+      expect([ended.status, ended.output]).toEqual(['SUCCEEDED', items]);
     }
   });
   test('history: started with length, iterations with name/index, previous ids point at the iteration start', async () => {

@@ -273,4 +273,30 @@ describe('history quota', () => {
     expect(last.id).toBeGreaterThan(24_990);
     checkIds(r.events);
   });
+  test('nested Maps: the step that would pass the quota stops there, it does not first start every iteration it could (40 × 8,000)', async () => {
+    // 40 × 5 × 40 iterations (8,000 inner Maps, 24,000 events so far), each inner Map about to start 40 more.
+    const level = (items: string, processor: object) => ({ StartAt: 'M', States: { M: { Type: 'Map', ItemsPath: `$$.Execution.Input.${items}`, ItemProcessor: processor, End: true } } });
+    const def = level('a', level('b', level('c', level('d', single({ Type: 'Wait', Seconds: 3600 })))));
+    const n = (k: number) => Array.from({ length: k }, (_, i) => i);
+    const input = { a: n(40), b: n(5), c: n(40), d: n(40) };
+    // The clock is read for every history event: the count is the step's work.
+    let reads = 0;
+    const clock = new Clock();
+    const now = () => {
+      reads++;
+      return clock.now();
+    };
+    let cp = initialCheckpoint(def, input, CTX, clock.now());
+    let r;
+    for (let i = 0; i < 10; i++) {
+      reads = 0;
+      r = await advance(def, cp, { now, runTask: noTask });
+      cp = r.checkpoint;
+      if (r.status !== 'RUNNING') break;
+    }
+    expect([r!.status, r!.cause]).toEqual(['FAILED', 'The execution reached the maximum number of history events (25000).']);
+    expect(r!.events[r!.events.length - 1].id).toBeLessThanOrEqual(25_000);
+    // Without the bound: 320,000 iterations started (nearly 1,000,000 events computed, seconds of CPU, > 1 GB).
+    expect(reads).toBeLessThan(5_000);
+  });
 });
