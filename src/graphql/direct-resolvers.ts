@@ -11,12 +11,17 @@
  * arguments, on the same instance.
  *
  * Applied once, on the built schema, from type-graphql's metadata: graphql-js and the fast path both use the
- * result. Anything else keeps type-graphql's wrapper: @Args classes (ConnectionArgs' first/last rules), input
- * objects, lists, custom param decorators, validate functions. At run time a @Root value that is not an
- * instance of its declared class, or an @Arg value that is an object, goes through the wrapper too.
+ * result. @Args classes of plain scalar or enum fields (ConnectionArgs, CalendarPageArgs) are converted as
+ * type-graphql converts them (a new instance holding the given fields) and validated with the same
+ * class-validator call and options; an arguments object that passed once is not validated again (the compiled
+ * plan computes a document's constant arguments once, so their validation is done once per document; the
+ * rules read only the values). Anything else keeps type-graphql's wrapper: input objects, lists, custom param
+ * decorators, validate functions. At run time a @Root value that is not an instance of its declared class, or
+ * an @Arg value that is an object, goes through the wrapper too.
  */
+import { validateOrReject, ValidatorOptions } from 'class-validator';
 import { GraphQLObjectType, GraphQLScalarType, GraphQLSchema, isObjectType } from 'graphql';
-import { getMetadataStorage } from 'type-graphql';
+import { ArgumentValidationError, getMetadataStorage } from 'type-graphql';
 
 type Resolve = (root: unknown, args: Record<string, unknown>, ctx: unknown, info: unknown) => unknown;
 
@@ -27,6 +32,8 @@ export interface ResolverBuildOptions {
   /** The container buildSchema was given: resolver methods are called on the instances it holds. */
   container: ResolverContainer;
   validateFn?: unknown;
+  /** buildSchema's `validate` setting; without it, @Args classes keep type-graphql's wrapper. */
+  validate?: boolean | ValidatorOptions;
 }
 
 /**
@@ -74,17 +81,103 @@ const PASS_THROUGH_ARG_TYPES = new Set<unknown>([String, Number, Boolean, Date])
 /** One getter per parameter, or null when the parameter needs type-graphql's conversion or validation. */
 type Getter = (root: unknown, args: Record<string, unknown>, ctx: unknown, info: unknown) => unknown;
 
+function plainType(type: unknown, enums: Set<unknown>): boolean {
+  return PASS_THROUGH_ARG_TYPES.has(type) || type instanceof GraphQLScalarType || enums.has(type);
+}
+
 function plainArgType(p: ParamMeta, enums: Set<unknown>): boolean {
   if (p.typeOptions?.array || p.validateFn) return false;
-  const type = p.getType?.();
-  return PASS_THROUGH_ARG_TYPES.has(type) || type instanceof GraphQLScalarType || enums.has(type);
+  return plainType(p.getType?.(), enums);
+}
+
+interface ArgsFieldMeta {
+  name: string;
+  getType(): unknown;
+  typeOptions?: { array?: boolean };
+}
+
+type ClassFields = Array<{ target: unknown; fields: ArgsFieldMeta[] }>;
+
+/** The class's fields and its superclasses' (type-graphql's order; `dedupe`: input types skip overridden names). */
+function classFields(list: ClassFields, target: unknown, dedupe: boolean): ArgsFieldMeta[] | null {
+  const own = list.find((a) => a.target === target);
+  if (!own) return null;
+  let fields = [...own.fields];
+  for (let sup = Object.getPrototypeOf(target); sup && sup.prototype !== undefined; sup = Object.getPrototypeOf(sup)) {
+    const s = list.find((a) => a.target === sup);
+    if (!s) continue;
+    const names = new Set(fields.map((f) => f.name));
+    fields = [...fields, ...(dedupe ? s.fields.filter((f) => !names.has(f.name)) : s.fields)];
+  }
+  return fields;
+}
+
+/** validateArg's options for a parameter: null when it is not validated. */
+function validatorOptions(globalValidate: boolean | ValidatorOptions, local: boolean | ValidatorOptions | undefined): ValidatorOptions | null {
+  const validate = local !== undefined ? local : globalValidate;
+  if (validate === false) return null;
+  const options: ValidatorOptions = { ...(typeof globalValidate === 'object' ? globalValidate : {}), ...(typeof local === 'object' ? local : {}) };
+  if (options.skipMissingProperties !== false) options.skipMissingProperties = true;
+  if (options.forbidUnknownValues !== true) options.forbidUnknownValues = false;
+  return options;
+}
+
+/**
+ * The getter of an @Args parameter, or of an @Arg of an input class, whose class has only plain scalar or enum
+ * fields (input classes: also lists of them, which type-graphql hands over as they are): type-graphql's
+ * conversion (the given fields on a new instance whose unset initializers are dropped) and `validateArg`
+ * (class-validator's validateOrReject with the same merged options, failures as ArgumentValidationError), the
+ * latter skipped for an arguments object (input value) that passed before. Null when the class needs more.
+ */
+function classGetter(p: ParamMeta, globalValidate: ResolverBuildOptions['validate'], enums: Set<unknown>): Getter | null {
+  if (globalValidate === undefined || p.validateFn || p.typeOptions?.array) return null;
+  const Target = p.getType?.() as (new () => Record<string, unknown>) | undefined;
+  if (typeof Target !== 'function') return null;
+  const storage = getMetadataStorage() as unknown as { argumentTypes: ClassFields; inputTypes: ClassFields };
+  const isArgs = p.kind === 'args';
+  if (!isArgs && (p.kind !== 'arg' || !p.name)) return null;
+  const fields = classFields(isArgs ? storage.argumentTypes : storage.inputTypes, Target, !isArgs);
+  if (!fields || fields.some((f) => (isArgs && f.typeOptions?.array) || !plainType(f.getType(), enums))) return null;
+  const names = fields.map((f) => f.name);
+  const options = validatorOptions(globalValidate, p.validateSettings as boolean | ValidatorOptions | undefined);
+  const passed = new WeakSet<object>();
+  const argName = p.name!;
+  return (_root, args) => {
+    const given = isArgs ? args : (args[argName] as Record<string, unknown> | null | undefined);
+    // A null or missing input value is passed as it is, unvalidated (type-graphql's convertArgToInstance/validateArg).
+    if (given === null || given === undefined) return given;
+    const data: Record<string, unknown> = {};
+    for (const n of names) {
+      const v = given[n];
+      if (v !== undefined) data[n] = v;
+    }
+    const instance = new Target();
+    for (const key of Object.keys(instance)) if (instance[key] === undefined && !(key in data)) delete instance[key];
+    Object.assign(instance, data);
+    if (options === null || passed.has(given)) return instance;
+    return validateOrReject(instance, options).then(
+      () => {
+        passed.add(given);
+        return instance;
+      },
+      (errors: unknown) => {
+        throw new ArgumentValidationError(errors as ConstructorParameters<typeof ArgumentValidationError>[0]);
+      },
+    );
+  };
 }
 
 /**
  * A resolver calling the method directly, or null when it needs type-graphql's wrapper. `fallback` (the
  * wrapper) answers the calls whose values would be converted.
  */
-function directResolver(m: HandlerMeta, instance: Record<string, (...args: unknown[]) => unknown>, fallback: Resolve, enums: Set<unknown>): Resolve | null {
+function directResolver(
+  m: HandlerMeta,
+  instance: Record<string, (...args: unknown[]) => unknown>,
+  fallback: Resolve,
+  enums: Set<unknown>,
+  validate: ResolverBuildOptions['validate'],
+): Resolve | null {
   if (m.middlewares?.length || m.roles) return null;
   const method = instance[m.methodName];
   if (typeof method !== 'function') return null;
@@ -92,6 +185,8 @@ function directResolver(m: HandlerMeta, instance: Record<string, (...args: unkno
   let rootClass: (abstract new (...a: never[]) => unknown) | undefined;
   const argNames: string[] = [];
   const getters: Getter[] = [];
+  /** An @Args getter may answer a promise (its first validation): the method is called once all are known. */
+  let mayWait = false;
   for (const p of params) {
     switch (p.kind) {
       case 'root': {
@@ -113,8 +208,21 @@ function directResolver(m: HandlerMeta, instance: Record<string, (...args: unkno
       case 'info':
         getters.push((_r, _a, _c, info) => info);
         break;
+      case 'args': {
+        const g = classGetter(p, validate, enums);
+        if (!g) return null;
+        getters.push(g);
+        mayWait = true;
+        break;
+      }
       case 'arg': {
-        if (!plainArgType(p, enums) || !p.name) return null;
+        if (!plainArgType(p, enums) || !p.name) {
+          const g = classGetter(p, validate, enums);
+          if (!g) return null;
+          getters.push(g);
+          mayWait = true;
+          break;
+        }
         const name = p.name;
         argNames.push(name);
         getters.push((_r, args) => args[name]);
@@ -134,7 +242,17 @@ function directResolver(m: HandlerMeta, instance: Record<string, (...args: unkno
     }
     return false;
   };
-  const call = (root: unknown, args: Record<string, unknown>, ctx: unknown, info: unknown): unknown => {
+  const waiting = (root: unknown, args: Record<string, unknown>, ctx: unknown, info: unknown): unknown => {
+    const values = new Array<unknown>(n);
+    let pending = false;
+    for (let i = 0; i < n; i++) {
+      const v = getters[i](root, args, ctx, info);
+      values[i] = v;
+      if (!pending && v !== null && typeof v === 'object' && typeof (v as PromiseLike<unknown>).then === 'function') pending = true;
+    }
+    return pending ? Promise.all(values).then((vs) => method.apply(instance, vs)) : method.apply(instance, values);
+  };
+  const call = mayWait ? waiting : (root: unknown, args: Record<string, unknown>, ctx: unknown, info: unknown): unknown => {
     switch (n) {
       case 0:
         return method.call(instance);
@@ -172,7 +290,7 @@ export function installDirectResolvers(schema: GraphQLSchema, resolvers: readonl
   const replace = (type: GraphQLObjectType | null | undefined, m: HandlerMeta) => {
     const field = type?.getFields()[m.schemaName];
     if (!type || !field?.resolve) return;
-    const direct = directResolver(m, instanceOf(m.target), field.resolve as Resolve, enums);
+    const direct = directResolver(m, instanceOf(m.target), field.resolve as Resolve, enums, options.validate);
     if (!direct) return;
     field.resolve = direct as typeof field.resolve;
     replaced.push(`${type.name}.${m.schemaName}`);

@@ -6,6 +6,9 @@ import { installDirectResolvers, ResolverContainer } from './direct-resolvers';
 
 let built: Promise<GraphQLSchema> | undefined;
 
+/** class-validator options for arguments and inputs (buildSchema's `validate`, also used by direct calls). */
+export const VALIDATE = { forbidUnknownValues: false, skipMissingProperties: false };
+
 /**
  * The one graph, built once per process from every domain's resolvers (validate: true, no global middleware).
  * Every @ObjectType says `simpleResolvers: true`: this graph uses no middleware and no @Authorized (access
@@ -27,13 +30,13 @@ export async function buildGraphqlSchema(opts: { direct?: boolean } = {}): Promi
   const schema = syncResolveTypes(
     await buildSchema({
       resolvers: RESOLVERS,
-      validate: { forbidUnknownValues: false, skipMissingProperties: false },
+      validate: VALIDATE,
       emitSchemaFile: false,
       container,
     }),
   );
   // Resolver methods that need none of type-graphql's per-call work are called directly (./direct-resolvers.ts).
-  if (opts.direct !== false) installDirectResolvers(schema, RESOLVERS, { container });
+  if (opts.direct !== false) installDirectResolvers(schema, RESOLVERS, { container, validate: VALIDATE });
   return schema;
 }
 

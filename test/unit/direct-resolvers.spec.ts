@@ -2,14 +2,14 @@
  * Direct resolver calls (src/graphql/direct-resolvers.ts) change nothing a client sees: every collected query
  * document (test/helpers/documents.ts), run by graphql-js as five viewers on the graph with direct calls and on
  * a build that keeps type-graphql's wrappers everywhere, gives the same JSON, errors included (messages, codes,
- * paths); the argument validation of @Args classes (first over 100, negative, first with last) keeps its errors
- * because those resolvers keep the wrapper. Runs on SQLite and on PostgreSQL (DATABASE_URL).
+ * paths), the argument validation of @Args classes included (first over 100, negative, first with last), also
+ * when the same arguments object comes again (validated once). Runs on SQLite and on PostgreSQL (DATABASE_URL).
  */
 import { execute, GraphQLSchema, parse } from 'graphql';
 import { RESOLVERS } from '../../resolvers';
 import { installDirectResolvers, ResolverContainer } from '../../src/graphql/direct-resolvers';
 import { formatForTest } from '../helpers/graphql-errors';
-import { buildGraphqlSchema, getSchema } from '../../src/graphql/schema';
+import { buildGraphqlSchema, getSchema, VALIDATE } from '../../src/graphql/schema';
 import { DifferentialFixture, queryCases, seedDifferentialFixture } from '../helpers/documents';
 import { openTestDatabase, TestDatabase } from '../helpers/db';
 
@@ -20,6 +20,8 @@ const ARGUMENT_ERRORS = [
   'query($login: String!) { organization(login: $login) { secretScanningAlerts(last: 101) { totalCount } } }',
   'query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { secretScanningAlerts(first: 2, last: 2) { totalCount } } }',
   'query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { secretScanningAlerts(first: 2, after: "nope") { totalCount } } }',
+  `query($login: String!) { organization(login: $login) { secretScanningAlerts(first: 2, filter: { secretTypes: ["${'x'.repeat(300)}"] }) { totalCount } } }`,
+  'query($login: String!) { organization(login: $login) { secretScanningAlerts(first: 2, filter: { secretTypes: ["a"], excludeSecretTypes: ["b"] }, orderBy: { field: UPDATED }) { totalCount } } }',
   '{ user(login: "no-such-user-here") { login } }',
   '{ node(id: "bm90LW91cnM=") { id } }',
 ];
@@ -38,14 +40,21 @@ describe('direct resolver calls answer what type-graphql wrappers answer', () =>
   });
   afterAll(() => db?.drop());
 
-  it('replaces only methods without @Args classes, input objects or lists', async () => {
-    const replaced = installDirectResolvers(await buildGraphqlSchema({ direct: false }), RESOLVERS, { container: new ResolverContainer() });
-    expect(replaced).toEqual(expect.arrayContaining(['Query.viewer', 'Query.repository', 'Query.node', 'Repository.owner', 'Repository.id', 'Repository.nameWithOwner', 'User.id']));
-    for (const kept of ['Organization.repositories', 'User.repositories', 'Repository.secretScanningAlerts', 'Organization.secretScanningAlerts', 'Query.nodes']) {
-      expect(replaced).not.toContain(kept);
-    }
+  it('replaces methods with plain parameters and plain @Args classes, not input objects or lists', async () => {
+    const replaced = installDirectResolvers(await buildGraphqlSchema({ direct: false }), RESOLVERS, { container: new ResolverContainer(), validate: VALIDATE });
+    expect(replaced).toEqual(
+      expect.arrayContaining(['Query.viewer', 'Query.repository', 'Query.node', 'Repository.owner', 'Repository.id', 'Repository.nameWithOwner', 'User.id']),
+    );
+    // ConnectionArgs / CalendarPageArgs: plain fields, converted and validated as type-graphql does.
+    expect(replaced).toEqual(expect.arrayContaining(['Organization.repositories', 'User.repositories', 'Repository.secretScanningAlerts', 'Organization.secretScanningAlerts']));
+    // A list argument keeps the wrapper.
+    expect(replaced).not.toContain('Query.nodes');
     // Mutations keep type-graphql's wrapper (input classes are validated).
     expect(replaced.some((f) => f.startsWith('Mutation.'))).toBe(false);
+    // Without the validation settings buildSchema had, @Args classes keep the wrapper.
+    const unknown = installDirectResolvers(await buildGraphqlSchema({ direct: false }), RESOLVERS, { container: new ResolverContainer() });
+    expect(unknown).not.toContain('Organization.repositories');
+    expect(unknown).toContain('Repository.id');
   });
 
   it('every collected document, and argument errors, as every viewer', async () => {
@@ -75,5 +84,13 @@ describe('direct resolver calls answer what type-graphql wrappers answer', () =>
     expect(await message(0)).toBe('BAD_USER_INPUT: Argument Validation Error');
     expect(await message(1)).toBe('BAD_USER_INPUT: Argument Validation Error');
     expect(await message(2)).toMatch(/both `first` and `last`/);
+    // The same invalid arguments object, again: still refused (only arguments that passed are remembered).
+    const resolve = (await getSchema()).getType('Organization') as import('graphql').GraphQLObjectType;
+    const field = resolve.getFields().repositories;
+    const org = await fx.context('admin').then((ctx) => ctx.services.identity.getOrganization(ctx, 'difforg'));
+    const bad = { first: 101 };
+    for (let i = 0; i < 2; i++) {
+      await expect(Promise.resolve().then(async () => field.resolve!(org, bad, await fx.context('admin'), {} as never))).rejects.toThrow('Argument Validation Error');
+    }
   });
 });
