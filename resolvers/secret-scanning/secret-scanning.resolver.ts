@@ -105,19 +105,13 @@ function accountNowOrLater(ctx: RequestContext, id: number | null): AccountEntit
 
 const nameOf = (w: RepoWhere) => ({ owner: w.owner.login, name: w.repo.name });
 
-function rangeOf(l: SecretScanningLocationEntity) {
-  return { path: l.path, startLine: l.startLine, endLine: l.endLine, startColumn: l.startColumn, endColumn: l.endColumn, blobSha: l.blobSha, commitSha: l.commitSha };
-}
-
 /** The commit form. A wiki commit has no git blob or commit API URL: it carries the wiki's compare URL. */
 function commitDetails(ctx: RequestContext, w: RepoWhere, l: SecretScanningLocationEntity): SecretScanningCommitLocation {
-  const u = commitLocationUrls(ctx.config.publicUrl, nameOf(w), l);
-  return Object.assign(new SecretScanningCommitLocation(), { ...rangeOf(l), blobUrl: u.blobUrl, commitUrl: u.commitUrl });
+  return new SecretScanningCommitLocation(l, () => commitLocationUrls(ctx.config.publicUrl, nameOf(w), l));
 }
 
 function wikiCommitDetails(ctx: RequestContext, w: RepoWhere, l: SecretScanningLocationEntity): SecretScanningWikiCommitLocation {
-  const u = commitLocationUrls(ctx.config.publicUrl, nameOf(w), l);
-  return Object.assign(new SecretScanningWikiCommitLocation(), { ...rangeOf(l), pageUrl: u.pageUrl, commitUrl: u.commitUrl });
+  return new SecretScanningWikiCommitLocation(l, () => commitLocationUrls(ctx.config.publicUrl, nameOf(w), l));
 }
 
 /** The union member for a location: commit forms carry the range and URLs, the others their item URL. */

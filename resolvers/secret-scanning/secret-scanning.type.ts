@@ -128,30 +128,70 @@ registerEnumType(SecretScanningScanStatusEnum, { name: 'SecretScanningScanStatus
 
 // ------------------------------------------------------------------ location details (one type per location type)
 
-@ObjectType('SecretScanningCommitLocation', { simpleResolvers: true, description: 'A secret found in a commit: the file, range, blob and commit.' })
-export class SecretScanningCommitLocation {
+/** The URLs of a commit-form location (src/services/secret-scanning/urls.ts `commitLocationUrls`). */
+export interface CommitLocationUrls {
+  blobUrl: string | null;
+  commitUrl: string | null;
+  pageUrl: string | null;
+}
+
+/** The range of a commit-form location; its URLs are built when first read (lists seldom select them). */
+@ObjectType({ simpleResolvers: true })
+abstract class CommitFormLocation {
   @Field(() => String, { nullable: true }) path: string | null;
   @Field(() => Int, { nullable: true }) startLine: number | null;
   @Field(() => Int, { nullable: true }) endLine: number | null;
   @Field(() => Int, { nullable: true, description: 'Counted as if the file were 8-bit ASCII.' }) startColumn: number | null;
   @Field(() => Int, { nullable: true }) endColumn: number | null;
   @Field(() => String, { nullable: true }) blobSha: string | null;
-  @Field(() => String, { nullable: true, description: 'API URL of the blob.' }) blobUrl: string | null;
   @Field(() => String, { nullable: true }) commitSha: string | null;
-  @Field(() => String, { nullable: true, description: 'API URL of the commit.' }) commitUrl: string | null;
+  private urlsOf: () => CommitLocationUrls;
+  private built: CommitLocationUrls | undefined;
+
+  constructor(
+    l: { path: string | null; startLine: number | null; endLine: number | null; startColumn: number | null; endColumn: number | null; blobSha: string | null; commitSha: string | null },
+    urls: () => CommitLocationUrls,
+  ) {
+    this.path = l.path;
+    this.startLine = l.startLine;
+    this.endLine = l.endLine;
+    this.startColumn = l.startColumn;
+    this.endColumn = l.endColumn;
+    this.blobSha = l.blobSha;
+    this.commitSha = l.commitSha;
+    this.urlsOf = urls;
+    this.built = undefined;
+  }
+
+  protected urls(): CommitLocationUrls {
+    return (this.built ??= this.urlsOf());
+  }
+}
+
+@ObjectType('SecretScanningCommitLocation', { simpleResolvers: true, description: 'A secret found in a commit: the file, range, blob and commit.' })
+export class SecretScanningCommitLocation extends CommitFormLocation {
+  @Field(() => String, { nullable: true, description: 'API URL of the blob.' })
+  get blobUrl(): string | null {
+    return this.urls().blobUrl;
+  }
+
+  @Field(() => String, { nullable: true, description: 'API URL of the commit.' })
+  get commitUrl(): string | null {
+    return this.urls().commitUrl;
+  }
 }
 
 @ObjectType('SecretScanningWikiCommitLocation', { simpleResolvers: true, description: 'A secret found in a commit of the wiki.' })
-export class SecretScanningWikiCommitLocation {
-  @Field(() => String, { nullable: true }) path: string | null;
-  @Field(() => Int, { nullable: true }) startLine: number | null;
-  @Field(() => Int, { nullable: true }) endLine: number | null;
-  @Field(() => Int, { nullable: true }) startColumn: number | null;
-  @Field(() => Int, { nullable: true }) endColumn: number | null;
-  @Field(() => String, { nullable: true }) blobSha: string | null;
-  @Field(() => String, { nullable: true, description: 'Web URL of the wiki page at that commit.' }) pageUrl: string | null;
-  @Field(() => String, { nullable: true }) commitSha: string | null;
-  @Field(() => String, { nullable: true, description: 'Web URL comparing the wiki commit.' }) commitUrl: string | null;
+export class SecretScanningWikiCommitLocation extends CommitFormLocation {
+  @Field(() => String, { nullable: true, description: 'Web URL of the wiki page at that commit.' })
+  get pageUrl(): string | null {
+    return this.urls().pageUrl;
+  }
+
+  @Field(() => String, { nullable: true, description: 'Web URL comparing the wiki commit.' })
+  get commitUrl(): string | null {
+    return this.urls().commitUrl;
+  }
 }
 
 @ObjectType('SecretScanningIssueTitleLocation', { simpleResolvers: true, description: 'A secret found in the title of an issue.' })
