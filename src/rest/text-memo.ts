@@ -1,132 +1,159 @@
 /**
- * Memoized answer fragments: the JSON text (UTF-8 bytes) of one presented item, kept with the complete content
- * of the rows it was made of.
+ * Memoized answer fragments: the JSON text (UTF-8 bytes) of one presented item, kept with the rows it was made of.
  *
  * A REST list answer presents every item from entity rows (an alert from the alert, its repository and owner,
  * its users and first location) and stringifies it: for the organization alert list that is ~6.5 KB of JSON
  * per alert, 650 KB per page, and the stringify alone cost about a third of the request (bench/README.md).
  * Dashboards ask for the same pages again and again, and the rows rarely change. So the text of an item is
- * kept under a **key made of every column value of every row the presenter read** (`rowFingerprint`), plus
- * whatever else the presentation depends on (base URL, variant, options). A later answer reuses the bytes
- * only when its key is identical, i.e. when the presenter would be given exactly the same values: a changed
- * column (a new state, a renamed repository or user, a moved location) gives another key, and the item is
- * presented again. No clock, no `updated_at` trust, no invalidation to forget.
+ * kept together with **the rows it was made from** (and whatever else the presentation depends on: base URL,
+ * variant, options, as a string). A later answer reuses the bytes only when every column of every one of its
+ * rows equals the kept row's (`sameRow`), i.e. when the presenter would be given exactly the same values: a
+ * changed column (a new state, a renamed repository or user, a moved location) presents the item again. No
+ * clock, no trust in `updated_at`, no invalidation to forget.
  *
- * Bounded by bytes (texts and keys), least recently used first out.
+ * Bounded by bytes (texts and an estimate of the kept rows), least recently used first out; whole array bodies
+ * made only of kept texts are kept too (`jsonArray`, a quarter of the bound on top).
  */
 import type { DataSource, EntityManager, ObjectLiteral } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { dataSourceOf } from '../db/rows';
 
-/** One value, encoded so that distinct value sequences never give the same string (lengths and terminators). */
-function encode(v: unknown): string {
-  switch (typeof v) {
-    case 'string':
-      return `s${v.length}:${v}`;
-    case 'number':
-      return `n${v};`;
-    case 'boolean':
-      return v ? 'T' : 'F';
-    case 'undefined':
-      return 'U';
-    case 'bigint':
-      return `b${v};`;
-    case 'object': {
-      if (v === null) return 'Z';
-      if (v instanceof Date) return `d${v.getTime()};`;
-      const json = JSON.stringify(v);
-      return `j${json.length}:${json}`;
-    }
-    default:
-      // Functions and symbols are never column values; a unique marker makes sure they never match.
-      return `x${Math.random()};`;
+/** Two column values are the same value: identical, the same instant, or (JSON columns) the same JSON. */
+function sameValue(x: unknown, y: unknown): boolean {
+  if (x === y) return true;
+  if (x instanceof Date) return y instanceof Date && x.getTime() === y.getTime();
+  if (typeof x === 'object' && x !== null && typeof y === 'object' && y !== null && !(y instanceof Date)) {
+    return JSON.stringify(x) === JSON.stringify(y);
   }
+  return false;
 }
 
-type Fingerprint = (e: ObjectLiteral) => string;
+type RowEquality = (a: ObjectLiteral, b: ObjectLiteral) => boolean;
 
-const compiled = new WeakMap<DataSource, Map<unknown, Fingerprint>>();
+const compiled = new WeakMap<DataSource, Map<unknown, RowEquality>>();
 
-function compile(columns: readonly ColumnMetadata[], className: string): Fingerprint {
+const DATE_TYPES = new Set<unknown>([Date, 'datetime', 'timestamp', 'timestamptz', 'timestamp with time zone', 'timestamp without time zone']);
+const STRING_TYPES = new Set<unknown>([String, 'varchar', 'character varying', 'text', 'uuid']);
+const NUMBER_TYPES = new Set<unknown>([Number, 'integer', 'int', 'int4', 'smallint', 'double precision']);
+const BOOLEAN_TYPES = new Set<unknown>([Boolean, 'boolean']);
+
+function compile(columns: readonly ColumnMetadata[]): RowEquality {
   const getters = columns.map((c) => (e: ObjectLiteral) => c.getEntityValue(e));
-  const parts = columns.map((c, i) => (c.embeddedMetadata ? `encode(getters[${i}](e))` : `encode(e[${JSON.stringify(c.propertyName)}])`));
+  const terms = columns.map((c, i) => {
+    if (c.embeddedMetadata || c.transformer) return `same(getters[${i}](a), getters[${i}](b))`;
+    const x = `a[${JSON.stringify(c.propertyName)}]`;
+    const y = `b[${JSON.stringify(c.propertyName)}]`;
+    // Hydrated rows hold primitives (or null) in string, number and boolean columns and Dates in date columns:
+    // those compare inline; anything else (or a value of another kind than expected) through sameValue.
+    if (DATE_TYPES.has(c.type)) return `((x = ${x}) === (y = ${y}) || (x instanceof Date && y instanceof Date ? x.getTime() === y.getTime() : same(x, y)))`;
+    if (STRING_TYPES.has(c.type) || NUMBER_TYPES.has(c.type) || BOOLEAN_TYPES.has(c.type)) {
+      return `((x = ${x}) === (y = ${y}) || (typeof x === 'object' && x !== null && same(x, y)))`;
+    }
+    return `same(${x}, ${y})`;
+  });
   // eslint-disable-next-line @typescript-eslint/no-implied-eval
-  return new Function('encode', 'getters', `"use strict"; return function fingerprint(e) { return ${JSON.stringify(className + ':')} + ${parts.join(' + ')}; };`)(
-    encode,
-    getters,
-  ) as Fingerprint;
+  return new Function('same', 'getters', `"use strict"; return function sameRow(a, b) { let x, y; return ${terms.join(' && ') || 'true'}; };`)(sameValue, getters) as RowEquality;
 }
 
 /**
- * Every column value of an entity row (its class's columns as TypeORM's metadata lists them), as one string:
- * two rows of the same entity class give the same string exactly when every column holds the same value.
- * `null`/`undefined` (no row) give `Z`.
+ * Whether two rows hold the same values in every column (their class's columns as TypeORM's metadata lists
+ * them): both missing (null/undefined), or objects of the same entity class whose columns are pairwise
+ * identical, the same instant (dates) or the same JSON (JSON columns).
  */
-export function rowFingerprint(db: EntityManager | DataSource, e: ObjectLiteral | null | undefined): string {
-  if (e === null || e === undefined) return 'Z';
+export function sameRow(db: EntityManager | DataSource, a: ObjectLiteral | null | undefined, b: ObjectLiteral | null | undefined): boolean {
+  if (a === b) return true;
+  if (a == null || b == null) return a == null && b == null;
+  if (a.constructor !== b.constructor) return false;
   const ds = dataSourceOf(db);
   let byClass = compiled.get(ds);
   if (!byClass) compiled.set(ds, (byClass = new Map()));
-  let f = byClass.get(e.constructor);
+  let f = byClass.get(a.constructor);
   if (!f) {
-    const meta = ds.getMetadata(e.constructor);
-    f = compile(
-      meta.columns.filter((c) => !c.isVirtual),
-      meta.name,
-    );
-    byClass.set(e.constructor, f);
+    f = compile(ds.getMetadata(a.constructor).columns.filter((c) => !c.isVirtual));
+    byClass.set(a.constructor, f);
   }
-  return f(e);
+  return f(a, b);
 }
 
-/** Fingerprints of the rows shared by the items of one answer (users, repositories), each computed once. */
-export class AnswerFingerprints {
-  private readonly seen = new Map<ObjectLiteral, string>();
-
-  constructor(private readonly db: EntityManager | DataSource) {}
-
-  of(e: ObjectLiteral | null | undefined): string {
-    if (e === null || e === undefined) return 'Z';
-    let s = this.seen.get(e);
-    if (s === undefined) {
-      s = rowFingerprint(this.db, e);
-      this.seen.set(e, s);
-    }
-    return s;
-  }
-}
+/** The rows an item was made of, in a fixed order per kind of item (null for a row it does not have). */
+export type SourceRows = ReadonlyArray<ObjectLiteral | null | undefined>;
 
 interface Entry {
-  key: string;
+  /** Everything else the text depends on (variant, options, base URL). */
+  extra: string;
+  rows: SourceRows;
   text: Buffer;
   size: number;
 }
 
+/** A rough size of a kept row (its values), for the byte bound. */
+const ROW_BYTES = 512;
+
 export class TextMemo {
   private readonly entries = new Map<string, Entry>();
   private bytes = 0;
+  /** A number per text made here, to name a sequence of texts (`jsonArray`). */
+  private readonly serials = new WeakMap<Buffer, number>();
+  private nextSerial = 1;
+  /** Whole JSON array bodies by the serials of their texts, bounded by `maxBytes / 4`. */
+  private readonly arrays = new Map<string, Buffer>();
+  private arrayBytes = 0;
 
   constructor(readonly maxBytes: number) {}
 
-  /** The text kept in `slot`, when it was made from exactly `key`. */
-  get(slot: string, key: string): Buffer | undefined {
+  /**
+   * `[t0,t1,...]` (see json-body.ts) from texts this memo gave out: the same sequence of texts (the same
+   * objects: no row of any item changed) gives the body built before, without copying hundreds of KB again.
+   */
+  jsonArray(texts: readonly Buffer[], build: (texts: readonly Buffer[]) => Buffer): Buffer {
+    let key = '';
+    for (const t of texts) {
+      const n = this.serials.get(t);
+      if (n === undefined) return build(texts);
+      key += `${n},`;
+    }
+    const hit = this.arrays.get(key);
+    if (hit !== undefined) {
+      this.arrays.delete(key);
+      this.arrays.set(key, hit);
+      return hit;
+    }
+    const body = build(texts);
+    const limit = this.maxBytes / 4;
+    if (body.length <= limit) {
+      this.arrays.set(key, body);
+      this.arrayBytes += body.length;
+      while (this.arrayBytes > limit) {
+        const [oldest, b] = this.arrays.entries().next().value as [string, Buffer];
+        this.arrays.delete(oldest);
+        this.arrayBytes -= b.length;
+      }
+    }
+    return body;
+  }
+
+  /** The text kept in `slot`, when it was made from the same `extra` and rows equal to `rows`. */
+  get(db: EntityManager | DataSource, slot: string, extra: string, rows: SourceRows): Buffer | undefined {
     const e = this.entries.get(slot);
-    if (e === undefined || e.key !== key) return undefined;
+    if (e === undefined || e.extra !== extra || e.rows.length !== rows.length) return undefined;
+    for (let i = 0; i < rows.length; i++) if (!sameRow(db, e.rows[i], rows[i])) return undefined;
     // Most recently used last.
     this.entries.delete(slot);
     this.entries.set(slot, e);
     return e.text;
   }
 
-  set(slot: string, key: string, text: Buffer): void {
+  set(slot: string, extra: string, rows: SourceRows, text: Buffer): void {
     const old = this.entries.get(slot);
     if (old) {
       this.entries.delete(slot);
       this.bytes -= old.size;
     }
-    const size = text.length + 2 * (key.length + slot.length) + 64;
+    const size = text.length + 2 * (extra.length + slot.length) + ROW_BYTES * rows.length + 64;
     if (size > this.maxBytes) return;
-    this.entries.set(slot, { key, text, size });
+    // The request's own row objects (loaded for this answer, never written to afterwards): kept as they are, they
+    // share their hidden class with the next answer's rows, which keeps sameRow's property reads monomorphic.
+    this.entries.set(slot, { extra, rows: [...rows], text, size });
     this.bytes += size;
     while (this.bytes > this.maxBytes) {
       const oldest = this.entries.keys().next().value as string;
@@ -135,12 +162,13 @@ export class TextMemo {
     }
   }
 
-  /** The text of `slot` made from `key`: the kept one, or `make()`'s (then kept). */
-  text(slot: string, key: string, make: () => string): Buffer {
-    let t = this.get(slot, key);
+  /** The text of `slot` made from `extra` and `rows`: the kept one, or `make()`'s (then kept). */
+  text(db: EntityManager | DataSource, slot: string, extra: string, rows: SourceRows, make: () => string): Buffer {
+    let t = this.get(db, slot, extra, rows);
     if (t === undefined) {
       t = Buffer.from(make(), 'utf8');
-      this.set(slot, key, t);
+      this.serials.set(t, this.nextSerial++);
+      this.set(slot, extra, rows, t);
     }
     return t;
   }
@@ -156,5 +184,7 @@ export class TextMemo {
   clear(): void {
     this.entries.clear();
     this.bytes = 0;
+    this.arrays.clear();
+    this.arrayBytes = 0;
   }
 }

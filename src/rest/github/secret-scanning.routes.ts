@@ -21,7 +21,7 @@ import { buildFamilyDocument, registerOpenApiRoute } from '../openapi';
 import { RestRequest, RestResult, RestRoute, route } from '../route-table';
 import { githubFamily } from './family';
 import { jsonArrayOfTexts } from './json-body';
-import { AnswerFingerprints, TextMemo } from '../text-memo';
+import { SourceRows, TextMemo } from '../text-memo';
 import { cursorModeLinks, lastPageOf, pageModeLinks, requestTarget } from './link';
 import * as P from './secret-scanning.params';
 import type { AlertListQuery, PageQuery } from './secret-scanning.params';
@@ -48,29 +48,28 @@ async function alertListResult(ctx: RequestContext, q: AlertListQuery, page: Ale
 
 /**
  * The JSON texts of presented alerts (list answers), by variant, hide_secret, base URL and alert id, each kept
- * with the key of the rows it was made of (`alertTextKey`). 16 MB: about 2,400 organization alerts (6.5 KB
+ * with the rows it was made of (`alertSourceRows`). 16 MB: about 2,400 organization alerts (6.5 KB
  * each, three quarters of it the repository object) or 8,000 repository alerts.
  */
 const ALERT_TEXTS = new TextMemo(16 * 1024 * 1024);
 
 /**
- * Everything `presentAlert` reads for one alert: every column of the alert, of its repository and the
- * repository's owner, of its three users and of its first location (plus the variant, hide_secret and base URL
- * in `prefix`). Equal keys give byte-identical texts.
+ * The rows `presentAlert` reads for one alert: the alert, its repository and the repository's owner, its three
+ * users and its first location (the variant, hide_secret and base URL are the memo's `extra`). Equal rows give
+ * byte-identical texts.
  */
-function alertTextKey(prefix: string, a: SecretScanningAlertEntity, refs: AlertRefs, f: AnswerFingerprints): string {
+function alertSourceRows(a: SecretScanningAlertEntity, refs: AlertRefs): SourceRows {
   const ref = refs.repos.get(a.repositoryId);
-  const user = (id: number | null) => (id == null ? 'Z' : f.of(refs.users.get(id)));
-  return (
-    prefix +
-    f.of(a) +
-    f.of(ref?.repo) +
-    f.of(ref?.owner) +
-    user(a.resolvedById) +
-    user(a.pushProtectionBypassedById) +
-    user(a.assignedToId) +
-    (a.firstLocationId == null ? 'Z' : f.of(refs.locations.get(a.firstLocationId)))
-  );
+  const user = (id: number | null) => (id == null ? null : refs.users.get(id));
+  return [
+    a,
+    ref?.repo,
+    ref?.owner,
+    user(a.resolvedById),
+    user(a.pushProtectionBypassedById),
+    user(a.assignedToId),
+    a.firstLocationId == null ? null : refs.locations.get(a.firstLocationId),
+  ];
 }
 
 function presentAlertList(ctx: RequestContext, req: RestRequest, q: AlertListQuery, r: AlertListResult, variant: 'repository' | 'organization'): RestResult {
@@ -80,10 +79,11 @@ function presentAlertList(ctx: RequestContext, req: RestRequest, q: AlertListQue
   // earlier answer reuses that answer's text (ALERT_TEXTS).
   const presentations = new AnswerPresentations(base);
   const opts = { base, variant, hideSecret: q.hideSecret, presentations };
-  const fingerprints = new AnswerFingerprints(ctx.db);
-  const prefix = `${variant}${q.hideSecret ? 1 : 0}\u0000${base}\u0000`;
-  const body = jsonArrayOfTexts(
-    page.items.map((a) => ALERT_TEXTS.text(`${prefix}${a.id}`, alertTextKey(prefix, a, refs, fingerprints), () => JSON.stringify(presentAlert(a, refs, opts)))),
+  const kind = `${variant}${q.hideSecret ? 1 : 0}`;
+  const extra = `${kind}\u0000${base}`;
+  const body = ALERT_TEXTS.jsonArray(
+    page.items.map((a) => ALERT_TEXTS.text(ctx.db, `${kind}:${a.id}`, extra, alertSourceRows(a, refs), () => JSON.stringify(presentAlert(a, refs, opts)))),
+    jsonArrayOfTexts,
   );
   if (q.cursorMode) {
     const first = page.items[0];

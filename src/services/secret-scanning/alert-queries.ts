@@ -246,21 +246,29 @@ export class SecretScanningAlertQueryService {
   ): Promise<{ org: AccountEntity; page: AlertPage }> {
     const o = this.validateFilter(filter, order);
     const org = await requireOrganizationAlerts(ctx, organization);
-    // Alerts of the organization's repositories with secret scanning on. The page says it as NOT IN (the
-    // repositories with it off, an uncorrelated subquery) so the (owner_id, created_at|updated_at) indexes
-    // give the order; the count says IN (those with it on) so (owner_id, repository_id) covers it (on
-    // SQLite 0.7 ms instead of 3 ms over 20k alerts). Both name the same alerts: owner_id copies the
-    // repository owner.
-    const base = new ListQuery(ctx.db, SecretScanningAlertEntity, 'a').andWhere('a.owner_id = :oid', { oid: org.id });
+    // Alerts of the organization's repositories with secret scanning on, said two ways over the same filters.
+    // The page: `owner_id = org` and an EXISTS probe of the alert's repository by primary key, so the
+    // (owner_id, created_at|updated_at) indexes give the order (SQLite: 425 us for the dashboard page against
+    // 490 us with NOT IN (the repositories with it off)). The count: repository_id IN (those with it on),
+    // read from the (repository_id, ...) indexes (on SQLite, 20k alerts: 0.64 ms; with `owner_id = org` added
+    // SQLite chose (owner_id, repository_id): 0.87 ms). Both name the same alerts: an alert's owner_id copies
+    // its repository's owner (set at creation; repositories never change owner).
+    const scope = new ListQuery(ctx.db, SecretScanningAlertEntity, 'a');
     const v = ctx.viewer;
     if (v.kind === 'user' && v.credential.type === 'fine_grained') {
       const ids = [...v.credential.repositoryIds];
-      if (ids.length === 0) base.andWhere('1 = 0');
-      else base.andWhere('a.repository_id IN (:...fgRepos)', { fgRepos: ids.slice(0, 10_000) });
+      if (ids.length === 0) scope.andWhere('1 = 0');
+      else scope.andWhere('a.repository_id IN (:...fgRepos)', { fgRepos: ids.slice(0, 10_000) });
     }
-    const matches = await this.applyFilter(ctx, base, filter);
-    const count = base.clone().andWhere('a.repository_id IN (SELECT sr.id FROM repositories sr WHERE sr.owner_id = :oid AND sr.secret_scanning = :on)', { on: true });
-    const qb = base.andWhere('a.repository_id NOT IN (SELECT r.id FROM repositories r WHERE r.owner_id = :oid AND r.secret_scanning = :off)', { off: false });
+    const matches = await this.applyFilter(ctx, scope, filter);
+    const count = scope.clone();
+    // PostgreSQL counts with `owner_id = org` as well: an index-only scan of (owner_id, repository_id); without it
+    // the planner hashes all 20k alerts (5 ms instead of about 1).
+    if (ctx.db.connection.options.type === 'postgres') count.andWhere('a.owner_id = :oid', { oid: org.id });
+    count.andWhere('a.repository_id IN (SELECT sr.id FROM repositories sr WHERE sr.owner_id = :oid AND sr.secret_scanning = :on)', { oid: org.id, on: true });
+    const qb = scope
+      .andWhere('a.owner_id = :oid', { oid: org.id })
+      .andWhere('EXISTS (SELECT 1 FROM repositories r WHERE r.id = a.repository_id AND r.secret_scanning = :on)', { on: true });
     // The repositories' owner is the organization.
     ctx.loaders.accountById.prime(org.id, org);
     return { org, page: await this.page(ctx, qb, matches, o, paging, include, count) };
