@@ -122,23 +122,67 @@ function validatorOptions(globalValidate: boolean | ValidatorOptions, local: boo
   return options;
 }
 
+type Convert = (given: Record<string, unknown>) => Record<string, unknown>;
+
 /**
- * The getter of an @Args parameter, or of an @Arg of an input class, whose class has only plain scalar or enum
- * fields (input classes: also lists of them, which type-graphql hands over as they are): type-graphql's
- * conversion (the given fields on a new instance whose unset initializers are dropped) and `validateArg`
- * (class-validator's validateOrReject with the same merged options, failures as ArgumentValidationError), the
- * latter skipped for an arguments object (input value) that passed before. Null when the class needs more.
+ * type-graphql's conversion of an arguments object (`isArgs`) or of an input object into an instance of `Target`
+ * (convert-args.ts): the class's and its superclasses' fields that were given, nested input objects converted the
+ * same way (lists item by item), plain scalar and enum values as they are (an @Args list field as a copy), all on
+ * a new instance whose unset initializers are dropped. Null for a class with fields of any other kind.
+ */
+function converter(Target: unknown, isArgs: boolean, enums: Set<unknown>, depth = 0): Convert | null {
+  if (typeof Target !== 'function' || depth > 16) return null;
+  const storage = getMetadataStorage() as unknown as { argumentTypes: ClassFields; inputTypes: ClassFields };
+  const fields = classFields(isArgs ? storage.argumentTypes : storage.inputTypes, Target, !isArgs);
+  if (!fields) return null;
+  const plans: Array<{ name: string; nested: Convert | null; copyList: boolean }> = [];
+  for (const f of fields) {
+    const type = f.getType();
+    if (plainType(type, enums)) {
+      plans.push({ name: f.name, nested: null, copyList: isArgs && Boolean(f.typeOptions?.array) });
+      continue;
+    }
+    if (!storage.inputTypes.some((t) => t.target === type)) return null;
+    const nested = converter(type, false, enums, depth + 1);
+    if (!nested) return null;
+    plans.push({ name: f.name, nested, copyList: false });
+  }
+  const New = Target as new () => Record<string, unknown>;
+  const convert: Convert = (given) => {
+    const data: Record<string, unknown> = {};
+    for (const p of plans) {
+      const v = given[p.name];
+      if (v === undefined) continue;
+      if (v === null) data[p.name] = v;
+      else if (p.nested) data[p.name] = convertItems(p.nested, v);
+      else data[p.name] = p.copyList && Array.isArray(v) ? v.slice() : v;
+    }
+    const instance = new New();
+    for (const key of Object.keys(instance)) if (instance[key] === undefined && !(key in data)) delete instance[key];
+    return Object.assign(instance, data);
+  };
+  return convert;
+}
+
+/** A nested input value: null as it is, lists item by item, objects converted. */
+function convertItems(nested: Convert, v: unknown): unknown {
+  if (v === null || v === undefined) return v;
+  if (Array.isArray(v)) return v.map((x) => convertItems(nested, x));
+  return nested(v as Record<string, unknown>);
+}
+
+/**
+ * The getter of an @Args parameter, or of an @Arg of an input class, that `converter` can convert:
+ * type-graphql's conversion and `validateArg` (class-validator's validateOrReject with the same merged options,
+ * failures as ArgumentValidationError), the latter skipped for an arguments object (input value) that passed
+ * before. Null when the class needs more.
  */
 function classGetter(p: ParamMeta, globalValidate: ResolverBuildOptions['validate'], enums: Set<unknown>): Getter | null {
   if (globalValidate === undefined || p.validateFn || p.typeOptions?.array) return null;
-  const Target = p.getType?.() as (new () => Record<string, unknown>) | undefined;
-  if (typeof Target !== 'function') return null;
-  const storage = getMetadataStorage() as unknown as { argumentTypes: ClassFields; inputTypes: ClassFields };
   const isArgs = p.kind === 'args';
   if (!isArgs && (p.kind !== 'arg' || !p.name)) return null;
-  const fields = classFields(isArgs ? storage.argumentTypes : storage.inputTypes, Target, !isArgs);
-  if (!fields || fields.some((f) => (isArgs && f.typeOptions?.array) || !plainType(f.getType(), enums))) return null;
-  const names = fields.map((f) => f.name);
+  const convert = converter(p.getType?.(), isArgs, enums);
+  if (!convert) return null;
   const options = validatorOptions(globalValidate, p.validateSettings as boolean | ValidatorOptions | undefined);
   const passed = new WeakSet<object>();
   const argName = p.name!;
@@ -146,14 +190,7 @@ function classGetter(p: ParamMeta, globalValidate: ResolverBuildOptions['validat
     const given = isArgs ? args : (args[argName] as Record<string, unknown> | null | undefined);
     // A null or missing input value is passed as it is, unvalidated (type-graphql's convertArgToInstance/validateArg).
     if (given === null || given === undefined) return given;
-    const data: Record<string, unknown> = {};
-    for (const n of names) {
-      const v = given[n];
-      if (v !== undefined) data[n] = v;
-    }
-    const instance = new Target();
-    for (const key of Object.keys(instance)) if (instance[key] === undefined && !(key in data)) delete instance[key];
-    Object.assign(instance, data);
+    const instance = convert(given);
     if (options === null || passed.has(given)) return instance;
     return validateOrReject(instance, options).then(
       () => {

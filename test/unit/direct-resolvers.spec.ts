@@ -22,6 +22,10 @@ const ARGUMENT_ERRORS = [
   'query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { secretScanningAlerts(first: 2, after: "nope") { totalCount } } }',
   `query($login: String!) { organization(login: $login) { secretScanningAlerts(first: 2, filter: { secretTypes: ["${'x'.repeat(300)}"] }) { totalCount } } }`,
   'query($login: String!) { organization(login: $login) { secretScanningAlerts(first: 2, filter: { secretTypes: ["a"], excludeSecretTypes: ["b"] }, orderBy: { field: UPDATED }) { totalCount } } }',
+  '{ events(where: { geo: { lat: 100, lng: 0, radiusKm: 5 } }) { totalCount } }',
+  '{ events(where: { geo: { lat: 55.6, lng: 12.5, radiusKm: 5 }, venues: [0], search: "x" }, first: 3) { totalCount } }',
+  '{ events(where: { geo: { lat: 55.6, lng: 12.5, radiusKm: 5 }, startDate: "2026-01-01" }, first: 3) { totalCount nodes { title } } }',
+  '{ events(first: 51) { totalCount } }',
   '{ user(login: "no-such-user-here") { login } }',
   '{ node(id: "bm90LW91cnM=") { id } }',
 ];
@@ -47,6 +51,8 @@ describe('direct resolver calls answer what type-graphql wrappers answer', () =>
     );
     // ConnectionArgs / CalendarPageArgs: plain fields, converted and validated as type-graphql does.
     expect(replaced).toEqual(expect.arrayContaining(['Organization.repositories', 'User.repositories', 'Repository.secretScanningAlerts', 'Organization.secretScanningAlerts']));
+    // Nested input classes too (events' where with geo).
+    expect(replaced).toContain('Query.events');
     // A list argument keeps the wrapper.
     expect(replaced).not.toContain('Query.nodes');
     // Mutations keep type-graphql's wrapper (input classes are validated).
