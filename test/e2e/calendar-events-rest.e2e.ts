@@ -3,6 +3,7 @@
  * window around a fixed clock, strict vs inclusive dates, taxonomy by slug and id, include, clamp 50, page past the
  * end, trash then 410, passwords, visibility by role, validation before auth, the language switch, wp_json_encode.
  */
+import { sqlFor } from '../../src/db/rows';
 import { IdentityFixtures } from '../fixtures/identity';
 import { startTestApp, TestApp } from '../helpers/app';
 import { validateOpenApi } from '../helpers/openapi-validate';
@@ -374,6 +375,62 @@ describe('hostile input (review findings): a clear 400/404, never a 500', () => 
     const bad = await call('POST', '/events', { token: editor, body: { title: 'x', start_date: '2025-04-09', end_date: '2025-04-09', venue: 'not-an-id' } });
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe('invalid-linked-post-id');
+  });
+});
+
+// Listed events' texts are kept between answers (src/rest/text-memo.ts) with the rows they were made of: every
+// change to any of those rows, the answer's language and each viewer's masking show in the next answer.
+describe('list answers follow every change to the rows they are made of', () => {
+  it('venue, organizer, term count, translation and masking changes, also behind the service', async () => {
+    const venue = (await call('POST', '/venues', { token: editor, body: { venue: 'Memo Hall', city: 'Aarhus' } })).body;
+    const organizer = (await call('POST', '/organizers', { token: editor, body: { organizer: 'Memo Org', phone: '111' } })).body;
+    const cat = (await call('POST', '/categories', { token: editor, body: { name: 'Memo Category' } })).body;
+    const open = await createEvent({ title: 'Memo open', start_date: '2025-05-01 10:00', end_date: '2025-05-01 11:00', venue: venue.id, organizer: [organizer.id], categories: [cat.id] });
+    const locked = await createEvent({ title: 'Memo locked', description: 'Inside', start_date: '2025-05-02 10:00', end_date: '2025-05-02 11:00', password: 'pw', venue: venue.id });
+    const list = `/events?include=${open.id},${locked.id}`;
+    const get = async (path = list, token?: string) => {
+      const r = await call('GET', path, { token });
+      expect(r.status).toBe(200);
+      expect(Number(r.headers.get('content-length'))).toBe(Buffer.byteLength(r.text));
+      return r.body.events as any[];
+    };
+    const first = await get();
+    expect(await get()).toEqual(first);
+    expect(first.map((e) => e.title)).toEqual(['Memo open', 'Memo locked']);
+    expect(first[0].venue.city).toBe('Aarhus');
+    expect(first[1].description).toBe('');
+
+    // Masking is the viewer's: the editor sees the protected event, anonymous callers again do not.
+    expect((await get(list, editor))[1].description).toBe('<p>Inside</p>');
+    expect((await get())[1].description).toBe('');
+
+    // Behind the service's back (no modified date moves): the venue's city, the organizer's phone.
+    const ds = t.db.dataSource;
+    await ds.query(sqlFor(ds, 'UPDATE calendar_venues SET city = ? WHERE id = ?'), ['Odense', venue.id]);
+    await ds.query(sqlFor(ds, 'UPDATE calendar_organizers SET phone = ? WHERE id = ?'), ['222', organizer.id]);
+    const second = await get();
+    expect(second[0].venue.city).toBe('Odense');
+    expect(second[0].organizer[0].phone).toBe('222');
+
+    // Another event in the category moves its count.
+    expect(second[0].categories[0].count).toBe(1);
+    await createEvent({ title: 'Memo other', start_date: '2025-05-03 10:00', end_date: '2025-05-03 11:00', categories: [cat.id] });
+    expect((await get())[0].categories[0].count).toBe(2);
+
+    // The language: the venue's French name, then a changed French name.
+    const fr = `${list}&i18n_language=fr`;
+    expect((await call('POST', `/venues/${venue.id}?i18n_language=fr`, { token: editor, body: { venue: 'Salle Memo' } })).status).toBe(200);
+    expect((await get(fr))[0].venue.venue).toBe('Salle Memo');
+    expect((await get())[0].venue.venue).toBe('Memo Hall');
+    expect((await call('POST', `/venues/${venue.id}?i18n_language=fr`, { token: editor, body: { venue: 'Grande Salle' } })).status).toBe(200);
+    expect((await get(fr))[0].venue.venue).toBe('Grande Salle');
+
+    // Every listed event still equals its single read (never kept), but for the fields only single reads have.
+    for (const e of await get(`${list}&password=pw`, editor)) {
+      const one = (await call('GET', `/events/${e.id}?password=pw`, { token: editor })).body;
+      delete one.json_ld;
+      expect(e).toEqual(one);
+    }
   });
 });
 

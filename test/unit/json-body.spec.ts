@@ -1,4 +1,4 @@
-import { jsonArrayOfTexts } from '../../src/rest/github/json-body';
+import { jsonArrayOfTexts } from '../../src/rest/json-body';
 
 describe('jsonArrayOfTexts', () => {
   it.each([

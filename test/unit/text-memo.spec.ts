@@ -5,7 +5,7 @@
  * service's back): test/e2e/secret-scanning-rest-list-bodies.e2e.ts.
  */
 import { AccountEntity, RepositoryEntity, SecretScanningAlertEntity } from '../../entities';
-import { jsonArrayOfTexts } from '../../src/rest/github/json-body';
+import { jsonArrayOfTexts } from '../../src/rest/json-body';
 import { sameRow, TextMemo } from '../../src/rest/text-memo';
 import { openTestDatabase, TestDatabase } from '../helpers/db';
 

@@ -20,7 +20,7 @@ import type { BypassResult } from '../../services/secret-scanning/push.service';
 import { buildFamilyDocument, registerOpenApiRoute } from '../openapi';
 import { RestRequest, RestResult, RestRoute, route } from '../route-table';
 import { githubFamily } from './family';
-import { jsonArrayOfTexts } from './json-body';
+import { jsonArrayOfTexts } from '../json-body';
 import { SourceRows, TextMemo } from '../text-memo';
 import { cursorModeLinks, lastPageOf, pageModeLinks, requestTarget } from './link';
 import * as P from './secret-scanning.params';

@@ -7,7 +7,10 @@ import type { RequestContext } from '../../context';
 import { parseStrictDates, parseWhen } from '../../services/calendar/dates';
 import type { EventListQuery, EventListResult } from '../../services/calendar/event-list';
 import type { EventWrite } from '../../services/calendar/events.service';
-import type { RestRoute } from '../route-table';
+import { jsonArrayOfTexts } from '../json-body';
+import type { RestResult, RestRoute } from '../route-table';
+import { TextMemo } from '../text-memo';
+import { wpJsonEncode } from './json';
 import { presentEvent } from './calendar-events.presenters';
 import { CALENDAR_REST_BASE, clampPerPage, postListResult, wireContext } from './calendar-wire';
 import { ArgValues, PATH_ID, PATH_SLUG, wp, WpArgs, wpRoute } from './params';
@@ -183,6 +186,50 @@ export async function presentEvents(ctx: RequestContext, events: CalendarEventEn
   return events.map((event, i) => presentEvent({ event, relations: relations[i], termCounts, masked: !single && service.masked(ctx, event), maskedLinked, single, shared }, wire));
 }
 
+/**
+ * The JSON texts of listed events (wp_json_encode'd, ASCII), by event id, each kept with the rows it was made of
+ * (../text-memo.ts): the event and its venues, organizers, categories and tags as this answer read them (in its
+ * language: translations are applied to those rows), plus what else the text depends on (the site's URLs, time
+ * zone and language, and which of them are masked for this viewer).
+ */
+const EVENT_TEXTS = new TextMemo(8 * 1024 * 1024);
+
+/** The list answer: `{"events":[...], rest_url, ...}`, the events' texts kept across answers, as ASCII bytes. */
+async function eventListAnswer(ctx: RequestContext, r: EventListResult, q: EventListQuery): Promise<RestResult> {
+  const events = r.items;
+  const service = ctx.services.calendarEvents;
+  const relations = await service.relations(ctx, events);
+  const termCounts = new Map(relations.flatMap((x) => [...x.categories, ...x.tags].map((t) => [t.id, t.count] as const)));
+  const maskedLinked = new Set<number>();
+  for (const x of relations) {
+    for (const v of x.venues) if (ctx.services.calendarVenues.mustMask(ctx.viewer, v)) maskedLinked.add(v.id);
+    for (const o of x.organizers) if (ctx.services.calendarOrganizers.mustMask(ctx.viewer, o)) maskedLinked.add(o.id);
+  }
+  const wire = wireContext(ctx);
+  const site = `${wire.baseUrl}\u0000${wire.siteUrl}\u0000${wire.siteTz}\u0000${wire.language ?? ''}`;
+  const shared = new Map<string, Record<string, unknown>>();
+  const flag = (masked: boolean) => (masked ? 'm' : '-');
+  const texts = events.map((event, i) => {
+    const x = relations[i];
+    const masked = service.masked(ctx, event);
+    const extra = `${site}\u0000${flag(masked)}${x.venues.map((v) => flag(maskedLinked.has(v.id))).join('')}|${x.organizers.map((o) => flag(maskedLinked.has(o.id))).join('')}|${x.categories.length}|${x.tags.length}`;
+    const rows = [event, ...x.venues, ...x.organizers, ...x.categories, ...x.tags];
+    return EVENT_TEXTS.text(ctx.db, `e${event.id}`, extra, rows, () =>
+      wpJsonEncode(presentEvent({ event, relations: x, termCounts, masked, maskedLinked, single: false, shared }, wire)),
+    );
+  });
+  const list = postListResult('events', [], wire, q.page, q.perPage, r.total, listArgsForUrl(q, r));
+  const rest: Record<string, unknown> = { ...list.body };
+  delete rest.events;
+  const tail = wpJsonEncode(rest);
+  const body = Buffer.concat([
+    Buffer.from('{"events":', 'latin1'),
+    EVENT_TEXTS.jsonArray(texts, jsonArrayOfTexts),
+    Buffer.from(tail === '{}' ? '}' : `,${tail.slice(1)}`, 'latin1'),
+  ]);
+  return { status: list.status, headers: list.headers, body };
+}
+
 const single = async (result: CalendarEventEntity, ctx: RequestContext) => ({ body: (await presentEvents(ctx, [result], true))[0] });
 const written = (status: number) => async (result: CalendarEventEntity, ctx: RequestContext) => ({ status, body: (await presentEvents(ctx, [result]))[0] });
 
@@ -276,8 +323,7 @@ export const CALENDAR_EVENT_ROUTES: RestRoute<any, any>[] = [
     args: EVENT_LIST_ARGS,
     input: (a) => eventListQuery(a),
     handle: (ctx, q: EventListQuery) => ctx.services.calendarEvents.list(ctx, q),
-    present: async (r: EventListResult, ctx, _req, q: EventListQuery) =>
-      postListResult('events', await presentEvents(ctx, r.items), wireContext(ctx), q.page, q.perPage, r.total, listArgsForUrl(q, r)),
+    present: (r: EventListResult, ctx, _req, q: EventListQuery) => eventListAnswer(ctx, r, q),
   }),
   wpRoute({
     method: 'POST',
