@@ -198,6 +198,39 @@ export function parseUtcDateTime(s: string): Date | undefined {
   return new Date(Date.UTC(year, month - 1, day, hour, minute, second, ms));
 }
 
+/**
+ * `YYYY-MM-DDTHH:MM:SS` with 0-9 fraction digits and no zone (how PostgreSQL's JSON writes a `timestamp`, e.g.
+ * inside json_build_array) as the instant TypeORM's PostgreSQL conversion gives it (`new Date(text)`: local time,
+ * the fraction cut to milliseconds); undefined for any other form or an out-of-calendar value, which then goes
+ * through TypeORM's own conversion.
+ */
+export function parseLocalIsoDateTime(s: string): Date | undefined {
+  const n = s.length;
+  if (n < 19 || n === 20 || n > 29) return undefined;
+  if (s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(10) !== 84 /* T */ || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58) return undefined;
+  let ms = 0;
+  if (n > 19) {
+    if (s.charCodeAt(19) !== 46) return undefined;
+    for (let i = 20; i < n; i++) {
+      const d = s.charCodeAt(i) - 48;
+      if (d < 0 || d > 9) return undefined;
+      if (i < 23) ms += d * (i === 20 ? 100 : i === 21 ? 10 : 1);
+    }
+  }
+  const year = digits(s, 0, 4);
+  const month = digits(s, 5, 2);
+  const day = digits(s, 8, 2);
+  const hour = digits(s, 11, 2);
+  const minute = digits(s, 14, 2);
+  const second = digits(s, 17, 2);
+  if (year < 100 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return undefined;
+  if (day > 28) {
+    const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+    if (day > (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1])) return undefined;
+  }
+  return new Date(year, month - 1, day, hour, minute, second, ms);
+}
+
 /** Row -> entity conversion of one entity on one dialect, compiled once (see `compileHydrator`). */
 export interface EntityHydrator<T> {
   /** The columns read, in the order `fromValues` expects them (virtual columns excluded). */
@@ -243,7 +276,7 @@ export function compileHydrator<T extends ObjectLiteral>(ds: DataSource, entity:
       case 'sqliteDate':
         return `typeof ${x} === 'string' ? (parseUtcDateTime(${x}) ?? viaDriver[${i}](${x})) : ${x}`;
       case 'pgDate':
-        return `${x} == null || ${x} instanceof Date ? ${x} : viaDriver[${i}](${x})`;
+        return `${x} == null || ${x} instanceof Date ? ${x} : typeof ${x} === 'string' ? (parseLocalIsoDateTime(${x}) ?? viaDriver[${i}](${x})) : viaDriver[${i}](${x})`;
       default:
         return `viaDriver[${i}](${x})`;
     }
@@ -257,12 +290,13 @@ export function compileHydrator<T extends ObjectLiteral>(ds: DataSource, entity:
     });
     lines.push('return e;');
     // eslint-disable-next-line @typescript-eslint/no-implied-eval
-    return new Function('Target', 'create', 'viaDriver', 'setters', 'parseUtcDateTime', `"use strict"; return function hydrate(v) {\n${lines.join('\n')}\n};`)(
+    return new Function('Target', 'create', 'viaDriver', 'setters', 'parseUtcDateTime', 'parseLocalIsoDateTime', `"use strict"; return function hydrate(v) {\n${lines.join('\n')}\n};`)(
       meta.target,
       create,
       viaDriver,
       setters,
       parseUtcDateTime,
+      parseLocalIsoDateTime,
     ) as (v: unknown) => T;
   };
   const fromValues = build((i) => `v[${i}]`) as (values: readonly unknown[]) => T;

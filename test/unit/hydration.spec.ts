@@ -8,7 +8,7 @@ import { DataSource } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { ENTITIES, AccessTokenEntity, AccountEntity } from '../../entities';
 import { createDataSource } from '../../ormconfig';
-import { compileHydrator, entityColumns, parseUtcDateTime, queryRows } from '../../src/db/rows';
+import { compileHydrator, entityColumns, parseLocalIsoDateTime, parseUtcDateTime, queryRows } from '../../src/db/rows';
 import { createServices } from '../../src/services';
 import { seedDemo } from '../../src/seed/demo';
 import { openTestDatabase, TestDatabase } from '../helpers/db';
@@ -69,7 +69,21 @@ const SQLITE_DATES = [
   1_700_000_000_000,
   0,
 ];
-const PG_DATES = [new Date('2024-01-01T00:00:00.123Z'), new Date(Number.NaN), '2024-01-01 00:00:00+00', '2024-01-01T00:00:00.123456Z', ''];
+const PG_DATES = [
+  new Date('2024-01-01T00:00:00.123Z'),
+  new Date(Number.NaN),
+  '2024-01-01 00:00:00+00',
+  '2024-01-01T00:00:00.123456Z',
+  '',
+  // As PostgreSQL's JSON writes a timestamp (json_build_array rows).
+  '2024-01-01T00:00:00',
+  '2024-06-30T23:59:59.123456',
+  '2024-02-29T12:00:00.1',
+  '2023-02-29T12:00:00',
+  '2024-01-01T24:00:00',
+  '0099-01-01T00:00:00',
+  '2024-01-01T00:00:00.',
+];
 const BOOLEANS = [0, 1, true, false, 2, '0', ''];
 const JSON_TEXT = ['["repo","security_events"]', '{"contents":"write","ünï":"😀"}', '[1,2,9007199254740993]', '"text"', 'null', '[]', ['already', 'parsed'], 7];
 const NUMBERS = [0, -0, 1, -1, 2_147_483_648, 9_007_199_254_740_993, 1.5, 1e21, '42', 'abc', ''];
@@ -143,6 +157,31 @@ describe('parseUtcDateTime', () => {
     expect(parseUtcDateTime('2023-02-29 00:00:00')).toBeUndefined();
     expect(parseUtcDateTime('0099-01-01 00:00:00')).toBeUndefined();
     expect(parseUtcDateTime('2024-01-01T05:00:00+02:00')).toBeUndefined();
+  });
+});
+
+describe('parseLocalIsoDateTime', () => {
+  it('gives the instant TypeORM\u2019s PostgreSQL conversion (new Date(text)) gives, or leaves the value to it', () => {
+    let seed = 7;
+    const rnd = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed % n;
+    };
+    const pad = (v: number, n: number) => String(v).padStart(n, '0');
+    let parsed = 0;
+    for (let i = 0; i < 5000; i++) {
+      const fraction = rnd(3) === 0 ? '' : `.${pad(rnd(10 ** 6), 1 + rnd(9)).slice(0, 9)}`;
+      const s = `${pad(rnd(3000), 4)}-${pad(rnd(14), 2)}-${pad(rnd(33), 2)}T${pad(rnd(26), 2)}:${pad(rnd(61), 2)}:${pad(rnd(61), 2)}${fraction}`;
+      const fast = parseLocalIsoDateTime(s);
+      if (fast) {
+        parsed++;
+        expect([s, fast.getTime()]).toEqual([s, new Date(s).getTime()]);
+      }
+    }
+    expect(parsed).toBeGreaterThan(1000);
+    expect(parseLocalIsoDateTime('2024-01-01 00:00:00')).toBeUndefined();
+    expect(parseLocalIsoDateTime('2024-01-01T00:00:00Z')).toBeUndefined();
+    expect(parseLocalIsoDateTime('2024-01-01T00:00:00+02:00')).toBeUndefined();
   });
 });
 
