@@ -6,6 +6,24 @@ import type { NodeIdKind } from './node';
  * opaque; the server rejects malformed ones with a clear error.
  */
 export function toGlobalId(typeName: string, id: number | string): string {
+  if (typeof id !== 'number') return encode(typeName, id);
+  // Lists present the same rows again and again (a dashboard: 100 alerts, their repositories and users per
+  // request): the ids of numeric database ids are kept per type, a bounded number of them.
+  let byId = known.get(typeName);
+  if (!byId) known.set(typeName, (byId = new Map()));
+  let g = byId.get(id);
+  if (g === undefined) {
+    g = encode(typeName, id);
+    if (byId.size >= MAX_KNOWN_PER_TYPE) byId.clear();
+    byId.set(id, g);
+  }
+  return g;
+}
+
+const MAX_KNOWN_PER_TYPE = 50_000;
+const known = new Map<string, Map<number, string>>();
+
+function encode(typeName: string, id: number | string): string {
   return Buffer.from(`${typeName}:${id}`, 'utf8').toString('base64url');
 }
 
