@@ -363,6 +363,27 @@ describe('calendar GraphQL', () => {
   });
 
   describe('statements', () => {
+    it('a categories filter of slugs is folded into the page statement; ids, unknown slugs and empty pages take the general way', async () => {
+      const run = (where: Record<string, unknown>) =>
+        sql.record(() => gql(t.url, `query($where: EventsWhere) { events(where: $where, first: 5) { totalCount nodes { title } } }`, { where }));
+      const bySlug = await run({ categories: ['music'] });
+      const byId = await run({ categories: [String(dbIds.music)] });
+      expect(bySlug.result.body.data.events.totalCount).toBeGreaterThan(0);
+      // The slug form: the page statement carries the subtree; no separate category lookup.
+      const lookups = (st: typeof bySlug.statements) =>
+        st.filter((x) => /^WITH RECURSIVE down\(id\) AS \(SELECT id FROM calendar_terms/.test(x.sql) && !x.sql.includes('hits AS MATERIALIZED')).length;
+      expect(bySlug.statements.filter((x) => x.sql.includes('hits AS MATERIALIZED') && x.sql.includes('RECURSIVE down')).length).toBe(1);
+      expect(lookups(bySlug.statements)).toBe(0);
+      expect(bySlug.statements.length).toBeLessThan(byId.statements.length);
+      // Same answers as the general way: the slug and its children, by slug or by id of the same category.
+      expect(bySlug.result.body.data).toEqual(byId.result.body.data);
+      // An unknown slug is still a 400-style error, a window with no events still an empty page.
+      const unknown = await run({ categories: ['music', 'no-such-category'] });
+      expect(unknown.result.body.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+      const empty = await run({ categories: ['music'], startDate: '2031-01-01', endDate: '2031-01-02' });
+      expect(empty.result.body.data.events).toEqual({ totalCount: 0, nodes: [] });
+    });
+
     it('a page of events with every relation costs the same statements for 2 and 8 events, none twice', async () => {
       for (let i = 1; i <= 8; i += 1) {
         const day = String(i).padStart(2, '0');

@@ -105,9 +105,39 @@ export function listStatuses(ctx: RequestContext, asked: string[] | undefined, f
   return [...new Set(asked)] as CalendarPostStatus[];
 }
 
+/**
+ * The `categories` values when they can be folded into the page statement: no content language (slugs are the
+ * originals'), 1-100 distinct non-empty values of at most 200 characters without NUL (what
+ * CalendarTermsService.categoryFilter looks up as slugs in one statement).
+ */
+function foldableCategorySlugs(ctx: RequestContext, values: readonly string[] | undefined): string[] | undefined {
+  if (!values || values.length === 0 || ctx.language) return undefined;
+  const slugs = [...new Set(values.map((v) => String(v).trim()))];
+  return slugs.length <= 100 && slugs.every((v) => v !== '' && v.length <= 200 && !v.includes('\u0000')) ? slugs : undefined;
+}
+
 export class EventLister {
-  /** The page and the total of a GET /events query. */
+  /**
+   * The page and the total of a GET /events query. A `categories` filter of original slugs only (the usual
+   * request) is folded into the page statement (the category subtree as a recursive CTE, and how many of the slugs
+   * name a category): one statement fewer. When that cannot stand for the general lookup (a value that is not an
+   * original category slug, or an empty page, which says nothing about the slugs), or anything fails, the query
+   * runs again the general way, which also answers errors in their usual order.
+   */
   async list(ctx: RequestContext, q: EventListQuery): Promise<EventListResult> {
+    const slugs = foldableCategorySlugs(ctx, q.categories);
+    if (slugs) {
+      try {
+        const folded = await this.listOnce(ctx, q, slugs);
+        if (folded) return folded;
+      } catch {
+        // Answered below, in the general order.
+      }
+    }
+    return (await this.listOnce(ctx, q, undefined))!;
+  }
+
+  private async listOnce(ctx: RequestContext, q: EventListQuery, foldedSlugs: string[] | undefined): Promise<EventListResult | undefined> {
     if (q.ticketed === true) {
       throw new ValidationError('Invalid parameter(s): {{ticketed}}', {
         namesFields: true,
@@ -186,7 +216,9 @@ export class EventLister {
     // Link filters are EXISTS probes of each link table's primary key (event_id, …): the page walks the events of the
     // date window in start order and stops after one page, instead of first collecting every linked event.
     const terms = ctx.services.calendarTerms;
-    if (q.categories && q.categories.length) {
+    if (foldedSlugs) {
+      where.push('EXISTS (SELECT 1 FROM calendar_event_terms l WHERE l.event_id = e.id AND l.term_id IN (SELECT id FROM down))');
+    } else if (q.categories && q.categories.length) {
       const ids = await terms.categoryFilter(ctx, q.categories, 'categories');
       where.push(`EXISTS (SELECT 1 FROM calendar_event_terms l WHERE l.event_id = e.id AND l.term_id IN (${placeholders(ids.length)}))`);
       params.push(...ids);
@@ -253,13 +285,21 @@ export class EventLister {
     // One statement: the matching events (id and sort key) found once (a materialized CTE), their count, and the
     // page's rows joined back by id. A page with no rows needs no total: page 1 is empty (0), a later page is past
     // the end (404).
+    // Folded categories: their subtree as `down`, and how many of the slugs name a category (`matched_`).
+    const marks = foldedSlugs ? placeholders(foldedSlugs.length) : '';
+    const down = foldedSlugs
+      ? `RECURSIVE down(id) AS (SELECT id FROM calendar_terms WHERE taxonomy = 'category' AND slug IN (${marks})` +
+        ` UNION SELECT c.id FROM calendar_terms c JOIN down d ON c.parent_id = d.id), `
+      : '';
+    const matched = foldedSlugs ? `, (SELECT COUNT(*) FROM calendar_terms WHERE taxonomy = 'category' AND slug IN (${marks})) AS matched_` : '';
     const rows = await queryRows(
       ctx.db,
-      `WITH hits AS MATERIALIZED (SELECT e.id AS id, ${orderKey} AS ord FROM ${from} WHERE ${whereSql}) ` +
-        `SELECT ${cols.select}, (SELECT COUNT(*) FROM hits) AS total_ FROM hits h JOIN calendar_events e ON e.id = h.id ` +
+      `WITH ${down}hits AS MATERIALIZED (SELECT e.id AS id, ${orderKey} AS ord FROM ${from} WHERE ${whereSql}) ` +
+        `SELECT ${cols.select}, (SELECT COUNT(*) FROM hits) AS total_${matched} FROM hits h JOIN calendar_events e ON e.id = h.id ` +
         `ORDER BY h.ord ${dir}, h.id ${dir} LIMIT ? OFFSET ?`,
-      [...fromParams, ...params, q.perPage, offset],
+      [...(foldedSlugs ?? []), ...fromParams, ...params, ...(foldedSlugs ?? []), q.perPage, offset],
     );
+    if (foldedSlugs && (rows.length === 0 || Number(rows[0].matched_) !== foldedSlugs.length)) return undefined;
     const total = rows.length ? Number(rows[0].total_) : 0;
     if (rows.length === 0 && q.page > 1) {
       throw new NotFoundError(CALENDAR_MESSAGES[CALENDAR_CODES.EVENT_ARCHIVE_PAGE_NOT_FOUND], { domainCode: CALENDAR_CODES.EVENT_ARCHIVE_PAGE_NOT_FOUND });
