@@ -154,6 +154,8 @@ interface TargetResult {
   /** The round with the median req/s (all of them are in `rounds`). */
   measured: LoadSummary;
   rounds: LoadSummary[];
+  /** Median over the rounds of the bench process's CPU per request (see LoadSummary.serverCpuUsPerRequest). */
+  serverCpuUsPerRequest?: number;
   /** autocannon's result objects, one per round */
   raw: unknown[];
 }
@@ -186,7 +188,7 @@ function slower(ratio: number): string {
 }
 
 function printTable(results: WorkloadResult[]): void {
-  const header = ['workload', 'target', 'req/s', 'p50 ms', 'p99 ms', 'SQL/req', 'KB/resp', 'target/baseline', 'gateway/twin'];
+  const header = ['workload', 'target', 'req/s', 'p50 ms', 'p99 ms', 'SQL/req', 'KB/resp', 'CPU us/req', 'target/baseline', 'gateway/twin'];
   const rows: string[][] = [];
   for (const w of results) {
     for (const t of [w.gateway, ...(w.twin ? [w.twin] : []), w.baseline]) {
@@ -200,13 +202,14 @@ function printTable(results: WorkloadResult[]): void {
         fmt(m.latencyMs.p99, 2),
         String(t.sqlPerRequest),
         fmt(t.bytesPerResponse / 1024, 1),
+        t.serverCpuUsPerRequest === undefined ? '' : fmt(t.serverCpuUsPerRequest),
         ratio === undefined ? '' : `${fmt(ratio, 3)} (${slower(ratio)})`,
         t.target === 'gateway' && w.twin ? `${fmt(w.gatewayTwinRatio!, 2)} (${w.gateway.label}/${w.twin.label})` : '',
       ]);
     }
   }
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const right = new Set([2, 3, 4, 5, 6]);
+  const right = new Set([2, 3, 4, 5, 6, 7]);
   const line = (cells: string[]) => cells.map((c, i) => (right.has(i) ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
   console.log('');
   console.log(line(header));
@@ -225,6 +228,16 @@ function printTable(results: WorkloadResult[]): void {
     console.log(
       `${w.name} (one run): ${g}/baseline ${fmt(w.ratio, 3)}, ${t}/baseline ${fmt(w.twinRatio!, 3)}, ${g}/${t} ${fmt(w.gatewayTwinRatio!, 2)}`,
     );
+  }
+  // The same comparisons by the bench process's CPU per request (baseline CPU ÷ target CPU: like a req/s ratio).
+  for (const w of results) {
+    const b = w.baseline.serverCpuUsPerRequest;
+    const g = w.gateway.serverCpuUsPerRequest;
+    if (!b || !g) continue;
+    const parts = [`${w.gateway.label}/baseline ${fmt(b / g, 3)}`];
+    const t = w.twin?.serverCpuUsPerRequest;
+    if (w.twin && t) parts.push(`${w.twin.label}/baseline ${fmt(b / t, 3)}`, `${w.twin.label}/${w.gateway.label} ${fmt(g / t, 2)}`);
+    console.log(`${w.name} by server CPU per request: ${parts.join(', ')}`);
   }
 }
 
@@ -262,8 +275,11 @@ async function warmUp(w: Workload, t: Target, cfg: BenchConfig): Promise<LoadSum
 async function measureOnce(w: Workload, t: Target, cfg: BenchConfig, round: number) {
   const title = `${w.name} / ${t.label}${cfg.rounds > 1 ? ` (round ${round + 1}/${cfg.rounds})` : ''}`;
   log(`${title}: measuring ${cfg.durationSec}s with ${cfg.connections} connections`);
+  const cpu = process.cpuUsage();
   const run = await runLoad({ baseUrl: t.baseUrl, request: t.request, connections: cfg.connections, durationSec: cfg.durationSec, expectBody: t.expectBody, title });
+  const used = process.cpuUsage(cpu);
   assertCleanRun(title, run.summary);
+  if (run.summary.requests > 0) run.summary.serverCpuUsPerRequest = (used.user + used.system) / run.summary.requests;
   return run;
 }
 
@@ -295,6 +311,7 @@ async function measureWorkload(w: Workload, targets: Target[], cfg: BenchConfig,
       warmup: warm[i],
       measured,
       rounds,
+      serverCpuUsPerRequest: rounds.every((r) => r.serverCpuUsPerRequest !== undefined) ? median(rounds.map((r) => r.serverCpuUsPerRequest!)) : undefined,
       raw: runs[i].map((r) => r.raw),
     };
   });

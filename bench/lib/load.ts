@@ -23,6 +23,11 @@ export interface LoadSummary {
   reqPerSec: number;
   latencyMs: { avg: number; p50: number; p90: number; p99: number; max: number };
   requests: number;
+  /**
+   * CPU time of the bench process (gateway and baseline servers; the load generator is a child process) per request
+   * during this run, in microseconds: steadier than req/s on a shared machine. Not PostgreSQL's own CPU.
+   */
+  serverCpuUsPerRequest?: number;
   durationSec: number;
   bytesPerSec: number;
   non2xx: number;
