@@ -134,9 +134,9 @@ function dialectOf(ds: DataSource): Dialect {
 }
 
 /** Types both drivers hand back untouched (no branch of their prepareHydratedValue matches them). */
-const PLAIN_TYPES = new Set<unknown>([String, 'varchar', 'character varying', 'text', 'integer', 'int', 'int4', 'smallint', 'bigint', 'uuid', 'double precision']);
-const SQLITE_DATE_TYPES = new Set<unknown>([Date, 'datetime']);
-const PG_DATE_TYPES = new Set<unknown>([Date, 'datetime', 'timestamp', 'timestamptz', 'timestamp with time zone', 'timestamp without time zone']);
+export const PLAIN_TYPES = new Set<unknown>([String, 'varchar', 'character varying', 'text', 'integer', 'int', 'int4', 'smallint', 'bigint', 'uuid', 'double precision']);
+export const SQLITE_DATE_TYPES = new Set<unknown>([Date, 'datetime']);
+export const PG_DATE_TYPES = new Set<unknown>([Date, 'datetime', 'timestamp', 'timestamptz', 'timestamp with time zone', 'timestamp without time zone']);
 
 /**
  * The kind of a column, mirroring the branches of AbstractSqliteDriver / PostgresDriver
@@ -182,20 +182,30 @@ export function parseUtcDateTime(s: string): Date | undefined {
   const sep = s.charCodeAt(10);
   if (s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || (sep !== 32 && sep !== 84) || s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58) return undefined;
   if (n === 23 && s.charCodeAt(19) !== 46) return undefined;
+  const ms = n === 23 ? digits(s, 20, 3) : 0;
+  const f = dateTimeFields(s);
+  if (!f || ms < 0) return undefined;
+  return new Date(Date.UTC(f[0], f[1] - 1, f[2], f[3], f[4], f[5], ms));
+}
+
+/**
+ * Year, month, day, hour, minute and second of `YYYY?MM?DD?HH?MM?SS…` (separators checked by the caller), or
+ * undefined when a field is not digits or out of the calendar: years 0-99 (the Date constructors read them as
+ * 1900-1999) and days past the month's end (V8's parser is lenient there) are left to TypeORM's conversion.
+ */
+function dateTimeFields(s: string): [number, number, number, number, number, number] | undefined {
   const year = digits(s, 0, 4);
   const month = digits(s, 5, 2);
   const day = digits(s, 8, 2);
   const hour = digits(s, 11, 2);
   const minute = digits(s, 14, 2);
   const second = digits(s, 17, 2);
-  const ms = n === 23 ? digits(s, 20, 3) : 0;
-  // Date.UTC reads years 0-99 as 1900-1999; V8's parser is lenient about days past the month's end: leave those to it.
-  if (year < 100 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59 || ms < 0) return undefined;
+  if (year < 100 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return undefined;
   if (day > 28) {
     const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
     if (day > (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1])) return undefined;
   }
-  return new Date(Date.UTC(year, month - 1, day, hour, minute, second, ms));
+  return [year, month, day, hour, minute, second];
 }
 
 /**
@@ -217,18 +227,8 @@ export function parseLocalIsoDateTime(s: string): Date | undefined {
       if (i < 23) ms += d * (i === 20 ? 100 : i === 21 ? 10 : 1);
     }
   }
-  const year = digits(s, 0, 4);
-  const month = digits(s, 5, 2);
-  const day = digits(s, 8, 2);
-  const hour = digits(s, 11, 2);
-  const minute = digits(s, 14, 2);
-  const second = digits(s, 17, 2);
-  if (year < 100 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) return undefined;
-  if (day > 28) {
-    const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-    if (day > (month === 2 && leap ? 29 : DAYS_IN_MONTH[month - 1])) return undefined;
-  }
-  return new Date(year, month - 1, day, hour, minute, second, ms);
+  const f = dateTimeFields(s);
+  return f ? new Date(f[0], f[1] - 1, f[2], f[3], f[4], f[5], ms) : undefined;
 }
 
 /** Row -> entity conversion of one entity on one dialect, compiled once (see `compileHydrator`). */

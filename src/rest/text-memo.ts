@@ -16,7 +16,7 @@
  */
 import type { DataSource, EntityManager, ObjectLiteral } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
-import { dataSourceOf } from '../db/rows';
+import { dataSourceOf, PG_DATE_TYPES, PLAIN_TYPES, SQLITE_DATE_TYPES } from '../db/rows';
 
 /** Two column values are the same value: identical, the same instant, or (JSON columns) the same JSON. */
 function sameValue(x: unknown, y: unknown): boolean {
@@ -32,10 +32,9 @@ type RowEquality = (a: ObjectLiteral, b: ObjectLiteral) => boolean;
 
 const compiled = new WeakMap<DataSource, Map<unknown, RowEquality>>();
 
-const DATE_TYPES = new Set<unknown>([Date, 'datetime', 'timestamp', 'timestamptz', 'timestamp with time zone', 'timestamp without time zone']);
-const STRING_TYPES = new Set<unknown>([String, 'varchar', 'character varying', 'text', 'uuid']);
-const NUMBER_TYPES = new Set<unknown>([Number, 'integer', 'int', 'int4', 'smallint', 'double precision']);
-const BOOLEAN_TYPES = new Set<unknown>([Boolean, 'boolean']);
+/** Column types whose hydrated values are Dates, and those whose values are primitives (rows.ts decides the same). */
+const DATE_TYPES = new Set<unknown>([...SQLITE_DATE_TYPES, ...PG_DATE_TYPES]);
+const PRIMITIVE_TYPES = new Set<unknown>([...PLAIN_TYPES, Number, Boolean, 'boolean']);
 
 function compile(columns: readonly ColumnMetadata[]): RowEquality {
   const getters = columns.map((c) => (e: ObjectLiteral) => c.getEntityValue(e));
@@ -46,7 +45,7 @@ function compile(columns: readonly ColumnMetadata[]): RowEquality {
     // Hydrated rows hold primitives (or null) in string, number and boolean columns and Dates in date columns:
     // those compare inline; anything else (or a value of another kind than expected) through sameValue.
     if (DATE_TYPES.has(c.type)) return `((x = ${x}) === (y = ${y}) || (x instanceof Date && y instanceof Date ? x.getTime() === y.getTime() : same(x, y)))`;
-    if (STRING_TYPES.has(c.type) || NUMBER_TYPES.has(c.type) || BOOLEAN_TYPES.has(c.type)) {
+    if (PRIMITIVE_TYPES.has(c.type)) {
       return `((x = ${x}) === (y = ${y}) || (typeof x === 'object' && x !== null && same(x, y)))`;
     }
     return `same(${x}, ${y})`;

@@ -168,10 +168,9 @@ function toWrite(a: ArgValues<ReturnType<typeof eventFields>>): EventWrite {
   };
 }
 
-/** Events as the wire shows them (relations and term counts loaded in batches). */
-export async function presentEvents(ctx: RequestContext, events: CalendarEventEntity[], single = false): Promise<Record<string, unknown>[]> {
-  const service = ctx.services.calendarEvents;
-  const relations = await service.relations(ctx, events);
+/** What presenting a batch of events needs besides each event: relations, term counts, masking, wire context. */
+async function presentationInputs(ctx: RequestContext, events: CalendarEventEntity[]) {
+  const relations = await ctx.services.calendarEvents.relations(ctx, events);
   // Term counts are stored on the terms the relations loaded (term-counts.ts): no statement of their own.
   const termCounts = new Map(relations.flatMap((r) => [...r.categories, ...r.tags].map((t) => [t.id, t.count] as const)));
   const maskedLinked = new Set<number>();
@@ -179,10 +178,15 @@ export async function presentEvents(ctx: RequestContext, events: CalendarEventEn
     for (const v of r.venues) if (ctx.services.calendarVenues.mustMask(ctx.viewer, v)) maskedLinked.add(v.id);
     for (const o of r.organizers) if (ctx.services.calendarOrganizers.mustMask(ctx.viewer, o)) maskedLinked.add(o.id);
   }
-  const wire = wireContext(ctx);
   // One presentation per linked venue, organizer and term for the whole answer (JSON.stringify writes a shared
   // object once per place it appears; the objects are never changed after they are made).
-  const shared = new Map<string, Record<string, unknown>>();
+  return { relations, termCounts, maskedLinked, wire: wireContext(ctx), shared: new Map<string, Record<string, unknown>>() };
+}
+
+/** Events as the wire shows them (relations and term counts loaded in batches). */
+export async function presentEvents(ctx: RequestContext, events: CalendarEventEntity[], single = false): Promise<Record<string, unknown>[]> {
+  const service = ctx.services.calendarEvents;
+  const { relations, termCounts, maskedLinked, wire, shared } = await presentationInputs(ctx, events);
   return events.map((event, i) => presentEvent({ event, relations: relations[i], termCounts, masked: !single && service.masked(ctx, event), maskedLinked, single, shared }, wire));
 }
 
@@ -198,16 +202,8 @@ const EVENT_TEXTS = new TextMemo(8 * 1024 * 1024);
 async function eventListAnswer(ctx: RequestContext, r: EventListResult, q: EventListQuery): Promise<RestResult> {
   const events = r.items;
   const service = ctx.services.calendarEvents;
-  const relations = await service.relations(ctx, events);
-  const termCounts = new Map(relations.flatMap((x) => [...x.categories, ...x.tags].map((t) => [t.id, t.count] as const)));
-  const maskedLinked = new Set<number>();
-  for (const x of relations) {
-    for (const v of x.venues) if (ctx.services.calendarVenues.mustMask(ctx.viewer, v)) maskedLinked.add(v.id);
-    for (const o of x.organizers) if (ctx.services.calendarOrganizers.mustMask(ctx.viewer, o)) maskedLinked.add(o.id);
-  }
-  const wire = wireContext(ctx);
+  const { relations, termCounts, maskedLinked, wire, shared } = await presentationInputs(ctx, events);
   const site = `${wire.baseUrl}\u0000${wire.siteUrl}\u0000${wire.siteTz}\u0000${wire.language ?? ''}`;
-  const shared = new Map<string, Record<string, unknown>>();
   const flag = (masked: boolean) => (masked ? 'm' : '-');
   const texts = events.map((event, i) => {
     const x = relations[i];

@@ -17,6 +17,7 @@ import { CALENDAR_CODES, CALENDAR_MESSAGES } from './error-codes';
 import { contentLanguage } from './language';
 import { isPostStatus } from './posts';
 import { likePattern, searchTerms } from './search';
+import { originalCategorySlugs } from './terms.service';
 import { inLanguage } from './translations';
 
 export interface EventListQuery {
@@ -105,17 +106,6 @@ export function listStatuses(ctx: RequestContext, asked: string[] | undefined, f
   return [...new Set(asked)] as CalendarPostStatus[];
 }
 
-/**
- * The `categories` values when they can be folded into the page statement: no content language (slugs are the
- * originals'), 1-100 distinct non-empty values of at most 200 characters without NUL (what
- * CalendarTermsService.categoryFilter looks up as slugs in one statement).
- */
-function foldableCategorySlugs(ctx: RequestContext, values: readonly string[] | undefined): string[] | undefined {
-  if (!values || values.length === 0 || ctx.language) return undefined;
-  const slugs = [...new Set(values.map((v) => String(v).trim()))];
-  return slugs.length <= 100 && slugs.every((v) => v !== '' && v.length <= 200 && !v.includes('\u0000')) ? slugs : undefined;
-}
-
 export class EventLister {
   /**
    * The page and the total of a GET /events query. A `categories` filter of original slugs only (the usual
@@ -125,7 +115,7 @@ export class EventLister {
    * runs again the general way, which also answers errors in their usual order.
    */
   async list(ctx: RequestContext, q: EventListQuery): Promise<EventListResult> {
-    const slugs = foldableCategorySlugs(ctx, q.categories);
+    const slugs = originalCategorySlugs(ctx, q.categories);
     if (slugs) {
       try {
         const folded = await this.listOnce(ctx, q, slugs);

@@ -72,6 +72,17 @@ export type TermPatch = Partial<TermCreateInput>;
  * WordPress' `term_exists` (400): a term with that name already exists (with this parent). WordPress also answers
  * `data.term_id` = the existing term: the REST layer reads `termId` (or `data.term_id`) from this error.
  */
+/**
+ * The `categories` values of an event filter as original category slugs to look up in one statement (the usual
+ * request): no content language (slugs are the originals'), 1-100 distinct non-empty values of at most 200
+ * characters without NUL; undefined when they need the general lookup (ids, names, translated slugs).
+ */
+export function originalCategorySlugs(ctx: RequestContext, values: readonly string[] | undefined): string[] | undefined {
+  if (!values || values.length === 0 || ctx.language) return undefined;
+  const slugs = [...new Set(values.map((v) => String(v).trim()))];
+  return slugs.length <= 100 && slugs.every((v) => v !== '' && v.length <= 200 && !v.includes('\u0000')) ? slugs : undefined;
+}
+
 export class TermExistsError extends ValidationError {
   readonly data: { term_id: number };
   constructor(
@@ -294,8 +305,8 @@ export class CalendarTermService {
    * general lookup, then the descendants.
    */
   async categoryFilter(ctx: RequestContext, values: readonly string[], field = 'categories'): Promise<number[]> {
-    const slugs = [...new Set(values.map((v) => String(v).trim()))];
-    if (!ctx.language && slugs.length > 0 && slugs.length <= 100 && slugs.every((v) => v !== '' && v.length <= 200 && !v.includes('\u0000'))) {
+    const slugs = originalCategorySlugs(ctx, values);
+    if (slugs) {
       const marks = slugs.map(() => '?').join(', ');
       const rows = await queryRows<{ id: number | string; matched: number | string }>(
         ctx.db,
