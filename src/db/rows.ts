@@ -185,7 +185,20 @@ export function parseUtcDateTime(s: string): Date | undefined {
   const ms = n === 23 ? digits(s, 20, 3) : 0;
   const f = dateTimeFields(s);
   if (!f || ms < 0) return undefined;
-  return new Date(Date.UTC(f[0], f[1] - 1, f[2], f[3], f[4], f[5], ms));
+  return new Date(((daysFromCivil(f[0], f[1], f[2]) * 24 + f[3]) * 60 + f[4]) * 60000 + f[5] * 1000 + ms);
+}
+
+/**
+ * Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's `days_from_civil`), what `Date.UTC`
+ * computes for years 100-9999 (the only ones `dateTimeFields` lets through), at half of Date.UTC's cost.
+ */
+function daysFromCivil(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yoe = y - era * 400;
+  const doy = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
+  return era * 146097 + doe - 719468;
 }
 
 /**
@@ -322,7 +335,7 @@ export interface EntityColumns<T> {
   select: string;
   /** SQLite: `json_array(alias."col", ...)`, one value holding the whole row (see `hydrateJsonArray`). */
   jsonArray: string;
-  /** The entity from a `jsonArray` value (JSON text); null for NULL. */
+  /** The entity from a `jsonArray` value (JSON text, or its values already parsed); null for NULL. */
   hydrateJsonArray(json: unknown): T | null;
   /** The entity built from the prefixed columns of `row`; null when its primary key is NULL (an outer join that matched nothing). */
   hydrate(row: Record<string, unknown>): T | null;
@@ -365,7 +378,7 @@ export function entityColumns<T extends ObjectLiteral>(db: EntityManager | DataS
     jsonArray: `json_array(${columns.map((c) => `${alias}."${c.databaseName}"`).join(', ')})`,
     hydrateJsonArray(json) {
       if (json === null || json === undefined) return null;
-      return hydrator.fromValues(JSON.parse(String(json)) as unknown[]);
+      return hydrator.fromValues(Array.isArray(json) ? json : (JSON.parse(String(json)) as unknown[]));
     },
     hydrate(row) {
       const id = row[pkName];

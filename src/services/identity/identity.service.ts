@@ -179,7 +179,7 @@ export class IdentityService {
     const columns = entityColumns(ctx.db, RepositoryEntity, 'r', 'r_');
     // SQLite: each row as one json_array value (better-sqlite3's per-row result objects cost 2.7x more here).
     const sqlite = ctx.db.connection.options.type !== 'postgres';
-    if (sqlite) qb.select(columns.jsonArray, 'r_row');
+    if (sqlite) qb.select(columns.jsonArray, 'r_row').rowsAsJson();
     return keysetPage(qb, args, { property: 'nameLower', direction: 'ASC' }, undefined, {
       inlineCount: Boolean(include.totalCount),
       hydrate: (row) => {
