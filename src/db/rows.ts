@@ -335,6 +335,11 @@ export interface EntityColumns<T> {
   select: string;
   /** SQLite: `json_array(alias."col", ...)`, one value holding the whole row (see `hydrateJsonArray`). */
   jsonArray: string;
+  /**
+   * The whole row as one JSON array text in this dialect: SQLite `json_array(...)`, PostgreSQL
+   * `json_build_array(...)::text` (timestamps as ISO text without a zone, read by `parseLocalIsoDateTime`).
+   */
+  jsonRow: string;
   /** The entity from a `jsonArray` value (JSON text, or its values already parsed); null for NULL. */
   hydrateJsonArray(json: unknown): T | null;
   /** The entity built from the prefixed columns of `row`; null when its primary key is NULL (an outer join that matched nothing). */
@@ -376,6 +381,7 @@ export function entityColumns<T extends ObjectLiteral>(db: EntityManager | DataS
   const out: EntityColumns<T> = {
     select,
     jsonArray: `json_array(${columns.map((c) => `${alias}."${c.databaseName}"`).join(', ')})`,
+    jsonRow: `${ds.options.type === 'postgres' ? 'json_build_array' : 'json_array'}(${columns.map((c) => `${alias}."${c.databaseName}"`).join(', ')})${ds.options.type === 'postgres' ? '::text' : ''}`,
     hydrateJsonArray(json) {
       if (json === null || json === undefined) return null;
       return hydrator.fromValues(Array.isArray(json) ? json : (JSON.parse(String(json)) as unknown[]));

@@ -177,13 +177,12 @@ export class IdentityService {
     const qb = new ListQuery(ctx.db, RepositoryEntity, 'r').andWhere('r.owner_id = :owner', { owner: owner.id });
     await this.access.whereVisible(ctx, qb, 'r', owner);
     const columns = entityColumns(ctx.db, RepositoryEntity, 'r', 'r_');
-    // SQLite: each row as one json_array value (better-sqlite3's per-row result objects cost 2.7x more here).
-    const sqlite = ctx.db.connection.options.type !== 'postgres';
-    if (sqlite) qb.select(columns.jsonArray, 'r_row').rowsAsJson();
+    // Each row as one JSON array value, the page read as one value (list-query.ts `rowsAsJson`).
+    qb.select(columns.jsonRow, 'r_row').rowsAsJson();
     return keysetPage(qb, args, { property: 'nameLower', direction: 'ASC' }, undefined, {
       inlineCount: Boolean(include.totalCount),
       hydrate: (row) => {
-        const repo = (sqlite ? columns.hydrateJsonArray(row.r_row) : columns.hydrate(row))!;
+        const repo = columns.hydrateJsonArray(row.r_row)!;
         ctx.loaders.repositoryById.prime(repo.id, repo);
         return repo;
       },

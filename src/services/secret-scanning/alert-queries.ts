@@ -183,10 +183,9 @@ export class SecretScanningAlertQueryService {
     const alerts = entityColumns(ctx.db, SecretScanningAlertEntity, a, `${a}_`);
     // The alert row, like each related row, as one JSON array value (PostgreSQL: as text): one value per row to
     // convert instead of 27 columns parsed one by one by the driver (dates through postgres-date).
-    const json = (c: { jsonArray: string }) => (sqlite ? c.jsonArray : `${c.jsonArray.replace(/^json_array\(/, 'json_build_array(')}::text`);
-    qb.select(json(alerts), `${a}_row`);
-    // SQLite: the page read as one value (list-query.ts `rowsAsJson`).
-    if (sqlite) qb.rowsAsJson();
+    const json = (c: { jsonRow: string }) => c.jsonRow;
+    // The page read as one value (list-query.ts `rowsAsJson`).
+    qb.select(json(alerts), `${a}_row`).rowsAsJson();
     const hydrators: Array<(row: Record<string, unknown>) => void> = [];
     const loaders = ctx.loaders;
     const relate = <T extends ObjectLiteral>(entity: new () => T, alias: string, foreignKey: string, prime: (e: T) => void) => {
