@@ -340,6 +340,8 @@ export interface EntityColumns<T> {
    * `json_build_array(...)::text` (timestamps as ISO text without a zone, read by `parseLocalIsoDateTime`).
    */
   jsonRow: string;
+  /** The row as a JSON value to nest in another JSON array of the same expression (PostgreSQL: `json`, not text). */
+  jsonValue: string;
   /** The entity from a `jsonArray` value (JSON text, or its values already parsed); null for NULL. */
   hydrateJsonArray(json: unknown): T | null;
   /** The entity built from the prefixed columns of `row`; null when its primary key is NULL (an outer join that matched nothing). */
@@ -378,10 +380,12 @@ export function entityColumns<T extends ObjectLiteral>(db: EntityManager | DataS
   const select = columns.map((c, i) => `${alias}."${c.databaseName}" AS "${names[i]}"`).join(', ');
   const pkName = `${prefix}${meta.primaryColumns[0].databaseName}`;
   const fromRow = (row: Record<string, unknown>) => hydrator.fromRow(row, prefix);
+  const jsonValue = `${ds.options.type === 'postgres' ? 'json_build_array' : 'json_array'}(${columns.map((c) => `${alias}."${c.databaseName}"`).join(', ')})`;
   const out: EntityColumns<T> = {
     select,
     jsonArray: `json_array(${columns.map((c) => `${alias}."${c.databaseName}"`).join(', ')})`,
-    jsonRow: `${ds.options.type === 'postgres' ? 'json_build_array' : 'json_array'}(${columns.map((c) => `${alias}."${c.databaseName}"`).join(', ')})${ds.options.type === 'postgres' ? '::text' : ''}`,
+    jsonValue,
+    jsonRow: ds.options.type === 'postgres' ? `${jsonValue}::text` : jsonValue,
     hydrateJsonArray(json) {
       if (json === null || json === undefined) return null;
       return hydrator.fromValues(Array.isArray(json) ? json : (JSON.parse(String(json)) as unknown[]));

@@ -273,7 +273,8 @@ export class EventLister {
     const cols = entityColumns(ctx.db, CalendarEventEntity, 'e', 'e_');
     const offset = (q.page - 1) * q.perPage;
     // One statement: the matching events (id and sort key) found once (a materialized CTE), their count, and the
-    // page's rows joined back by id. A page with no rows needs no total: page 1 is empty (0), a later page is past
+    // page's rows joined back by id, each as one JSON array value (SQLite: 786 -> 610 us for a 10-event page with
+    // its 32 columns as result columns, better-sqlite3's per-column cost). A page with no rows needs no total: page 1 is empty (0), a later page is past
     // the end (404).
     // Folded categories: their subtree as `down`, and how many of the slugs name a category (`matched_`).
     const marks = foldedSlugs ? placeholders(foldedSlugs.length) : '';
@@ -285,7 +286,7 @@ export class EventLister {
     const rows = await queryRows(
       ctx.db,
       `WITH ${down}hits AS MATERIALIZED (SELECT e.id AS id, ${orderKey} AS ord FROM ${from} WHERE ${whereSql}) ` +
-        `SELECT ${cols.select}, (SELECT COUNT(*) FROM hits) AS total_${matched} FROM hits h JOIN calendar_events e ON e.id = h.id ` +
+        `SELECT ${cols.jsonRow} AS e_row, (SELECT COUNT(*) FROM hits) AS total_${matched} FROM hits h JOIN calendar_events e ON e.id = h.id ` +
         `ORDER BY h.ord ${dir}, h.id ${dir} LIMIT ? OFFSET ?`,
       [...(foldedSlugs ?? []), ...fromParams, ...params, ...(foldedSlugs ?? []), q.perPage, offset],
     );
@@ -294,7 +295,7 @@ export class EventLister {
     if (rows.length === 0 && q.page > 1) {
       throw new NotFoundError(CALENDAR_MESSAGES[CALENDAR_CODES.EVENT_ARCHIVE_PAGE_NOT_FOUND], { domainCode: CALENDAR_CODES.EVENT_ARCHIVE_PAGE_NOT_FOUND });
     }
-    const events = rows.map((r) => cols.hydrate(r)!);
+    const events = rows.map((r) => cols.hydrateJsonArray(r.e_row)!);
     for (const e of events) ctx.loaders.calendarEventById.prime(e.id, e);
     return { items: await inLanguage(ctx, 'event', events, language), total, window, status };
   }
