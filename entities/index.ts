@@ -19,6 +19,7 @@ import { SecretScanningContentEntity } from './secret-scanning/secret-scanning-c
 import { SecretScanningAlertCounterEntity } from './secret-scanning/secret-scanning-counter.entity';
 import { SecretScanningLocationEntity } from './secret-scanning/secret-scanning-location.entity';
 import { SecretScanningScanEntity } from './secret-scanning/secret-scanning-scan.entity';
+import { SecretScanningAlertTotalEntity } from './secret-scanning/secret-scanning-total.entity';
 import { WorkflowDefinitionEntity } from './workflow/workflow-definition.entity';
 import { WorkflowJobEventEntity } from './workflow/workflow-job-event.entity';
 import { WorkflowJobEntity } from './workflow/workflow-job.entity';
@@ -45,6 +46,7 @@ export * from './secret-scanning/secret-scanning-content.entity';
 export * from './secret-scanning/secret-scanning-counter.entity';
 export * from './secret-scanning/secret-scanning-location.entity';
 export * from './secret-scanning/secret-scanning-scan.entity';
+export * from './secret-scanning/secret-scanning-total.entity';
 export * from './workflow/workflow-definition.entity';
 export * from './workflow/workflow-job-event.entity';
 export * from './workflow/workflow-job.entity';
@@ -61,6 +63,7 @@ export const ENTITIES = [
   SecretScanningAlertEntity,
   SecretScanningLocationEntity,
   SecretScanningAlertCounterEntity,
+  SecretScanningAlertTotalEntity,
   PushProtectionPlaceholderEntity,
   SecretScanningScanEntity,
   SecretScanningContentEntity,

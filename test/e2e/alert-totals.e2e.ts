@@ -1,0 +1,127 @@
+/**
+ * The organization dashboard's unfiltered total comes from per-repository totals that database triggers keep
+ * (secret_scanning_alert_totals). Whatever writes alerts (findings, plain inserts, deletes, a change of
+ * repository), the kept totals equal a COUNT of the alerts, and the totals users read (GraphQL totalCount, REST
+ * Link header) equal the alerts the list can show, with and without filters.
+ */
+import { AccountEntity, RepositoryEntity, SecretScanningAlertEntity } from '../../entities';
+import type { Finding } from '../../src/services/secret-scanning/alert-types';
+import { IdentityFixtures } from '../fixtures/identity';
+import { gql, startTestApp, TestApp } from '../helpers/app';
+
+const T0 = Date.parse('2026-03-01T08:00:00.000Z');
+
+describe('kept alert totals', () => {
+  let t: TestApp;
+  let f: IdentityFixtures;
+  let token: string;
+  let org: AccountEntity;
+  const repos: RepositoryEntity[] = [];
+  let off: RepositoryEntity;
+  let n = 0;
+
+  async function record(repo: RepositoryEntity, count: number): Promise<void> {
+    await t.db.dataSource.transaction(async (m) => {
+      for (let i = 0; i < count; i++) {
+        n++;
+        const location: Finding['location'] = { type: 'commit', path: `src/t${n}.ts`, startLine: 1, endLine: 1, startColumn: 1, endColumn: 9, blobSha: `b${n}`.padEnd(40, '0'), commitSha: `c${n}`.padEnd(40, '0') };
+        await f.services.secretScanningFindings.recordFinding(
+          m,
+          repo,
+          { secretType: 'github_personal_access_token', secretTypeDisplayName: 'GitHub Personal Access Token', provider: 'GitHub', providerSlug: 'github', secret: `totals-secret-${n}`, location },
+          new Date(T0 + n * 60_000),
+        );
+      }
+    });
+  }
+
+  /** The kept totals against COUNT(*) per repository (rows at 0 may stay; none may be negative). */
+  async function expectTotalsExact(): Promise<void> {
+    const ds = t.db.dataSource;
+    const counted = await ds.query('SELECT repository_id AS r, COUNT(*) AS n FROM secret_scanning_alerts GROUP BY repository_id ORDER BY repository_id');
+    const kept = await ds.query('SELECT repository_id AS r, alerts AS n FROM secret_scanning_alert_totals WHERE alerts <> 0 ORDER BY repository_id');
+    const norm = (rows: Array<{ r: unknown; n: unknown }>) => rows.map((x) => [Number(x.r), Number(x.n)]);
+    expect(norm(kept)).toEqual(norm(counted));
+    const [neg] = await ds.query('SELECT COUNT(*) AS n FROM secret_scanning_alert_totals WHERE alerts < 0');
+    expect(Number(neg.n)).toBe(0);
+  }
+
+  /** What the organization list shows: alerts of its repositories with secret scanning on. */
+  async function listable(where = ''): Promise<number> {
+    const [row] = await t.db.dataSource.query(
+      `SELECT COUNT(*) AS n FROM secret_scanning_alerts a JOIN repositories r ON r.id = a.repository_id WHERE r.owner_id = ${org.id} AND r.secret_scanning = ${t.db.dataSource.options.type === 'postgres' ? 'true' : '1'}${where}`,
+    );
+    return Number(row.n);
+  }
+
+  async function graphqlTotal(filter?: Record<string, unknown>): Promise<number> {
+    const r = await gql(
+      t.url,
+      'query($f: SecretScanningAlertFilter) { organization(login: "totorg") { secretScanningAlerts(first: 2, filter: $f) { totalCount nodes { number } } } }',
+      { f: filter ?? null },
+      token,
+    );
+    expect(r.body.errors).toBeUndefined();
+    return r.body.data.organization.secretScanningAlerts.totalCount;
+  }
+
+  async function restLastPage(query = ''): Promise<number> {
+    const res = await fetch(`${t.url}/orgs/totorg/secret-scanning/alerts?per_page=1${query}`, { headers: { authorization: `Bearer ${token}` } });
+    expect(res.status).toBe(200);
+    const m = /[?&]page=(\d+)[^>]*>; rel="last"/.exec(res.headers.get('link') ?? '');
+    return m ? Number(m[1]) : (((await res.json()) as unknown[]).length);
+  }
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    f = new IdentityFixtures(t.db.dataSource);
+    org = await f.org('totorg');
+    const admin = await f.user('totadmin');
+    await f.member(org, admin, 'admin');
+    token = await f.classicToken(admin, ['repo', 'security_events']);
+    for (let i = 0; i < 3; i++) repos.push(await f.repo(org, { name: `tot${i}`, private: i > 0, secretScanning: true }));
+    off = await f.repo(org, { name: 'totoff', private: true, secretScanning: false });
+    await record(repos[0], 7);
+    await record(repos[1], 4);
+    await record(off, 3);
+  });
+  afterAll(() => t.close());
+
+  it('follow findings, and the dashboard totals equal the listable alerts', async () => {
+    await expectTotalsExact();
+    expect(await listable()).toBe(11);
+    expect(await graphqlTotal()).toBe(11);
+    expect(await restLastPage()).toBe(11);
+  });
+
+  it('follow deletes and a change of repository', async () => {
+    const alerts = t.db.dataSource.getRepository(SecretScanningAlertEntity);
+    const some = await alerts.find({ where: { repositoryId: repos[0].id }, order: { id: 'ASC' }, take: 3 });
+    await alerts.delete({ id: some[0].id });
+    await alerts.update({ id: some[1].id }, { repositoryId: repos[2].id, number: 9001 });
+    await expectTotalsExact();
+    expect(await listable()).toBe(10);
+    expect(await graphqlTotal()).toBe(10);
+    expect(await restLastPage()).toBe(10);
+    // Moved into the repository with scanning off: it leaves the list and the total.
+    await alerts.update({ id: some[2].id }, { repositoryId: off.id, number: 9002 });
+    await expectTotalsExact();
+    expect(await graphqlTotal()).toBe(9);
+    expect(await restLastPage()).toBe(9);
+  });
+
+  it('follow turning secret scanning on and off, and filtered totals count the alerts themselves', async () => {
+    await t.db.dataSource.getRepository(RepositoryEntity).update({ id: off.id }, { secretScanning: true });
+    expect(await graphqlTotal()).toBe(await listable());
+    expect(await graphqlTotal()).toBe(13);
+    await record(repos[2], 2);
+    await t.db.dataSource.getRepository(SecretScanningAlertEntity).update({ repositoryId: repos[1].id }, { state: 'resolved', resolution: 'revoked', resolvedAt: new Date(T0) });
+    await expectTotalsExact();
+    expect(await graphqlTotal()).toBe(15);
+    expect(await graphqlTotal({ state: 'OPEN' })).toBe(await listable(` AND a.state = 'open'`));
+    expect(await graphqlTotal({ state: 'OPEN' })).toBe(11);
+    expect(await restLastPage('&state=resolved')).toBe(4);
+    await t.db.dataSource.getRepository(RepositoryEntity).update({ id: off.id }, { secretScanning: false });
+    expect(await graphqlTotal()).toBe(await listable());
+  });
+});
