@@ -4,6 +4,7 @@
  * query builder gives.
  */
 import { AccountEntity, RepositoryEntity } from '../../entities';
+import { entityColumns } from '../../src/db/rows';
 import { compileStatement, ListQuery } from '../../src/services/common/list-query';
 import { IdentityFixtures } from '../fixtures/identity';
 import { openTestDatabase, TestDatabase } from '../helpers/db';
@@ -87,5 +88,43 @@ describe('ListQuery', () => {
     expect(await names(all.clone().limit(2).offset(3))).toEqual(['lq3', 'lq4']);
     expect(await repos().andWhere('r.private = :p', { p: true }).count()).toBe(3);
     expect(await repos().andWhere('r.private = :p', { p: false }).count()).toBe(2);
+  });
+
+  it('rowsAsJson: the page read as one value gives the rows, order and inline total of the plain statement', async () => {
+    const cols = entityColumns(db.dataSource.manager, RepositoryEntity, 'r', 'r_');
+    const owner = entityColumns(db.dataSource.manager, AccountEntity, 'o', 'o_');
+    const page = (direction: 'ASC' | 'DESC', asJson: boolean, limit: number, offset = 0) => {
+      const q = repos().andWhere('r.name_lower <> :skip', { skip: 'nothing' });
+      const count = q.clone();
+      q.select(cols.jsonRow, 'r_row').addSelect(`(SELECT ${owner.jsonRow} FROM accounts o WHERE o.id = r.owner_id AND r.private = :p)`, 'o_row');
+      q.setParameters({ p: true });
+      if (asJson) q.rowsAsJson();
+      return q.orderBy('r.name_lower', direction).addOrderBy('r.id', direction).limit(limit).offset(offset).addInlineCount(count, '__total');
+    };
+    const read = async (q: ListQuery<RepositoryEntity>) =>
+      (await q.getRawMany()).map((row, i) => ({
+        repo: cols.hydrateJsonArray(row.r_row),
+        owner: owner.hydrateJsonArray(row.o_row),
+        total: i === 0 ? Number(row.__total) : undefined,
+      }));
+    for (const [direction, limit, offset] of [['ASC', 3, 0], ['DESC', 4, 1], ['ASC', 10, 0], ['DESC', 2, 4], ['ASC', 5, 9]] as const) {
+      const plain = await read(page(direction, false, limit, offset));
+      const grouped = await read(page(direction, true, limit, offset));
+      expect(grouped).toEqual(plain);
+      expect(grouped.map((x) => x.repo?.name)).toEqual(
+        (direction === 'ASC' ? ['lq0', 'lq1', 'lq2', 'lq3', 'lq4'] : ['lq4', 'lq3', 'lq2', 'lq1', 'lq0']).slice(offset, offset + limit),
+      );
+      // The owner only where the repository is private (NULL elsewhere), and the total on the first row.
+      expect(grouped.map((x) => x.owner?.login ?? null)).toEqual(grouped.map((x) => (x.repo?.private ? 'lqorg' : null)));
+      if (grouped.length) expect(grouped[0].total).toBe(5);
+    }
+    expect(await page('ASC', true, 3, 7).getRawMany()).toEqual([]);
+  });
+
+  it('countWith: the total is the given aggregate, inline and alone', async () => {
+    const sumIds = repos().countWith('COALESCE(SUM(r.id), 0)');
+    const ids = (await db.dataSource.getRepository(RepositoryEntity).find({ where: { ownerId: org.id } })).map((r) => r.id);
+    expect(await sumIds.count()).toBe(ids.reduce((a, b) => a + b, 0));
+    expect(await repos().andWhere('1 = 0').countWith('COALESCE(SUM(r.id), 0)').count()).toBe(0);
   });
 });

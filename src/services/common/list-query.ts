@@ -154,6 +154,15 @@ export class ListQuery<T extends ObjectLiteral> {
   }
 
   /**
+   * Compute the total of this query with `expression` instead of COUNT(1), e.g. `COALESCE(SUM(t.alerts), 0)` over
+   * rows that each stand for many (kept totals).
+   */
+  countWith(expression: string): this {
+    this.total = expression;
+    return this.record(`T${expression}`, () => undefined);
+  }
+
+  /**
    * Declares that every column selected so far or later is a JSON text (`entityColumns().jsonRow`) or NULL.
    * `getRawMany` then reads the whole page as ONE value, `'[' || group_concat(row, ',') || ']'` (PostgreSQL
    * `string_agg`) over the page statement, parsed once; each column's value is handed over already parsed (an
@@ -166,15 +175,6 @@ export class ListQuery<T extends ObjectLiteral> {
    * level has no join or other processing, as here). An explicit `group_concat(... ORDER BY ...)` would sort the
    * page again (+60 us on SQLite).
    */
-  /**
-   * Compute the total of this query with `expression` instead of COUNT(1), e.g. `COALESCE(SUM(t.alerts), 0)` over
-   * rows that each stand for many (kept totals).
-   */
-  countWith(expression: string): this {
-    this.total = expression;
-    return this.record(`T${expression}`, () => undefined);
-  }
-
   rowsAsJson(): this {
     this.jsonRows = true;
     return this.record('R', () => undefined);
