@@ -241,7 +241,20 @@ export function parseLocalIsoDateTime(s: string): Date | undefined {
     }
   }
   const f = dateTimeFields(s);
-  return f ? new Date(f[0], f[1] - 1, f[2], f[3], f[4], f[5], ms) : undefined;
+  if (!f) return undefined;
+  // The server runs in UTC (src/db/utc.ts): local wall clocks are UTC ones, computed without the local-time
+  // constructor (its zone lookups cost twice the arithmetic). Any other zone: the constructor, as TypeORM does.
+  if (zoneIsUtc()) return new Date(((daysFromCivil(f[0], f[1], f[2]) * 24 + f[3]) * 60 + f[4]) * 60000 + f[5] * 1000 + ms);
+  return new Date(f[0], f[1] - 1, f[2], f[3], f[4], f[5], ms);
+}
+
+/** Zone names whose offset is 0 at every instant (tzdb's UTC and GMT and their links). */
+const UTC_ZONES = new Set(['UTC', 'Etc/UTC', 'Etc/UCT', 'UCT', 'Etc/Universal', 'Universal', 'Etc/Zulu', 'Zulu', 'Etc/GMT', 'GMT', 'Etc/GMT0', 'GMT0', 'Etc/GMT+0', 'Etc/GMT-0', 'GMT+0', 'GMT-0', 'Etc/Greenwich', 'Greenwich']);
+let utcZone: boolean | undefined;
+
+/** Whether the process's time zone is UTC; decided at the first timestamp read (the zone is set once, at start). */
+function zoneIsUtc(): boolean {
+  return (utcZone ??= UTC_ZONES.has(Intl.DateTimeFormat().resolvedOptions().timeZone));
 }
 
 /** Row -> entity conversion of one entity on one dialect, compiled once (see `compileHydrator`). */
