@@ -13,6 +13,7 @@ import { RepositoryCollaboratorEntity } from './identity/repository-collaborator
 import { RepositoryEntity } from './identity/repository.entity';
 import { ServerSettingEntity } from './identity/server-setting.entity';
 import { WorkflowAccessKeyEntity } from './identity/workflow-access-key.entity';
+import { RepositoryTotalEntity } from './identity/repository-total.entity';
 import { PushProtectionPlaceholderEntity } from './secret-scanning/push-protection-placeholder.entity';
 import { SecretScanningAlertEntity } from './secret-scanning/secret-scanning-alert.entity';
 import { SecretScanningContentEntity } from './secret-scanning/secret-scanning-content.entity';
@@ -38,6 +39,7 @@ export * from './identity/account.entity';
 export * from './identity/membership.entity';
 export * from './identity/repository-collaborator.entity';
 export * from './identity/repository.entity';
+export * from './identity/repository-total.entity';
 export * from './identity/server-setting.entity';
 export * from './identity/workflow-access-key.entity';
 export * from './secret-scanning/push-protection-placeholder.entity';
@@ -57,6 +59,7 @@ export const ENTITIES = [
   MembershipEntity,
   RepositoryEntity,
   RepositoryCollaboratorEntity,
+  RepositoryTotalEntity,
   AccessTokenEntity,
   WorkflowAccessKeyEntity,
   ServerSettingEntity,

@@ -125,3 +125,62 @@ describe('kept alert totals', () => {
     expect(await graphqlTotal()).toBe(await listable());
   });
 });
+
+/**
+ * The same for repositories: the kept number of repositories per owner (repository_totals) follows inserts,
+ * deletes and a change of owner, and a repository list whose viewer sees all of them answers it as totalCount,
+ * while viewers who see fewer get their own count.
+ */
+describe('kept repository totals', () => {
+  let t: TestApp;
+  let f: IdentityFixtures;
+
+  async function expectTotalsExact(): Promise<void> {
+    const ds = t.db.dataSource;
+    const counted = await ds.query('SELECT owner_id AS o, COUNT(*) AS n FROM repositories GROUP BY owner_id ORDER BY owner_id');
+    const kept = await ds.query('SELECT owner_id AS o, repositories AS n FROM repository_totals WHERE repositories <> 0 ORDER BY owner_id');
+    const norm = (rows: Array<{ o: unknown; n: unknown }>) => rows.map((x) => [Number(x.o), Number(x.n)]);
+    expect(norm(kept)).toEqual(norm(counted));
+  }
+
+  /** totalCount of a 2-item page, checked against the number of repositories the same viewer can list. */
+  const total = async (token: string | undefined, login = 'rtorg') => {
+    const page = await gql(t.url, `{ organization(login: "${login}") { repositories(first: 2) { totalCount nodes { name } } } }`, undefined, token);
+    const all = await gql(t.url, `{ organization(login: "${login}") { repositories(first: 100) { nodes { name } } } }`, undefined, token);
+    expect(page.body.errors).toBeUndefined();
+    expect(page.body.data.organization.repositories.totalCount).toBe(all.body.data.organization.repositories.nodes.length);
+    return page.body.data.organization.repositories.totalCount as number;
+  };
+
+  beforeAll(async () => {
+    t = await startTestApp();
+    f = new IdentityFixtures(t.db.dataSource);
+  });
+  afterAll(() => t.close());
+
+  it('follow inserts, deletes and a change of owner; totalCount is the kept total only for viewers who see everything', async () => {
+    const org = await f.org('rtorg');
+    const other = await f.org('rtother');
+    const admin = await f.user('rtadmin');
+    const outsider = await f.user('rtoutsider');
+    await f.member(org, admin, 'admin');
+    const adminToken = await f.classicToken(admin, ['repo']);
+    const outsiderToken = await f.classicToken(outsider, ['repo']);
+    const made: RepositoryEntity[] = [];
+    for (let i = 0; i < 6; i++) made.push(await f.repo(org, { name: `rt${i}`, private: i % 2 === 1 }));
+    await expectTotalsExact();
+    expect(await total(adminToken)).toBe(6);
+    expect(await total(outsiderToken)).toBe(3); // the public ones
+    expect(await total(undefined)).toBe(3);
+    const repos = t.db.dataSource.getRepository(RepositoryEntity);
+    await repos.delete({ id: made[0].id });
+    await repos.update({ id: made[1].id }, { ownerId: other.id });
+    await expectTotalsExact();
+    expect(await total(adminToken)).toBe(4);
+    expect(await total(outsiderToken)).toBe(2);
+    expect(await total(undefined, 'rtother')).toBe(0);
+    await repos.update({ id: made[1].id }, { private: false });
+    expect(await total(undefined, 'rtother')).toBe(1);
+    await expectTotalsExact();
+  });
+});

@@ -123,8 +123,9 @@ export class AccessService {
    * its visibility, its secret scanning setting, the viewer's direct collaborator permission and (for a
    * fine-grained token) whether the token selects it, so the rule is evaluated on every combination and the
    * combinations it accepts become SQL. A change to `can()` or to the rule changes the lists with it.
+   * True when the rule accepts every combination (the viewer sees every repository of the owner).
    */
-  async whereVisible(ctx: RequestContext, qb: WhereTarget, alias: string, owner: AccountEntity): Promise<void> {
+  async whereVisible(ctx: RequestContext, qb: WhereTarget, alias: string, owner: AccountEntity): Promise<boolean> {
     const v = ctx.viewer;
     const grant = v.kind === 'user' ? await this.ownerGrant(ctx, owner.id, v.user.id) : { permission: null, orgRole: null };
     const collaborations: Array<RepositoryPermission | null> = v.kind === 'user' ? [null, 'read', 'write', 'admin'] : [null];
@@ -158,6 +159,7 @@ export class AccessService {
       ...(filter.usesIds ? { vis_ids: selectedIds?.length ? selectedIds : [UNSELECTED_ID] } : {}),
       ...(filter.usesUser && v.kind === 'user' ? { vis_uid: v.user.id } : {}),
     });
+    return accepted.every(Boolean);
   }
 
   // ------------------------------------------------------------------ denials
