@@ -86,7 +86,7 @@ async function viewerOfToken(db: DataSource, token: string): Promise<Viewer | nu
   const [found] = await queryRows(
     db.manager,
     sqlite
-      ? `SELECT ${t.select}, (SELECT ${u.jsonArray} FROM accounts u WHERE u.id = t.user_id AND u.type = 'User') AS u_row` +
+      ? `SELECT ${t.select}, (SELECT ${u.jsonRow} FROM accounts u WHERE u.id = t.user_id AND u.type = 'User') AS u_row` +
           ` FROM access_tokens t WHERE t.token_hash = ? AND t.revoked_at IS NULL`
       : `SELECT ${t.select}, ${u.select} FROM access_tokens t JOIN accounts u ON u.id = t.user_id AND u.type = 'User'` +
           ` WHERE t.token_hash = ? AND t.revoked_at IS NULL`,

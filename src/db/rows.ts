@@ -117,6 +117,15 @@ function sqliteRead<R>(ds: DataSource, text: string, params: unknown[]): R[] {
   }
 }
 
+/**
+ * `value` of every row of a FROM clause as one JSON array text: `'[' || group_concat(value, ',') || ']'` (PostgreSQL
+ * `string_agg`), NULL when there are no rows; each `value` must be a JSON text. The rows are joined in the order
+ * the FROM clause yields them (a sorted subquery keeps its order: see list-query.ts `rowsAsJson`).
+ */
+export function jsonArrayAggregate(dialect: 'sqlite' | 'postgres', value: string): string {
+  return `'[' || ${dialect === 'postgres' ? 'string_agg' : 'group_concat'}(${value}, ',') || ']'`;
+}
+
 // ------------------------------------------------------------------ rows -> entities
 
 /**
@@ -346,8 +355,6 @@ export function compileHydrator<T extends ObjectLiteral>(ds: DataSource, entity:
 export interface EntityColumns<T> {
   /** `alias."col" AS "prefixcol", ...` for a SELECT list. */
   select: string;
-  /** SQLite: `json_array(alias."col", ...)`, one value holding the whole row (see `hydrateJsonArray`). */
-  jsonArray: string;
   /**
    * The whole row as one JSON array text in this dialect: SQLite `json_array(...)`, PostgreSQL
    * `json_build_array(...)::text` (timestamps as ISO text without a zone, read by `parseLocalIsoDateTime`).
@@ -355,7 +362,7 @@ export interface EntityColumns<T> {
   jsonRow: string;
   /** The row as a JSON value to nest in another JSON array of the same expression (PostgreSQL: `json`, not text). */
   jsonValue: string;
-  /** The entity from a `jsonArray` value (JSON text, or its values already parsed); null for NULL. */
+  /** The entity from a `jsonRow` value (JSON text, or its values already parsed); null for NULL. */
   hydrateJsonArray(json: unknown): T | null;
   /** The entity built from the prefixed columns of `row`; null when its primary key is NULL (an outer join that matched nothing). */
   hydrate(row: Record<string, unknown>): T | null;
@@ -396,7 +403,6 @@ export function entityColumns<T extends ObjectLiteral>(db: EntityManager | DataS
   const jsonValue = `${ds.options.type === 'postgres' ? 'json_build_array' : 'json_array'}(${columns.map((c) => `${alias}."${c.databaseName}"`).join(', ')})`;
   const out: EntityColumns<T> = {
     select,
-    jsonArray: `json_array(${columns.map((c) => `${alias}."${c.databaseName}"`).join(', ')})`,
     jsonValue,
     jsonRow: ds.options.type === 'postgres' ? `${jsonValue}::text` : jsonValue,
     hydrateJsonArray(json) {

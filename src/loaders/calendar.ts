@@ -14,7 +14,7 @@ import {
   CalendarTranslationEntity,
   CalendarVenueEntity,
 } from '../../entities';
-import { entityColumns, queryRows } from '../db/rows';
+import { entityColumns, jsonArrayAggregate, queryRows } from '../db/rows';
 import { MAX_BATCH, PeekableLoader } from './index';
 
 const TABLE = new Map<Function, string>([
@@ -78,7 +78,7 @@ function linksLoader(
       const m = marks(eventIds.length);
       const [one] = await queryRows<{ links: string | null }>(
         db,
-        `SELECT '[' || ${pg ? 'string_agg' : 'group_concat'}(u.x, ',') || ']' AS links FROM (` +
+        `SELECT ${jsonArrayAggregate(pg ? 'postgres' : 'sqlite', 'u.x')} AS links FROM (` +
           `SELECT ${link('v', 'l.position', v)} AS x FROM calendar_event_venues l JOIN calendar_venues x ON x.id = l.venue_id WHERE l.event_id IN (${m})` +
           ` UNION ALL SELECT ${link('o', 'l.position', o)} FROM calendar_event_organizers l JOIN calendar_organizers x ON x.id = l.organizer_id WHERE l.event_id IN (${m})` +
           ` UNION ALL SELECT ${link('t', '0', t)} FROM calendar_event_terms l JOIN calendar_terms x ON x.id = l.term_id WHERE l.event_id IN (${m})) u`,

@@ -188,7 +188,7 @@ function coreLoaders(db: EntityManager, viewerId?: number) {
       const rows = await queryRows(
         db,
         sqlite
-          ? `SELECT ${a.jsonArray} AS a_row, (SELECT m."role" FROM "memberships" m WHERE m."organization_id" = a."id" AND m."user_id" = ?) AS viewer_role` +
+          ? `SELECT ${a.jsonRow} AS a_row, (SELECT m."role" FROM "memberships" m WHERE m."organization_id" = a."id" AND m."user_id" = ?) AS viewer_role` +
               ` FROM "accounts" a WHERE a."login_lower" IN (${logins.map(() => '?').join(', ')})`
           : `SELECT ${a.select}, m."role" AS viewer_role FROM "accounts" a` +
               ` LEFT JOIN "memberships" m ON m."organization_id" = a."id" AND m."user_id" = ?` +

@@ -11,6 +11,19 @@ import { gql, startTestApp, TestApp } from '../helpers/app';
 
 const T0 = Date.parse('2026-03-01T08:00:00.000Z');
 
+/**
+ * A kept-totals table against COUNT(*) of what it counts, grouped by `key` (rows at 0 may stay; none may be
+ * negative).
+ */
+async function expectKeptTotals(t: TestApp, kept: { table: string; column: string }, counted: { table: string }, key: string): Promise<void> {
+  const ds = t.db.dataSource;
+  const rows = (sql: string) => ds.query(sql).then((r: Array<{ k: unknown; n: unknown }>) => r.map((x) => [Number(x.k), Number(x.n)]));
+  expect(await rows(`SELECT ${key} AS k, ${kept.column} AS n FROM ${kept.table} WHERE ${kept.column} <> 0 ORDER BY ${key}`)).toEqual(
+    await rows(`SELECT ${key} AS k, COUNT(*) AS n FROM ${counted.table} GROUP BY ${key} ORDER BY ${key}`),
+  );
+  expect(await rows(`SELECT 0 AS k, COUNT(*) AS n FROM ${kept.table} WHERE ${kept.column} < 0`)).toEqual([[0, 0]]);
+}
+
 describe('kept alert totals', () => {
   let t: TestApp;
   let f: IdentityFixtures;
@@ -35,16 +48,7 @@ describe('kept alert totals', () => {
     });
   }
 
-  /** The kept totals against COUNT(*) per repository (rows at 0 may stay; none may be negative). */
-  async function expectTotalsExact(): Promise<void> {
-    const ds = t.db.dataSource;
-    const counted = await ds.query('SELECT repository_id AS r, COUNT(*) AS n FROM secret_scanning_alerts GROUP BY repository_id ORDER BY repository_id');
-    const kept = await ds.query('SELECT repository_id AS r, alerts AS n FROM secret_scanning_alert_totals WHERE alerts <> 0 ORDER BY repository_id');
-    const norm = (rows: Array<{ r: unknown; n: unknown }>) => rows.map((x) => [Number(x.r), Number(x.n)]);
-    expect(norm(kept)).toEqual(norm(counted));
-    const [neg] = await ds.query('SELECT COUNT(*) AS n FROM secret_scanning_alert_totals WHERE alerts < 0');
-    expect(Number(neg.n)).toBe(0);
-  }
+  const expectTotalsExact = () => expectKeptTotals(t, { table: 'secret_scanning_alert_totals', column: 'alerts' }, { table: 'secret_scanning_alerts' }, 'repository_id');
 
   /** What the organization list shows: alerts of its repositories with secret scanning on. */
   async function listable(where = ''): Promise<number> {
@@ -135,13 +139,7 @@ describe('kept repository totals', () => {
   let t: TestApp;
   let f: IdentityFixtures;
 
-  async function expectTotalsExact(): Promise<void> {
-    const ds = t.db.dataSource;
-    const counted = await ds.query('SELECT owner_id AS o, COUNT(*) AS n FROM repositories GROUP BY owner_id ORDER BY owner_id');
-    const kept = await ds.query('SELECT owner_id AS o, repositories AS n FROM repository_totals WHERE repositories <> 0 ORDER BY owner_id');
-    const norm = (rows: Array<{ o: unknown; n: unknown }>) => rows.map((x) => [Number(x.o), Number(x.n)]);
-    expect(norm(kept)).toEqual(norm(counted));
-  }
+  const expectTotalsExact = () => expectKeptTotals(t, { table: 'repository_totals', column: 'repositories' }, { table: 'repositories' }, 'owner_id');
 
   /** totalCount of a 2-item page, checked against the number of repositories the same viewer can list. */
   const total = async (token: string | undefined, login = 'rtorg') => {

@@ -17,7 +17,7 @@
  */
 import type { DataSource, EntityManager, EntityMetadata, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import { DateUtils } from 'typeorm/util/DateUtils';
-import { runRead } from '../../db/rows';
+import { jsonArrayAggregate, runRead } from '../../db/rows';
 
 /** A statement text with its placeholders, bound by parameter name. */
 export interface CompiledStatement {
@@ -267,8 +267,7 @@ export class ListQuery<T extends ObjectLiteral> {
         const value = (a: string) => `p."${a}"`;
         const row = this.selected.length === 1 ? value(this.selected[0]) : `'[' || ${this.selected.map((a) => `coalesce(${value(a)}, 'null')`).join(` || ',' || `)} || ']'`;
         const total = this.inlineCount ? `, max(${value(this.inlineCountAlias!)}) AS "${this.inlineCountAlias}"` : '';
-        const concat = this.dialect === 'postgres' ? 'string_agg' : 'group_concat';
-        sql = `SELECT '[' || ${concat}(${row}, ',') || ']' AS "${GROUPED_ROWS}"${total} FROM (${sql}) p`;
+        sql = `SELECT ${jsonArrayAggregate(this.dialect, row)} AS "${GROUPED_ROWS}"${total} FROM (${sql}) p`;
       }
     }
     st = compileStatement(this.dialect, sql, this.boundParams());

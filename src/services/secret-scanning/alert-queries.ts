@@ -184,9 +184,8 @@ export class SecretScanningAlertQueryService {
     const alerts = entityColumns(ctx.db, SecretScanningAlertEntity, a, `${a}_`);
     // The alert row, like each related row, as one JSON array value (PostgreSQL: as text): one value per row to
     // convert instead of 27 columns parsed one by one by the driver (dates through postgres-date).
-    const json = (c: { jsonRow: string }) => c.jsonRow;
     // The page read as one value (list-query.ts `rowsAsJson`).
-    qb.select(json(alerts), `${a}_row`).rowsAsJson();
+    qb.select(alerts.jsonRow, `${a}_row`).rowsAsJson();
     const hydrators: Array<(row: Record<string, unknown>) => void> = [];
     const loaders = ctx.loaders;
     const relate = <T extends ObjectLiteral>(entity: new () => T, alias: string, foreignKey: string, prime: (e: T) => void) => {
@@ -196,7 +195,7 @@ export class SecretScanningAlertQueryService {
       // PostgreSQL: as text (the converter wants the text), and no LEFT JOINs: with six of them the planner spent
       // ~6 ms per execution on join orders (the prepared statement kept custom plans: LIMIT/OFFSET are bound),
       // more than the statement's whole run; subqueries by primary key are planned on their own, cheaply.
-      const value = json(cols);
+      const value = cols.jsonRow;
       // One relation per line (logs read better; test/e2e/resolve-once.e2e.ts matches organization lookups line by line).
       // PostgreSQL: CASE, so no subplan runs for an alert without that relation (most alerts have no resolver,
       // bypasser or assignee; it runs one per row otherwise: 7.5 -> 4.9 ms for the REST page). SQLite's lookup of a
