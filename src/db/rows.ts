@@ -286,11 +286,12 @@ export interface EntityHydrator<T> {
  * the per-value switch of `prepareHydratedValue`, the two date regexes and `setEntityValue` were ~23 % of the
  * request.
  */
-export function compileHydrator<T extends ObjectLiteral>(ds: DataSource, entity: new () => T): EntityHydrator<T> {
+export function compileHydrator<T extends ObjectLiteral>(ds: DataSource, entity: new () => T, properties?: ReadonlySet<string>): EntityHydrator<T> {
   const meta: EntityMetadata = ds.getMetadata(entity);
   const driver = ds.driver;
   const dialect = dialectOf(ds);
-  const columns: ColumnMetadata[] = meta.columns.filter((c) => !c.isVirtual);
+  // A subset (`properties`): its columns and the primary key's, in the entity's column order.
+  const columns: ColumnMetadata[] = meta.columns.filter((c) => !c.isVirtual && (!properties || c.isPrimary || properties.has(c.propertyPath)));
   const kinds = columns.map((c) => columnKind(dialect, c));
   const viaDriver = columns.map((c) => (v: unknown) => driver.prepareHydratedValue(v, c));
   const setters = columns.map((c) => (e: T, v: unknown) => c.setEntityValue(e, v));
@@ -370,14 +371,16 @@ export interface EntityColumns<T> {
 
 /** Per DataSource (its metadata and driver are captured), by entity, alias and prefix. */
 const cache = new WeakMap<DataSource, Map<string, EntityColumns<unknown>>>();
-/** Per DataSource, one compiled hydrator per entity, shared by every alias and prefix. */
-const hydrators = new WeakMap<DataSource, Map<new () => ObjectLiteral, EntityHydrator<any>>>();
+/** Per DataSource, one compiled hydrator per entity (and column subset), shared by every alias and prefix. */
+const hydrators = new WeakMap<DataSource, Map<new () => ObjectLiteral, Map<string, EntityHydrator<any>>>>();
 
-function hydratorOf<T extends ObjectLiteral>(ds: DataSource, entity: new () => T): EntityHydrator<T> {
+function hydratorOf<T extends ObjectLiteral>(ds: DataSource, entity: new () => T, subset: string, properties: ReadonlySet<string> | undefined): EntityHydrator<T> {
   let byEntity = hydrators.get(ds);
   if (!byEntity) hydrators.set(ds, (byEntity = new Map()));
-  let h = byEntity.get(entity);
-  if (!h) byEntity.set(entity, (h = compileHydrator(ds, entity)));
+  let bySubset = byEntity.get(entity);
+  if (!bySubset) byEntity.set(entity, (bySubset = new Map()));
+  let h = bySubset.get(subset);
+  if (!h) bySubset.set(subset, (h = compileHydrator(ds, entity, properties)));
   return h as EntityHydrator<T>;
 }
 
@@ -385,16 +388,32 @@ function hydratorOf<T extends ObjectLiteral>(ds: DataSource, entity: new () => T
  * The columns of `entity` selected from `alias` as `prefix` + column name, and their hydration (compiled once
  * per entity and dialect, `compileHydrator`). Relation objects are not loaded (foreign keys are plain columns
  * in this code base).
+ *
+ * `properties`: only these columns and the primary key (a list whose caller declared what it reads, e.g. the
+ * GraphQL fields selected). The entities are then partial, like TypeORM's `find({ select })`: the other
+ * properties are undefined, so they must not be handed to anything that reads more (loaders, other services).
+ * Callers pass property sets drawn from a fixed declaration, so the compiled variants stay few.
  */
-export function entityColumns<T extends ObjectLiteral>(db: EntityManager | DataSource, entity: new () => T, alias: string, prefix: string): EntityColumns<T> {
+export function entityColumns<T extends ObjectLiteral>(
+  db: EntityManager | DataSource,
+  entity: new () => T,
+  alias: string,
+  prefix: string,
+  properties?: Iterable<keyof T & string>,
+): EntityColumns<T> {
   const ds = dataSourceOf(db);
   let byKey = cache.get(ds);
   if (!byKey) cache.set(ds, (byKey = new Map()));
-  const key = `${entity.name}\u0000${alias}\u0000${prefix}`;
+  const wanted = properties ? new Set<string>(properties) : undefined;
+  const subset = wanted ? [...wanted].sort().join(',') : '*';
+  const key = `${entity.name}\u0000${alias}\u0000${prefix}\u0000${subset}`;
   const hit = byKey.get(key);
   if (hit) return hit as EntityColumns<T>;
   const meta: EntityMetadata = ds.getMetadata(entity);
-  const hydrator = hydratorOf(ds, entity);
+  if (wanted) {
+    for (const p of wanted) if (!meta.findColumnWithPropertyPath(p)) throw new Error(`entityColumns: ${entity.name} has no column property ${p}`);
+  }
+  const hydrator = hydratorOf(ds, entity, subset, wanted);
   const columns = hydrator.columns;
   const names = columns.map((c) => `${prefix}${c.databaseName}`);
   const select = columns.map((c, i) => `${alias}."${c.databaseName}" AS "${names[i]}"`).join(', ');

@@ -6,7 +6,7 @@
  */
 import { DataSource } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
-import { ENTITIES, AccessTokenEntity, AccountEntity } from '../../entities';
+import { ENTITIES, AccessTokenEntity, AccountEntity, RepositoryEntity } from '../../entities';
 import { createDataSource } from '../../ormconfig';
 import { compileHydrator, entityColumns, parseLocalIsoDateTime, parseUtcDateTime, queryRows } from '../../src/db/rows';
 import { createServices } from '../../src/services';
@@ -213,5 +213,25 @@ describe('hand-written reads give what find() gives (test database)', () => {
     const arrays = await queryRows(ds.manager, `SELECT ${cols.jsonRow} AS row FROM "${meta.tableName}" t ORDER BY t."${pk}"`, []);
     expect(arrays.map((r) => snapshot(cols.hydrateJsonArray(r.row)))).toStrictEqual(found.map(snapshot));
     expect(arrays.map((r) => snapshot(cols.hydrateJsonArray(JSON.parse(String(r.row)))))).toStrictEqual(found.map(snapshot));
+  });
+
+  it('a column subset: only those properties and the primary key, the same values as find({ select })', async () => {
+    const ds = db.dataSource;
+    const select = ['name', 'createdAt', 'private'] as const;
+    const found = await ds.getRepository(RepositoryEntity).find({ select: { id: true, name: true, createdAt: true, private: true }, order: { id: 'ASC' } });
+    expect(found.length).toBeGreaterThan(2);
+    const cols = entityColumns(ds, RepositoryEntity, 'r', 'r_', select);
+    const arrays = await queryRows(ds.manager, `SELECT ${cols.jsonRow} AS row FROM repositories r ORDER BY r.id`, []);
+    const partial = arrays.map((r) => cols.hydrateJsonArray(r.row)!);
+    expect(partial.map(snapshot)).toStrictEqual(found.map(snapshot));
+    expect(partial.every((r) => r instanceof RepositoryEntity)).toBe(true);
+    const defined = (r: object) => Object.entries(r).filter(([, v]) => v !== undefined).map(([k]) => k).sort().join();
+    expect([...new Set(partial.map(defined))]).toEqual(['createdAt,id,name,private']);
+    const plain = await queryRows(ds.manager, `SELECT ${cols.select} FROM repositories r ORDER BY r.id`, []);
+    expect(plain.map((r) => snapshot(cols.hydrate(r)))).toStrictEqual(found.map(snapshot));
+    // The same subset in any order is one compiled variant; the whole entity is another.
+    expect(entityColumns(ds, RepositoryEntity, 'r', 'r_', ['private', 'name', 'createdAt', 'name'])).toBe(cols);
+    expect(entityColumns(ds, RepositoryEntity, 'r', 'r_')).not.toBe(cols);
+    expect(() => entityColumns(ds, RepositoryEntity, 'r', 'r_', ['nope' as never])).toThrow(/no column property nope/);
   });
 });

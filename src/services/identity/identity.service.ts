@@ -172,12 +172,22 @@ export class IdentityService {
    * Repositories of an owner that the viewer may see (the rule of getRepository, as SQL), by name. One
    * statement: with `totalCount` the total is a scalar subquery of the page statement; the rows are primed
    * into the request's repositoryById loader.
+   *
+   * `include.reads`: the caller reads only these properties of the items (a GraphQL selection that asks for
+   * a few fields): only their columns are read, and the items are partial entities (not primed into loaders).
    */
-  async listRepositories(ctx: RequestContext, owner: AccountEntity, args: PageArgs, include: { totalCount?: boolean } = {}): Promise<Page<RepositoryEntity>> {
+  async listRepositories(
+    ctx: RequestContext,
+    owner: AccountEntity,
+    args: PageArgs,
+    include: { totalCount?: boolean; reads?: readonly (keyof RepositoryEntity & string)[] } = {},
+  ): Promise<Page<RepositoryEntity>> {
     // A ListQuery: the statement text is built once per shape (visibility case, cursors, count) and re-bound.
     const qb = new ListQuery(ctx.db, RepositoryEntity, 'r').andWhere('r.owner_id = :owner', { owner: owner.id });
     const seesAll = await this.access.whereVisible(ctx, qb, 'r', owner);
-    const columns = entityColumns(ctx.db, RepositoryEntity, 'r', 'r_');
+    // The page's own needs (the cursor: sort key and id) on top of what the caller reads.
+    const partial = include.reads !== undefined;
+    const columns = entityColumns(ctx.db, RepositoryEntity, 'r', 'r_', partial ? [...include.reads!, 'nameLower'] : undefined);
     // Each row as one JSON array value, the page read as one value (list-query.ts `rowsAsJson`).
     qb.select(columns.jsonRow, 'r_row').rowsAsJson();
     return keysetPage(qb, args, { property: 'nameLower', direction: 'ASC' }, undefined, {
@@ -189,7 +199,7 @@ export class IdentityService {
         : undefined,
       hydrate: (row) => {
         const repo = columns.hydrateJsonArray(row.r_row)!;
-        ctx.loaders.repositoryById.prime(repo.id, repo);
+        if (!partial) ctx.loaders.repositoryById.prime(repo.id, repo);
         return repo;
       },
     });
