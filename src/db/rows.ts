@@ -126,6 +126,19 @@ export function jsonArrayAggregate(dialect: 'sqlite' | 'postgres', value: string
   return `'[' || ${dialect === 'postgres' ? 'string_agg' : 'group_concat'}(${value}, ',') || ']'`;
 }
 
+/** What separates the rows of `jsonTextSequence` (RFC 7464's record separator). */
+export const TEXT_SEQUENCE_SEPARATOR = '\u001e';
+
+/**
+ * `value` of every row of a FROM clause as one text, the rows' JSON texts separated by U+001E, NULL when there are
+ * no rows; each `value` must be a JSON text, so the separator never occurs inside one (JSON escapes every control
+ * character in strings, and both databases' JSON functions write no raw control characters). In the order the FROM
+ * clause yields the rows, as `jsonArrayAggregate`.
+ */
+export function jsonTextSequence(dialect: 'sqlite' | 'postgres', value: string): string {
+  return dialect === 'postgres' ? `string_agg(${value}, chr(30))` : `group_concat(${value}, char(30))`;
+}
+
 // ------------------------------------------------------------------ rows -> entities
 
 /**

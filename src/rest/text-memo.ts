@@ -15,64 +15,9 @@
  * made only of kept texts are kept too (`jsonArray`, a quarter of the bound on top).
  */
 import type { DataSource, EntityManager, ObjectLiteral } from 'typeorm';
-import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
-import { dataSourceOf, PG_DATE_TYPES, PLAIN_TYPES, SQLITE_DATE_TYPES } from '../db/rows';
+import { sameRow } from '../db/same-row';
 
-/** Two column values are the same value: identical, the same instant, or (JSON columns) the same JSON. */
-function sameValue(x: unknown, y: unknown): boolean {
-  if (x === y) return true;
-  if (x instanceof Date) return y instanceof Date && x.getTime() === y.getTime();
-  if (typeof x === 'object' && x !== null && typeof y === 'object' && y !== null && !(y instanceof Date)) {
-    return JSON.stringify(x) === JSON.stringify(y);
-  }
-  return false;
-}
-
-type RowEquality = (a: ObjectLiteral, b: ObjectLiteral) => boolean;
-
-const compiled = new WeakMap<DataSource, Map<unknown, RowEquality>>();
-
-/** Column types whose hydrated values are Dates, and those whose values are primitives (rows.ts decides the same). */
-const DATE_TYPES = new Set<unknown>([...SQLITE_DATE_TYPES, ...PG_DATE_TYPES]);
-const PRIMITIVE_TYPES = new Set<unknown>([...PLAIN_TYPES, Number, Boolean, 'boolean']);
-
-function compile(columns: readonly ColumnMetadata[]): RowEquality {
-  const getters = columns.map((c) => (e: ObjectLiteral) => c.getEntityValue(e));
-  const terms = columns.map((c, i) => {
-    if (c.embeddedMetadata || c.transformer) return `same(getters[${i}](a), getters[${i}](b))`;
-    const x = `a[${JSON.stringify(c.propertyName)}]`;
-    const y = `b[${JSON.stringify(c.propertyName)}]`;
-    // Hydrated rows hold primitives (or null) in string, number and boolean columns and Dates in date columns:
-    // those compare inline; anything else (or a value of another kind than expected) through sameValue.
-    if (DATE_TYPES.has(c.type)) return `((x = ${x}) === (y = ${y}) || (x instanceof Date && y instanceof Date ? x.getTime() === y.getTime() : same(x, y)))`;
-    if (PRIMITIVE_TYPES.has(c.type)) {
-      return `((x = ${x}) === (y = ${y}) || (typeof x === 'object' && x !== null && same(x, y)))`;
-    }
-    return `same(${x}, ${y})`;
-  });
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval
-  return new Function('same', 'getters', `"use strict"; return function sameRow(a, b) { let x, y; return ${terms.join(' && ') || 'true'}; };`)(sameValue, getters) as RowEquality;
-}
-
-/**
- * Whether two rows hold the same values in every column (their class's columns as TypeORM's metadata lists
- * them): both missing (null/undefined), or objects of the same entity class whose columns are pairwise
- * identical, the same instant (dates) or the same JSON (JSON columns).
- */
-export function sameRow(db: EntityManager | DataSource, a: ObjectLiteral | null | undefined, b: ObjectLiteral | null | undefined): boolean {
-  if (a === b) return true;
-  if (a == null || b == null) return a == null && b == null;
-  if (a.constructor !== b.constructor) return false;
-  const ds = dataSourceOf(db);
-  let byClass = compiled.get(ds);
-  if (!byClass) compiled.set(ds, (byClass = new Map()));
-  let f = byClass.get(a.constructor);
-  if (!f) {
-    f = compile(ds.getMetadata(a.constructor).columns.filter((c) => !c.isVirtual));
-    byClass.set(a.constructor, f);
-  }
-  return f(a, b);
-}
+export { sameRow };
 
 /** The rows an item was made of, in a fixed order per kind of item (null for a row it does not have). */
 export type SourceRows = ReadonlyArray<ObjectLiteral | null | undefined>;
@@ -185,5 +130,90 @@ export class TextMemo {
     this.bytes = 0;
     this.arrays.clear();
     this.arrayBytes = 0;
+  }
+}
+
+interface AnswerEntry {
+  extra: string;
+  rows: SourceRows;
+  body: Buffer;
+}
+
+/**
+ * Whole answers (bodies) kept with the text their page was read from (`Page.source`: every selected column of
+ * every row, as the database gave it) and the rows outside that text the answer was made from (e.g. the
+ * organization owning the listed repositories), plus `extra` (variant, options, base URL). An answer is given
+ * again only for the very same text, `extra` and equal rows (`sameRow`): the presenter would be given exactly the
+ * same values, so it would write the same bytes. A dashboard asking for the same page again then costs the page
+ * statement and one string comparison: its rows are not even parsed (the items of such pages are built on first
+ * use, services/common/pagination.ts).
+ *
+ * Bounded by bytes (kept texts, bodies and an estimate of the rows), least recently used first out.
+ */
+export class AnswerMemo {
+  /** By page text; a few answers per text (one per `extra`). */
+  private readonly entries = new Map<string, AnswerEntry[]>();
+  private bytes = 0;
+  private static readonly PER_TEXT = 4;
+
+  constructor(readonly maxBytes: number) {}
+
+  private static sizeOf(source: string, list: readonly AnswerEntry[]): number {
+    let n = 2 * source.length + 64;
+    for (const e of list) n += e.body.length + 2 * e.extra.length + ROW_BYTES * e.rows.length + 64;
+    return n;
+  }
+
+  /** The body kept for this page text, `extra` and rows equal to `rows`; undefined when there is none. */
+  get(db: EntityManager | DataSource, source: string | undefined, extra: string, rows: SourceRows): Buffer | undefined {
+    if (source === undefined) return undefined;
+    const list = this.entries.get(source);
+    if (list === undefined) return undefined;
+    for (const e of list) {
+      if (e.extra !== extra || e.rows.length !== rows.length) continue;
+      let same = true;
+      for (let i = 0; i < rows.length && same; i++) same = sameRow(db, e.rows[i], rows[i]);
+      if (!same) continue;
+      // Most recently used last.
+      this.entries.delete(source);
+      this.entries.set(source, list);
+      return e.body;
+    }
+    return undefined;
+  }
+
+  /** Keep `body` as the answer made from this page text, `extra` and `rows`. */
+  set(source: string | undefined, extra: string, rows: SourceRows, body: Buffer): void {
+    if (source === undefined) return;
+    const old = this.entries.get(source);
+    if (old) {
+      this.entries.delete(source);
+      this.bytes -= AnswerMemo.sizeOf(source, old);
+    }
+    const list = (old ?? []).filter((e) => e.extra !== extra);
+    list.push({ extra, rows: [...rows], body });
+    while (list.length > AnswerMemo.PER_TEXT) list.shift();
+    const size = AnswerMemo.sizeOf(source, list);
+    if (size > this.maxBytes) return;
+    this.entries.set(source, list);
+    this.bytes += size;
+    while (this.bytes > this.maxBytes) {
+      const [oldest, l] = this.entries.entries().next().value as [string, AnswerEntry[]];
+      this.bytes -= AnswerMemo.sizeOf(oldest, l);
+      this.entries.delete(oldest);
+    }
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get usedBytes(): number {
+    return this.bytes;
+  }
+
+  clear(): void {
+    this.entries.clear();
+    this.bytes = 0;
   }
 }

@@ -9,7 +9,9 @@
 import type { AccountEntity, RepositoryEntity } from '../../entities';
 import { sqlFor } from '../../src/db/rows';
 import { parseLinkHeader } from '../../src/rest/github/link';
+import { AccountEntity as Account } from '../../entities';
 import { IdentityFixtures } from '../fixtures/identity';
+import { testContexts } from '../helpers/context';
 import { SecretScanningFixtures } from '../fixtures/secret-scanning';
 import { startTestApp, TestApp } from '../helpers/app';
 
@@ -160,6 +162,72 @@ describe('secret scanning REST list bodies', () => {
     for (const a of untouched) expect(after.find((b) => b.url === a.url)).toEqual(a);
     // And every alert still equals its single-alert answer (never kept).
     await expectSameAsSingle(after, false, 'organization');
+  });
+
+  // Whole list answers are kept with the text their page was read from and the rows outside it (the organization;
+  // the repository and its owner): a change to one of those shows in the next answer too.
+  it('a kept list answer follows the rows outside its page: the organization, the repository and its owner', async () => {
+    const ds = t.db.dataSource;
+    const run = (sql: string, params: unknown[]) => ds.query(sqlFor(ds, sql), params);
+    const orgList = (login: string, extra = '') => `/orgs/${login}/secret-scanning/alerts?per_page=100&sort=created&direction=asc${extra}`;
+    const before = (await page(orgList('lists'))).alerts;
+    expect((await page(orgList('lists'))).alerts).toEqual(before);
+    await run('UPDATE accounts SET login = ?, login_lower = ? WHERE login_lower = ?', ['lists2', 'lists2', 'lists']);
+    const renamed = (await page(orgList('lists2'))).alerts;
+    expect(renamed).toHaveLength(before.length);
+    expect(renamed.every((a) => a.repository?.full_name?.startsWith('lists2/') && (a.url as string).includes('/repos/lists2/'))).toBe(true);
+    expect(JSON.stringify(renamed)).not.toMatch(/\/lists\//);
+
+    const repoList = (owner: string, name: string) => `/repos/${owner}/${name}/secret-scanning/alerts?per_page=100`;
+    const ops = (await page(repoList('lists2', 'ops'))).alerts;
+    expect((await page(repoList('lists2', 'ops'))).alerts).toEqual(ops);
+    await run('UPDATE repositories SET name = ?, name_lower = ? WHERE id = ?', ['ops2', 'ops2', repos.ops.id]);
+    const ops2 = (await page(repoList('lists2', 'ops2'))).alerts;
+    expect(ops2.map((a) => a.number)).toEqual(ops.map((a) => a.number));
+    expect(ops2.every((a) => (a.url as string).includes('/repos/lists2/ops2/') && (a.html_url as string).includes('/lists2/ops2/'))).toBe(true);
+    await run('UPDATE accounts SET login = ?, login_lower = ? WHERE login_lower = ?', ['lists3', 'lists3', 'lists2']);
+    const ops3 = (await page(repoList('lists3', 'ops2'))).alerts;
+    expect(ops3.every((a) => (a.url as string).includes('/repos/lists3/ops2/'))).toBe(true);
+    // Back as they were for the other tests.
+    await run('UPDATE repositories SET name = ?, name_lower = ? WHERE id = ?', ['ops', 'ops', repos.ops.id]);
+    await run('UPDATE accounts SET login = ?, login_lower = ? WHERE login_lower = ?', ['lists', 'lists', 'lists3']);
+  });
+
+  it('the same page with and without hide_secret, asked in turn: each answer its own', async () => {
+    const list = (hide: boolean) => `/orgs/lists/secret-scanning/alerts?per_page=50${hide ? '&hide_secret=true' : ''}`;
+    for (let i = 0; i < 3; i++) {
+      const shown = (await page(list(false))).alerts;
+      const hidden = (await page(list(true))).alerts;
+      expect(shown.length).toBeGreaterThan(10);
+      expect(shown.every((a) => typeof a.secret === 'string')).toBe(true);
+      expect(hidden.every((a) => !('secret' in a))).toBe(true);
+      expect(hidden.map((a) => a.url)).toEqual(shown.map((a) => a.url));
+    }
+  });
+
+  it('a page is built from its text only when its items are read, and gives no text when a related row it leads to differs', async () => {
+    const contexts = testContexts(t.db.dataSource, t.app.deps.services);
+    const paging = { mode: 'page' as const, page: 1, perPage: 100 };
+    const ctx = await contexts.as(token);
+    const org = await contexts.account('lists');
+    const { page: p } = await ctx.services.secretScanningAlerts.listOrganizationAlerts(ctx, org, {}, {}, paging);
+    expect(typeof p.source).toBe('string');
+    const firstId = Number(/^\[\[(\d+),/.exec(p.source!)![1]);
+    expect(ctx.loaders.secretScanningAlertById.peek(firstId)).toBeUndefined(); // nothing built yet
+    expect(p.items[0].id).toBe(firstId);
+    expect(ctx.loaders.secretScanningAlertById.peek(firstId)).toBe(p.items[0]);
+    expect(p.source).toEqual(expect.any(String));
+
+    // The request already holds one of the page's users with other values (changed between two statements): what
+    // the answer would show is not the page's text, so the page offers none to reuse.
+    const assignee = p.items.find((a) => a.assignedToId != null)!;
+    const ctx2 = await contexts.as(token);
+    const held = Object.assign(new Account(), (await contexts.account('lists-admin'))!, { id: assignee.assignedToId!, login: 'someone-else' });
+    ctx2.loaders.accountById.prime(held.id, held);
+    const { page: p2 } = await ctx2.services.secretScanningAlerts.listOrganizationAlerts(ctx2, org, {}, {}, paging);
+    expect(p2.source).toBe(p.source);
+    expect(p2.items.length).toBe(p.items.length);
+    expect(p2.source).toBeUndefined();
   });
 
   it('an empty page is an empty JSON array', async () => {

@@ -121,6 +121,26 @@ describe('ListQuery', () => {
     expect(await page('ASC', true, 3, 7).getRawMany()).toEqual([]);
   });
 
+  it('readGrouped: one text per row, split at U+001E, which values holding every control character never break', async () => {
+    const tricky = `rs\u001e us\u001f nul-free \u0001\u0002 tab\t nl\n cr\r quote" backslash\\ unicode \u2028 é 😀 ,][`;
+    const odd = await f.repo(org, { name: 'lq-odd', private: false });
+    await db.dataSource.getRepository(RepositoryEntity).update({ id: odd.id }, { description: tricky });
+    const cols = entityColumns(db.dataSource.manager, RepositoryEntity, 'r', 'r_');
+    const q = () => repos().select(cols.jsonRow, 'r_row').rowsAsJson().orderBy('r.name_lower', 'ASC').addOrderBy('r.id', 'ASC').limit(10);
+    const grouped = (await q().readGrouped())!;
+    expect(grouped.texts).toHaveLength(6);
+    expect(grouped.source).toBe(grouped.texts.join('\u001e'));
+    const rows = grouped.texts.map((text) => cols.hydrateJsonArray(q().parseRow(text).r_row)!);
+    expect(rows.map((r) => r.name)).toEqual(['lq-odd', 'lq0', 'lq1', 'lq2', 'lq3', 'lq4']);
+    expect(rows[0].description).toBe(tricky);
+    // The same rows give the same text; a changed column gives another.
+    expect((await q().readGrouped())!.source).toBe(grouped.source);
+    await db.dataSource.getRepository(RepositoryEntity).update({ id: odd.id }, { description: `${tricky}!` });
+    expect((await q().readGrouped())!.source).not.toBe(grouped.source);
+    await db.dataSource.getRepository(RepositoryEntity).delete({ id: odd.id });
+    expect(await repos().andWhere('1 = 0').select(cols.jsonRow, 'r_row').rowsAsJson().readGrouped()).toBeNull();
+  });
+
   it('countWith: the total is the given aggregate, inline and alone', async () => {
     const sumIds = repos().countWith('COALESCE(SUM(r.id), 0)');
     const ids = (await db.dataSource.getRepository(RepositoryEntity).find({ where: { ownerId: org.id } })).map((r) => r.id);

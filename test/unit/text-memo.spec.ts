@@ -6,7 +6,7 @@
  */
 import { AccountEntity, RepositoryEntity, SecretScanningAlertEntity } from '../../entities';
 import { jsonArrayOfTexts } from '../../src/rest/json-body';
-import { sameRow, TextMemo } from '../../src/rest/text-memo';
+import { AnswerMemo, sameRow, TextMemo } from '../../src/rest/text-memo';
 import { openTestDatabase, TestDatabase } from '../helpers/db';
 
 describe('TextMemo', () => {
@@ -109,5 +109,36 @@ describe('TextMemo', () => {
     // Texts not made by the memo are never keyed.
     const loose = Buffer.from('{"n":4}');
     expect(memo.jsonArray([loose], jsonArrayOfTexts).toString()).toBe('[{"n":4}]');
+  });
+
+  it('AnswerMemo: a kept body only for the very same page text, extra and equal scope rows; bounded by bytes', () => {
+    const ds = db.dataSource;
+    const memo = new AnswerMemo(64 * 1024);
+    const text = (n: number) => `[[${n},"x"]]\u001e[[${n + 1},"y"]]`;
+    const body = Buffer.from('[{"a":1}]');
+    memo.set(text(1), 'org0', [account()], body);
+    expect(memo.get(ds, text(1), 'org0', [account()])).toBe(body);
+    expect(memo.get(ds, `${text(1)} `, 'org0', [account()])).toBeUndefined();
+    expect(memo.get(ds, text(1), 'org1', [account()])).toBeUndefined();
+    expect(memo.get(ds, text(1), 'org0', [account({ login: 'octo2' })])).toBeUndefined();
+    expect(memo.get(ds, text(1), 'org0', [account(), null])).toBeUndefined();
+    expect(memo.get(ds, undefined, 'org0', [account()])).toBeUndefined();
+    // Another extra for the same text is kept beside it.
+    const hidden = Buffer.from('[{"b":2}]');
+    memo.set(text(1), 'org1', [account()], hidden);
+    expect(memo.get(ds, text(1), 'org0', [account()])).toBe(body);
+    expect(memo.get(ds, text(1), 'org1', [account()])).toBe(hidden);
+    memo.set(undefined, 'org0', [account()], body); // no text: nothing kept
+    expect(memo.size).toBe(1);
+    // The bound: 20 KB bodies under 64 KB, least recently used out first.
+    const big = (n: number) => Buffer.alloc(20 * 1024, n);
+    for (let i = 10; i < 20; i++) {
+      memo.set(text(i), 'org0', [account()], big(i));
+      expect(memo.usedBytes).toBeLessThanOrEqual(64 * 1024);
+    }
+    expect(memo.get(ds, text(19), 'org0', [account()])).toEqual(big(19));
+    expect(memo.get(ds, text(10), 'org0', [account()])).toBeUndefined();
+    memo.set(text(30), 'org0', [account()], Buffer.alloc(80 * 1024)); // larger than the bound: not kept
+    expect(memo.get(ds, text(30), 'org0', [account()])).toBeUndefined();
   });
 });

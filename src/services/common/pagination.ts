@@ -36,6 +36,13 @@ export interface Page<T> {
   totalCount(): Promise<number>;
   /** Page mode only: the number of the last page (GitHub's rel="last"). */
   lastPage?: () => Promise<number>;
+  /**
+   * Pages read as one value (ListQuery `rowsAsJson`): the text the database gave for them (the page's rows and
+   * the one after it, every selected column). Equal texts are equal rows: an answer made from the items alone
+   * can be kept with it and given again (src/rest/text-memo.ts). The items are then built from it only when
+   * `items` is first read.
+   */
+  source?: string;
 }
 
 /** page/per_page paging (GitHub REST); validation errors name this resource. */
@@ -65,6 +72,11 @@ export interface PageQueryOptions<T> {
   inlineCount?: boolean;
   /** Read the page with getRawMany() and build each item from its raw row (joined columns included). */
   hydrate?: (row: Record<string, unknown>) => T;
+  /**
+   * False once `hydrate` found that what the items lead to is not all in the page's text (e.g. a related row
+   * the request's loaders already held with other values): the page then gives no `source`.
+   */
+  consistent?: () => boolean;
 }
 
 const TOTAL_COLUMN = '__total';
@@ -83,19 +95,75 @@ function countOf(q: SelectQueryBuilder<any> | ListQuery<any>): Promise<number> {
 }
 
 /** Run the ordered, limited page query as the options say; `total` is known when it was computed inline. */
-async function fetchPage<T extends ObjectLiteral>(qb: PageQuery<T>, count: SelectQueryBuilder<any> | ListQuery<any>, opts: PageQueryOptions<T>): Promise<{ rows: T[]; total?: number }> {
+/** The rows of a page as fetched: how many, and each one's item (built when first asked for). */
+interface FetchedRows<T> {
+  length: number;
+  item(i: number): T;
+}
+
+function eagerRows<T>(items: T[]): FetchedRows<T> {
+  return { length: items.length, item: (i) => items[i] };
+}
+
+/**
+ * The page's items, in `order` (indexes into the fetched rows): built from the rows on first read of `items`
+ * (for a page read as one value: parsed and hydrated then, so an answer reused from `source` never builds them).
+ */
+function withItems<T, P extends Omit<Page<T>, 'items' | 'source'>>(
+  page: P,
+  fetched: { rows: FetchedRows<T>; source?: string },
+  count: number,
+  reverse: boolean,
+  consistent: (() => boolean) | undefined,
+): P & Pick<Page<T>, 'items' | 'source'> {
+  let items: T[] | undefined;
+  const { rows, source } = fetched;
+  return Object.defineProperties(page, {
+    items: {
+      enumerable: true,
+      get(): T[] {
+        if (items === undefined) {
+          items = new Array<T>(count);
+          for (let i = 0; i < count; i++) items[reverse ? count - 1 - i : i] = rows.item(i);
+        }
+        return items;
+      },
+    },
+    source: {
+      enumerable: true,
+      get: (): string | undefined => (source !== undefined && (consistent?.() ?? true) ? source : undefined),
+    },
+  }) as P & Pick<Page<T>, 'items' | 'source'>;
+}
+
+async function fetchPage<T extends ObjectLiteral>(
+  qb: PageQuery<T>,
+  count: SelectQueryBuilder<any> | ListQuery<any>,
+  opts: PageQueryOptions<T>,
+): Promise<{ rows: FetchedRows<T>; total?: number; source?: string }> {
   if (qb instanceof ListQuery) {
-    if (!opts.hydrate) throw new Error('fetchPage: a ListQuery page needs `hydrate`');
+    const hydrate = opts.hydrate;
+    if (!hydrate) throw new Error('fetchPage: a ListQuery page needs `hydrate`');
     if (opts.inlineCount) {
       if (!(count instanceof ListQuery)) throw new Error('fetchPage: the count of a ListQuery page must be a ListQuery');
       qb.addInlineCount(count, TOTAL_COLUMN);
     }
+    if (qb.grouped) {
+      const grouped = await qb.readGrouped();
+      if (!grouped) return { rows: eagerRows([]), total: undefined };
+      const { texts } = grouped;
+      return {
+        rows: { length: texts.length, item: (i) => hydrate(qb.parseRow(texts[i])) },
+        total: opts.inlineCount ? Number(grouped.total) : undefined,
+        source: grouped.source,
+      };
+    }
     const raw = await qb.getRawMany();
     const total = opts.inlineCount && raw.length ? Number(raw[0][TOTAL_COLUMN]) : undefined;
-    return { rows: raw.map(opts.hydrate), total };
+    return { rows: eagerRows(raw.map(hydrate)), total };
   }
   if (count instanceof ListQuery) throw new Error('fetchPage: a query builder page needs a query builder count');
-  if (!opts.hydrate) return { rows: await qb.getMany() };
+  if (!opts.hydrate) return { rows: eagerRows(await qb.getMany()) };
   if (opts.inlineCount) {
     const c = countSql(count);
     qb.addSelect(`(${c.sql})`, TOTAL_COLUMN).setParameters({ ...c.params, ...qb.getParameters() });
@@ -106,7 +174,7 @@ async function fetchPage<T extends ObjectLiteral>(qb: PageQuery<T>, count: Selec
     ? ((await qb.getRawMany()) as Array<Record<string, unknown>>)
     : await runRead<Record<string, unknown>>(qb.connection.manager, ...qb.getQueryAndParameters());
   const total = opts.inlineCount && raw.length ? Number(raw[0][TOTAL_COLUMN]) : undefined;
-  return { rows: raw.map(opts.hydrate), total };
+  return { rows: eagerRows(raw.map(opts.hydrate)), total };
 }
 
 type CursorValue = string | number | boolean | null;
@@ -219,19 +287,21 @@ export async function keysetPage<T extends ObjectLiteral>(
   if (qb instanceof ListQuery) qb.orderBy(col, dir).addOrderBy(idc, dir).limit(size + 1);
   else qb.orderBy(col, dir).addOrderBy(idc, dir).take(undefined).limit(size + 1);
   const fetched = await fetchPage(qb, countQb, opts);
-  let rows = fetched.rows;
-  const more = rows.length > size;
-  if (more) rows = rows.slice(0, size);
-  if (backward) rows.reverse();
+  const more = fetched.rows.length > size;
 
   let counted: Promise<number> | undefined = fetched.total === undefined ? undefined : Promise.resolve(fetched.total);
-  return {
-    items: rows,
-    hasNextPage: backward ? Boolean(args.before) : more,
-    hasPreviousPage: backward ? more : Boolean(args.after),
-    cursorOf: (item: T) => encodeCursor(sortValueOf(item, sort.property), item[idCol.propertyName]),
-    totalCount: () => (counted ??= countOf(countQb)),
-  };
+  return withItems<T, Omit<Page<T>, 'items' | 'source'>>(
+    {
+      hasNextPage: backward ? Boolean(args.before) : more,
+      hasPreviousPage: backward ? more : Boolean(args.after),
+      cursorOf: (item: T) => encodeCursor(sortValueOf(item, sort.property), item[idCol.propertyName]),
+      totalCount: () => (counted ??= countOf(countQb)),
+    },
+    fetched,
+    more ? size : fetched.rows.length,
+    backward,
+    opts.consistent,
+  );
 }
 
 function metadataOf(qb: PageQuery<any>) {
@@ -269,15 +339,18 @@ export async function offsetPage<T extends ObjectLiteral>(
   const fetched = await fetchPage(qb, countQb, opts.totalCount ? { ...opts, inlineCount: false } : opts);
   if (fetched.total !== undefined) counted = Promise.resolve(fetched.total);
   const totalCount = opts.totalCount ?? (() => (counted ??= countOf(countQb)));
-  let rows = fetched.rows;
-  const more = rows.length > args.perPage;
-  if (more) rows = rows.slice(0, args.perPage);
-  return {
-    items: rows,
-    hasNextPage: more,
-    hasPreviousPage: args.page > 1,
-    cursorOf: (item: T) => encodeCursor(sortValueOf(item, sort.property), item[idCol.propertyName]),
-    totalCount,
-    lastPage: async () => Math.max(1, Math.ceil((await totalCount()) / args.perPage)),
-  };
+  const more = fetched.rows.length > args.perPage;
+  return withItems<T, Omit<Page<T>, 'items' | 'source'>>(
+    {
+      hasNextPage: more,
+      hasPreviousPage: args.page > 1,
+      cursorOf: (item: T) => encodeCursor(sortValueOf(item, sort.property), item[idCol.propertyName]),
+      totalCount,
+      lastPage: async () => Math.max(1, Math.ceil((await totalCount()) / args.perPage)),
+    },
+    fetched,
+    more ? args.perPage : fetched.rows.length,
+    false,
+    opts.consistent,
+  );
 }

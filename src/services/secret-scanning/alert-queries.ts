@@ -17,6 +17,8 @@ import type { RequestContext } from '../../context';
 import { NotFoundError, quoteInput, ValidationError } from '../../errors/app-error';
 import { decodeInt, lookupKeys, POSITIVE_INT4 } from '../common/decode';
 import { entityColumns } from '../../db/rows';
+import { sameRow } from '../../db/same-row';
+import type { PeekableLoader } from '../../loaders';
 import { ListQuery } from '../common/list-query';
 import { keysetPage, offsetPage, Page, PageArgs, PageQueryOptions } from '../common/pagination';
 import {
@@ -188,6 +190,15 @@ export class SecretScanningAlertQueryService {
     qb.select(alerts.jsonRow, `${a}_row`).rowsAsJson();
     const hydrators: Array<(row: Record<string, unknown>) => void> = [];
     const loaders = ctx.loaders;
+    // Whether every related row the items lead to through the loaders is the page's own: a loader keeps the first
+    // row of a key, and one loaded earlier in this request with other values (changed in between) would be what the
+    // answer shows. The page then gives no `source` (nothing is reused from its text).
+    let consistent = true;
+    const primeOwn = <T extends { id: number }>(loader: PeekableLoader<number, T | null>, row: T) => {
+      const held = loader.peek(row.id);
+      if (held !== undefined && held !== row && !sameRow(ctx.db, held, row)) consistent = false;
+      loader.prime(row.id, row);
+    };
     const relate = <T extends ObjectLiteral>(entity: new () => T, alias: string, foreignKey: string, prime: (e: T) => void) => {
       const cols = entityColumns(ctx.db, entity, alias, `${alias}_`);
       const table = ctx.db.connection.getMetadata(entity).tableName;
@@ -207,21 +218,22 @@ export class SecretScanningAlertQueryService {
         if (e) prime(e);
       });
     };
-    if (include.repository) relate(RepositoryEntity, 'jr', 'repository_id', (r) => loaders.repositoryById.prime(r.id, r));
+    if (include.repository) relate(RepositoryEntity, 'jr', 'repository_id', (r) => primeOwn(loaders.repositoryById, r));
     for (const field of new Set(include.users ?? [])) {
       const { alias, column } = USER_JOINS[field];
-      relate(AccountEntity, alias, column, (u) => loaders.accountById.prime(u.id, u));
+      relate(AccountEntity, alias, column, (u) => primeOwn(loaders.accountById, u));
     }
-    if (include.firstLocation) relate(SecretScanningLocationEntity, 'jl', 'first_location_id', (l) => loaders.locationById.prime(l.id, l));
+    if (include.firstLocation) relate(SecretScanningLocationEntity, 'jl', 'first_location_id', (l) => primeOwn(loaders.locationById, l));
     return {
       countQuery: count,
       inlineCount: Boolean(include.totalCount),
       hydrate: (row) => {
         for (const h of hydrators) h(row);
         const alert = alerts.hydrateJsonArray(row[`${a}_row`])!;
-        loaders.secretScanningAlertById.prime(alert.id, alert);
+        primeOwn(loaders.secretScanningAlertById, alert);
         return alert;
       },
+      consistent: () => consistent,
     };
   }
 
