@@ -27,8 +27,9 @@ const RepositoryConnection = Connection(Repository, 'Repository');
 
 /**
  * What each Repository field below reads of its entity (RepositoryResolver and the Repository type's plain
- * fields). Repository lists read only the columns of the fields selected; a field not listed here (the
- * permission, settings and secret scanning fields, which go through services) makes a list read whole rows.
+ * fields). Repository lists tell the service what the fields selected read, and it reads a few columns when
+ * they suffice (IdentityService.listRepositories); a field not listed here (the permission, settings and secret
+ * scanning fields, which go through services) makes a list read whole rows.
  * test/e2e/repository-columns.e2e.ts checks every entry against whole rows.
  */
 export const REPOSITORY_FIELD_READS: Readonly<Record<string, readonly (keyof RepositoryEntity & string)[]>> = {

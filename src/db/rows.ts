@@ -405,7 +405,7 @@ function hydratorOf<T extends ObjectLiteral>(ds: DataSource, entity: new () => T
  * `properties`: only these columns and the primary key (a list whose caller declared what it reads, e.g. the
  * GraphQL fields selected). The entities are then partial, like TypeORM's `find({ select })`: the other
  * properties are undefined, so they must not be handed to anything that reads more (loaders, other services).
- * Callers pass property sets drawn from a fixed declaration, so the compiled variants stay few.
+ * Each set is a statement shape of its own: callers choose among a few fixed sets, never per request.
  */
 export function entityColumns<T extends ObjectLiteral>(
   db: EntityManager | DataSource,

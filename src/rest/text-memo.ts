@@ -19,6 +19,17 @@ import { sameRow } from '../db/same-row';
 
 export { sameRow };
 
+/**
+ * `buf` in memory of its own: Node hands out small buffers (under 4 KB) as slices of a shared 8 KB pool, and
+ * keeping one would keep the whole pool slab alive, beyond what the byte bound counts.
+ */
+function owned(buf: Buffer): Buffer {
+  if (buf.byteOffset === 0 && buf.buffer.byteLength === buf.length) return buf;
+  const copy = Buffer.allocUnsafeSlow(buf.length);
+  buf.copy(copy);
+  return copy;
+}
+
 /** The rows an item was made of, in a fixed order per kind of item (null for a row it does not have). */
 export type SourceRows = ReadonlyArray<ObjectLiteral | null | undefined>;
 
@@ -62,7 +73,7 @@ export class TextMemo {
       this.arrays.set(key, hit);
       return hit;
     }
-    const body = build(texts);
+    const body = owned(build(texts));
     const limit = this.maxBytes / 4;
     if (body.length <= limit) {
       this.arrays.set(key, body);
@@ -110,7 +121,7 @@ export class TextMemo {
   text(db: EntityManager | DataSource, slot: string, extra: string, rows: SourceRows, make: () => string): Buffer {
     let t = this.get(db, slot, extra, rows);
     if (t === undefined) {
-      t = Buffer.from(make(), 'utf8');
+      t = owned(Buffer.from(make(), 'utf8'));
       this.serials.set(t, this.nextSerial++);
       this.set(slot, extra, rows, t);
     }
@@ -146,7 +157,7 @@ interface AnswerEntry {
  * again only for the very same text, `extra` and equal rows (`sameRow`): the presenter would be given exactly the
  * same values, so it would write the same bytes. A dashboard asking for the same page again then costs the page
  * statement and one string comparison: its rows are not even parsed (the items of such pages are built on first
- * use, services/common/pagination.ts).
+ * use, services/common/pagination.ts; in GitHub's cursor mode the Link header's cursors still build them).
  *
  * Bounded by bytes (kept texts, bodies and an estimate of the rows), least recently used first out.
  */
@@ -191,7 +202,7 @@ export class AnswerMemo {
       this.bytes -= AnswerMemo.sizeOf(source, old);
     }
     const list = (old ?? []).filter((e) => e.extra !== extra);
-    list.push({ extra, rows: [...rows], body });
+    list.push({ extra, rows: [...rows], body: owned(body) });
     while (list.length > AnswerMemo.PER_TEXT) list.shift();
     const size = AnswerMemo.sizeOf(source, list);
     if (size > this.maxBytes) return;

@@ -1,6 +1,6 @@
 /**
- * Repository lists read only the columns of the fields selected (REPOSITORY_FIELD_READS in
- * resolvers/identity/identity.resolver.ts). What a client sees must not depend on it: every declared field,
+ * Repository lists read only a few columns when the fields selected need no more (REPOSITORY_FIELD_READS in
+ * resolvers/identity/identity.resolver.ts, the narrow column set in IdentityService.listRepositories). What a client sees must not depend on it: every declared field,
  * alone and together, under aliases and fragments, answers what the same list answers when it reads whole
  * rows (a field outside the declaration, viewerPermission, makes it do so). The partial rows never reach the
  * request's loaders: a later lookup of the same repository in the same request gets all of it.
@@ -102,11 +102,13 @@ describe('repository lists read only the columns the selection needs, with the s
     const loaded = await ctx.loaders.repositoryById.load(docs.id);
     expect(loaded).not.toBe(docs);
     expect(loaded).toMatchObject({ id: docs.id, name: 'Docs.Site', description: 'Docs "site"', private: false, createdAt: expect.any(Date) });
-    // Without `reads` the items are whole and primed.
-    const ctx2 = await contexts.as(alice);
-    const whole = await ctx2.services.identity.listRepositories(ctx2, acme, { first: 100 });
-    const docs2 = whole.items.find((r) => r.name === 'Docs.Site')!;
-    expect(docs2.description).toBe('Docs "site"');
-    expect(await ctx2.loaders.repositoryById.load(docs2.id)).toBe(docs2);
+    // Without `reads`, or reading more than a list of names needs, the items are whole rows and primed.
+    for (const include of [{}, { reads: ['name', 'description'] as const }, { reads: ['createdAt'] as const }]) {
+      const ctx2 = await contexts.as(alice);
+      const whole = await ctx2.services.identity.listRepositories(ctx2, acme, { first: 100 }, { reads: include.reads && [...include.reads] });
+      const docs2 = whole.items.find((r) => r.name === 'Docs.Site')!;
+      expect(docs2).toMatchObject({ description: 'Docs "site"', createdAt: expect.any(Date), fork: false });
+      expect(await ctx2.loaders.repositoryById.load(docs2.id)).toBe(docs2);
+    }
   });
 });

@@ -230,6 +230,27 @@ describe('secret scanning REST list bodies', () => {
     expect(p2.source).toBeUndefined();
   });
 
+  // Two requests can read the same rows and present different ones: per_page 8 reads 9 rows to see that there is a
+  // next page and presents 8, per_page 9 reads and presents the same 9; a backward page presents its rows reversed.
+  it('a kept answer is given only for the very same items: other page sizes and backward pages over the same rows', async () => {
+    const repoList = (q: string) => `/repos/lists/ops/secret-scanning/alerts?${q}`;
+    const all9 = (await page(repoList('per_page=100&sort=created&direction=asc'))).alerts;
+    expect(all9).toHaveLength(9);
+    for (let i = 0; i < 2; i++) {
+      expect((await page(repoList('per_page=8&sort=created&direction=asc'))).alerts).toEqual(all9.slice(0, 8));
+      expect((await page(repoList('per_page=9&sort=created&direction=asc'))).alerts).toEqual(all9);
+    }
+    const first = await page(repoList('per_page=3&sort=created&direction=asc&after='));
+    expect(first.alerts).toEqual(all9.slice(0, 3));
+    const cursor = new URL(first.links.next!).searchParams.get('after')!;
+    for (let i = 0; i < 2; i++) {
+      const forward = (await page(repoList(`per_page=3&sort=created&direction=asc&after=${cursor}`))).alerts;
+      const backward = (await page(repoList(`per_page=3&sort=created&direction=desc&before=${cursor}`))).alerts;
+      expect(forward).toEqual(all9.slice(3, 6));
+      expect(backward).toEqual(all9.slice(3, 6).reverse());
+    }
+  });
+
   it('an empty page is an empty JSON array', async () => {
     const p = await page('/orgs/lists/secret-scanning/alerts?secret_type=no_such_type');
     expect(p.alerts).toEqual([]);

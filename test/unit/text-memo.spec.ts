@@ -117,7 +117,7 @@ describe('TextMemo', () => {
     const text = (n: number) => `[[${n},"x"]]\u001e[[${n + 1},"y"]]`;
     const body = Buffer.from('[{"a":1}]');
     memo.set(text(1), 'org0', [account()], body);
-    expect(memo.get(ds, text(1), 'org0', [account()])).toBe(body);
+    expect(memo.get(ds, text(1), 'org0', [account()])).toEqual(body);
     expect(memo.get(ds, `${text(1)} `, 'org0', [account()])).toBeUndefined();
     expect(memo.get(ds, text(1), 'org1', [account()])).toBeUndefined();
     expect(memo.get(ds, text(1), 'org0', [account({ login: 'octo2' })])).toBeUndefined();
@@ -126,8 +126,8 @@ describe('TextMemo', () => {
     // Another extra for the same text is kept beside it.
     const hidden = Buffer.from('[{"b":2}]');
     memo.set(text(1), 'org1', [account()], hidden);
-    expect(memo.get(ds, text(1), 'org0', [account()])).toBe(body);
-    expect(memo.get(ds, text(1), 'org1', [account()])).toBe(hidden);
+    expect(memo.get(ds, text(1), 'org0', [account()])).toEqual(body);
+    expect(memo.get(ds, text(1), 'org1', [account()])).toEqual(hidden);
     memo.set(undefined, 'org0', [account()], body); // no text: nothing kept
     expect(memo.size).toBe(1);
     // The bound: 20 KB bodies under 64 KB, least recently used out first.

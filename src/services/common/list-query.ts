@@ -279,7 +279,8 @@ export class ListQuery<T extends ObjectLiteral> {
       if (this.offsetValue !== undefined) sql += ' OFFSET :__offset';
       if (kind === 'grouped') {
         const value = (a: string) => `p."${a}"`;
-        const row = this.selected.length === 1 ? value(this.selected[0]) : `'[' || ${this.selected.map((a) => `coalesce(${value(a)}, 'null')`).join(` || ',' || `)} || ']'`;
+        // coalesce: a NULL value is the JSON text `null` (the aggregate would skip a NULL row).
+        const row = this.selected.length === 1 ? `coalesce(${value(this.selected[0])}, 'null')` : `'[' || ${this.selected.map((a) => `coalesce(${value(a)}, 'null')`).join(` || ',' || `)} || ']'`;
         const total = this.inlineCount ? `, max(${value(this.inlineCountAlias!)}) AS "${this.inlineCountAlias}"` : '';
         sql = `SELECT ${jsonTextSequence(this.dialect, row)} AS "${GROUPED_ROWS}", count(*) AS "${GROUPED_COUNT}"${total} FROM (${sql}) p`;
       }

@@ -37,10 +37,13 @@ export interface Page<T> {
   /** Page mode only: the number of the last page (GitHub's rel="last"). */
   lastPage?: () => Promise<number>;
   /**
-   * Pages read as one value (ListQuery `rowsAsJson`): the text the database gave for them (the page's rows and
-   * the one after it, every selected column). Equal texts are equal rows: an answer made from the items alone
-   * can be kept with it and given again (src/rest/text-memo.ts). The items are then built from it only when
-   * `items` is first read.
+   * Forward pages read as one value (ListQuery `rowsAsJson`): the text of exactly the items, in their order, as the
+   * database gave it (every selected column of each row; the row read to see whether there is a next page is not
+   * part of it). Equal texts are equal items: an answer made from the items (and from rows the caller compares
+   * itself) can be kept with it and given again without building the items (src/rest/text-memo.ts `AnswerMemo`);
+   * they are built from the text when `items` is first read. Read it again after `items` before keeping an answer
+   * that was made through the request's loaders: it is then undefined if building the items met a related row the
+   * loaders already held with other values (`PageQueryOptions.consistent`). Backward pages give none.
    */
   source?: string;
 }
@@ -94,7 +97,6 @@ function countOf(q: SelectQueryBuilder<any> | ListQuery<any>): Promise<number> {
   return q instanceof ListQuery ? q.count() : countRows(q);
 }
 
-/** Run the ordered, limited page query as the options say; `total` is known when it was computed inline. */
 /** The rows of a page as fetched: how many, and each one's item (built when first asked for). */
 interface FetchedRows<T> {
   length: number;
@@ -111,13 +113,24 @@ function eagerRows<T>(items: T[]): FetchedRows<T> {
  */
 function withItems<T, P extends Omit<Page<T>, 'items' | 'source'>>(
   page: P,
-  fetched: { rows: FetchedRows<T>; source?: string },
+  fetched: Fetched<T>,
   count: number,
   reverse: boolean,
   consistent: (() => boolean) | undefined,
 ): P & Pick<Page<T>, 'items' | 'source'> {
   let items: T[] | undefined;
-  const { rows, source } = fetched;
+  const { rows } = fetched;
+  // The text of the `count` items only (forward pages): a prefix of the rows' text sequence (a slice shares its
+  // characters). Backward pages present their rows reversed: they give no text.
+  let source: string | undefined;
+  if (fetched.source !== undefined && fetched.texts !== undefined && !reverse && count > 0) {
+    if (count === fetched.texts.length) source = fetched.source;
+    else {
+      let end = count - 1; // separators
+      for (let i = 0; i < count; i++) end += fetched.texts[i].length;
+      source = fetched.source.slice(0, end);
+    }
+  }
   return Object.defineProperties(page, {
     items: {
       enumerable: true,
@@ -136,11 +149,17 @@ function withItems<T, P extends Omit<Page<T>, 'items' | 'source'>>(
   }) as P & Pick<Page<T>, 'items' | 'source'>;
 }
 
-async function fetchPage<T extends ObjectLiteral>(
-  qb: PageQuery<T>,
-  count: SelectQueryBuilder<any> | ListQuery<any>,
-  opts: PageQueryOptions<T>,
-): Promise<{ rows: FetchedRows<T>; total?: number; source?: string }> {
+interface Fetched<T> {
+  rows: FetchedRows<T>;
+  /** Known when computed inline. */
+  total?: number;
+  /** A page read as one value: the text sequence and its rows' texts. */
+  source?: string;
+  texts?: string[];
+}
+
+/** Run the ordered, limited page query as the options say; `total` is known when it was computed inline. */
+async function fetchPage<T extends ObjectLiteral>(qb: PageQuery<T>, count: SelectQueryBuilder<any> | ListQuery<any>, opts: PageQueryOptions<T>): Promise<Fetched<T>> {
   if (qb instanceof ListQuery) {
     const hydrate = opts.hydrate;
     if (!hydrate) throw new Error('fetchPage: a ListQuery page needs `hydrate`');
@@ -156,6 +175,7 @@ async function fetchPage<T extends ObjectLiteral>(
         rows: { length: texts.length, item: (i) => hydrate(qb.parseRow(texts[i])) },
         total: opts.inlineCount ? Number(grouped.total) : undefined,
         source: grouped.source,
+        texts,
       };
     }
     const raw = await qb.getRawMany();

@@ -107,6 +107,12 @@ export function parseFullName(fullName: string): { owner: string; name: string }
   return { owner: m[1], name: m[2] };
 }
 
+/**
+ * What a repository list reads when its caller needs no more (`listRepositories` `reads`): what lists of names
+ * show (name, privacy, owner) and the page's own needs (the cursor's sort key and id).
+ */
+const REPOSITORY_LIST_COLUMNS: readonly (keyof RepositoryEntity & string)[] = ['id', 'ownerId', 'name', 'nameLower', 'private'];
+
 export class IdentityService {
   constructor(private readonly access: AccessService) {}
 
@@ -174,7 +180,10 @@ export class IdentityService {
    * into the request's repositoryById loader.
    *
    * `include.reads`: the caller reads only these properties of the items (a GraphQL selection that asks for
-   * a few fields): only their columns are read, and the items are partial entities (not primed into loaders).
+   * a few fields). When they are among REPOSITORY_LIST_COLUMNS, only those columns are read and the items are
+   * partial entities (not primed into loaders); otherwise whole rows. One narrow set rather than exactly the
+   * columns asked for: every set is a statement shape of its own (cached per shape, prepared per connection on
+   * PostgreSQL), and a client's choice of fields must not multiply them.
    */
   async listRepositories(
     ctx: RequestContext,
@@ -185,9 +194,8 @@ export class IdentityService {
     // A ListQuery: the statement text is built once per shape (visibility case, cursors, count) and re-bound.
     const qb = new ListQuery(ctx.db, RepositoryEntity, 'r').andWhere('r.owner_id = :owner', { owner: owner.id });
     const seesAll = await this.access.whereVisible(ctx, qb, 'r', owner);
-    // The page's own needs (the cursor: sort key and id) on top of what the caller reads.
-    const partial = include.reads !== undefined;
-    const columns = entityColumns(ctx.db, RepositoryEntity, 'r', 'r_', partial ? [...include.reads!, 'nameLower'] : undefined);
+    const partial = include.reads !== undefined && include.reads.every((p) => REPOSITORY_LIST_COLUMNS.includes(p));
+    const columns = entityColumns(ctx.db, RepositoryEntity, 'r', 'r_', partial ? REPOSITORY_LIST_COLUMNS : undefined);
     // Each row as one JSON array value, the page read as one value (list-query.ts `rowsAsJson`).
     qb.select(columns.jsonRow, 'r_row').rowsAsJson();
     return keysetPage(qb, args, { property: 'nameLower', direction: 'ASC' }, undefined, {

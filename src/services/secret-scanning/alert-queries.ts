@@ -192,7 +192,9 @@ export class SecretScanningAlertQueryService {
     const loaders = ctx.loaders;
     // Whether every related row the items lead to through the loaders is the page's own: a loader keeps the first
     // row of a key, and one loaded earlier in this request with other values (changed in between) would be what the
-    // answer shows. The page then gives no `source` (nothing is reused from its text).
+    // answer shows. The page then gives no `source` (no answer made from it is kept). Items are built when a
+    // caller first reads them, before it loads anything for them; a load of the same key still in flight then
+    // (another field of the same GraphQL request) is not seen here, but GraphQL answers are never kept.
     let consistent = true;
     const primeOwn = <T extends { id: number }>(loader: PeekableLoader<number, T | null>, row: T) => {
       const held = loader.peek(row.id);
