@@ -54,7 +54,7 @@ import {
   offsetConnection,
   primeRelations,
   readIn,
-  relationsOf,
+  withRelations,
   unlock,
 } from './calendar.support';
 
@@ -110,7 +110,8 @@ async function eventConnection(
     return { items: readIn(c, r.items), total: r.total };
   });
   const wanted = connectionSelection(info).node;
-  if (RELATION_FIELDS.some((f) => wanted.has(f))) primeRelations(c, conn.nodes.filter((e) => !eventMasked(c, e)));
+  // Loaded before the page is answered, so every relation field of every event answers without a promise.
+  if (RELATION_FIELDS.some((f) => wanted.has(f))) await primeRelations(c, conn.nodes.filter((e) => !eventMasked(c, e)));
   return conn;
 }
 
@@ -340,29 +341,28 @@ export class EventResolver {
   }
 
   @FieldResolver(() => Venue, { nullable: true, description: 'The first venue (null when none or masked).' })
-  async venue(@Root() e: CalendarEventEntity, @Ctx() ctx: RequestContext): Promise<CalendarVenueEntity | null> {
-    if (eventMasked(ctx, e)) return null;
-    return (await relationsOf(ctx, e)).venues[0] ?? null;
+  venue(@Root() e: CalendarEventEntity, @Ctx() ctx: RequestContext): CalendarVenueEntity | null | Promise<CalendarVenueEntity | null> {
+    return eventMasked(ctx, e) ? null : withRelations(ctx, e, (r) => r.venues[0] ?? null);
   }
 
   @FieldResolver(() => [Venue])
-  async venues(@Root() e: CalendarEventEntity, @Ctx() ctx: RequestContext): Promise<CalendarVenueEntity[]> {
-    return eventMasked(ctx, e) ? [] : (await relationsOf(ctx, e)).venues;
+  venues(@Root() e: CalendarEventEntity, @Ctx() ctx: RequestContext): CalendarVenueEntity[] | Promise<CalendarVenueEntity[]> {
+    return eventMasked(ctx, e) ? [] : withRelations(ctx, e, (r) => r.venues);
   }
 
   @FieldResolver(() => [Organizer])
-  async organizers(@Root() e: CalendarEventEntity, @Ctx() ctx: RequestContext): Promise<CalendarOrganizerEntity[]> {
-    return eventMasked(ctx, e) ? [] : (await relationsOf(ctx, e)).organizers;
+  organizers(@Root() e: CalendarEventEntity, @Ctx() ctx: RequestContext): CalendarOrganizerEntity[] | Promise<CalendarOrganizerEntity[]> {
+    return eventMasked(ctx, e) ? [] : withRelations(ctx, e, (r) => r.organizers);
   }
 
   @FieldResolver(() => [EventCategory])
-  async categories(@Root() e: CalendarEventEntity, @Ctx() ctx: RequestContext): Promise<CalendarTermEntity[]> {
-    return eventMasked(ctx, e) ? [] : (await relationsOf(ctx, e)).categories;
+  categories(@Root() e: CalendarEventEntity, @Ctx() ctx: RequestContext): CalendarTermEntity[] | Promise<CalendarTermEntity[]> {
+    return eventMasked(ctx, e) ? [] : withRelations(ctx, e, (r) => r.categories);
   }
 
   @FieldResolver(() => [EventTag])
-  async tags(@Root() e: CalendarEventEntity, @Ctx() ctx: RequestContext): Promise<CalendarTermEntity[]> {
-    return eventMasked(ctx, e) ? [] : (await relationsOf(ctx, e)).tags;
+  tags(@Root() e: CalendarEventEntity, @Ctx() ctx: RequestContext): CalendarTermEntity[] | Promise<CalendarTermEntity[]> {
+    return eventMasked(ctx, e) ? [] : withRelations(ctx, e, (r) => r.tags);
   }
 }
 

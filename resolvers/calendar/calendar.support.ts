@@ -52,6 +52,8 @@ export function ctxOf(ctx: RequestContext, root: object): RequestContext {
 
 /** Relations of events, primed by the list resolvers for a whole page (one batch), else loaded per event (batched by the loaders). */
 const relationsMemo = new WeakMap<CalendarEventEntity, Promise<EventRelations>>();
+/** The same once loaded: the relation fields answer with the value itself (no promise per field and event). */
+const relationsKnown = new WeakMap<CalendarEventEntity, EventRelations>();
 /** Events read with their correct password: shown unmasked. */
 const unlocked = new WeakSet<CalendarEventEntity>();
 
@@ -61,8 +63,13 @@ function tagRelations(ctx: RequestContext, rel: EventRelations): EventRelations 
   return rel;
 }
 
-export function primeRelations(ctx: RequestContext, events: CalendarEventEntity[]): void {
-  if (events.length === 0) return;
+/**
+ * Load the relations of a page of events in one batch, for their fields. Resolves (never rejects) once they are
+ * loaded: a list resolver that waits for it lets every relation field of the page answer synchronously; a failure
+ * is seen by the fields that ask, as before.
+ */
+export function primeRelations(ctx: RequestContext, events: CalendarEventEntity[]): Promise<void> {
+  if (events.length === 0) return Promise.resolve();
   const all = ctx.services.calendarEvents.relations(ctx, events).then((rels) => rels.map((rel) => tagRelations(ctx, rel)));
   all.catch(() => undefined); // masked events never await theirs; the fields that do see the error
   events.forEach((e, i) => {
@@ -71,13 +78,27 @@ export function primeRelations(ctx: RequestContext, events: CalendarEventEntity[
     one.catch(() => undefined);
     relationsMemo.set(e, one);
   });
+  return all.then(
+    (rels) => events.forEach((e, i) => relationsKnown.set(e, rels[i])),
+    () => undefined,
+  );
+}
+
+/** `f` of an event's relations: at once when they are loaded (a primed page), else once they are. */
+export function withRelations<T>(ctx: RequestContext, e: CalendarEventEntity, f: (r: EventRelations) => T): T | Promise<T> {
+  const known = relationsKnown.get(e);
+  return known !== undefined ? f(known) : relationsOf(ctx, e).then(f);
 }
 
 export function relationsOf(ctx: RequestContext, e: CalendarEventEntity): Promise<EventRelations> {
   let p = relationsMemo.get(e);
   if (!p) {
     const c = ctxOf(ctx, e);
-    p = c.services.calendarEvents.relations(c, [e]).then((r) => tagRelations(c, r[0]));
+    p = c.services.calendarEvents.relations(c, [e]).then((r) => {
+      const rel = tagRelations(c, r[0]);
+      relationsKnown.set(e, rel);
+      return rel;
+    });
     relationsMemo.set(e, p);
   }
   return p;
