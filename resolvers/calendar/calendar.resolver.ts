@@ -105,13 +105,15 @@ async function eventConnection(
   extra: Partial<EventListQuery> = {},
 ): Promise<ConnectionShape<CalendarEventEntity>> {
   const c = inLanguage(ctx, args.language);
+  const wanted = connectionSelection(info).node;
+  const withLinks = RELATION_FIELDS.some((f) => wanted.has(f));
   const conn = await offsetConnection(args, async (page, perPage) => {
-    const r = await c.services.calendarEvents.list(c, { ...eventListQuery(where, page, perPage), ...extra });
+    // The page's links are read with it only when a relation field is asked for.
+    const r = await c.services.calendarEvents.list(c, { ...eventListQuery(where, page, perPage), ...extra, withLinks });
     return { items: readIn(c, r.items), total: r.total };
   });
-  const wanted = connectionSelection(info).node;
   // Loaded before the page is answered, so every relation field of every event answers without a promise.
-  if (RELATION_FIELDS.some((f) => wanted.has(f))) await primeRelations(c, conn.nodes.filter((e) => !eventMasked(c, e)));
+  if (withLinks) await primeRelations(c, conn.nodes.filter((e) => !eventMasked(c, e)));
   return conn;
 }
 

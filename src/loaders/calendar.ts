@@ -51,66 +51,91 @@ export interface EventLinks {
   terms: number[];
 }
 
+type LinkedById = {
+  venue: PeekableLoader<number, CalendarVenueEntity | null>;
+  organizer: PeekableLoader<number, CalendarOrganizerEntity | null>;
+  term: PeekableLoader<number, CalendarTermEntity | null>;
+};
+
 /**
- * Every link of a page of events (venues, organizers, terms) in ONE statement: each linked row comes back whole as
- * one JSON array value (better-sqlite3 builds a JS object per row and column, which made wide joined rows the
- * expensive part; PostgreSQL saves two round trips), is hydrated with the compiled converter and primes its
- * by-id loader.
+ * A SELECT of ONE value (column `links`): every link (venue, organizer, term) of the events `ids` names (an SQL list:
+ * placeholders, or a subquery; written three times), each as one JSON array [kind, event id, position, row] with the
+ * linked row whole (better-sqlite3 builds a JS object per row and column, which made wide joined rows the expensive
+ * part; PostgreSQL saves two round trips), all of them read as ONE value (list-query.ts `rowsAsJson`: the drivers'
+ * per-row cost was the larger part; SQLite 324 -> 198 us for a 10-event page). NULL when there are none.
  */
-function linksLoader(
-  db: EntityManager,
-  byId: {
-    venue: PeekableLoader<number, CalendarVenueEntity | null>;
-    organizer: PeekableLoader<number, CalendarOrganizerEntity | null>;
-    term: PeekableLoader<number, CalendarTermEntity | null>;
-  },
-): DataLoader<number, EventLinks> {
+export function eventLinksSql(db: EntityManager, ids: string): string {
+  const pg = db.connection.options.type === 'postgres';
+  const v = entityColumns(db, CalendarVenueEntity, 'x', 'x_');
+  const o = entityColumns(db, CalendarOrganizerEntity, 'x', 'x_');
+  const t = entityColumns(db, CalendarTermEntity, 'x', 'x_');
+  const link = (kind: string, pos: string, c: { jsonValue: string }) =>
+    pg ? `json_build_array('${kind}', l.event_id, ${pos}, ${c.jsonValue})::text` : `json_array('${kind}', l.event_id, ${pos}, ${c.jsonValue})`;
+  return (
+    `SELECT ${jsonArrayAggregate(pg ? 'postgres' : 'sqlite', 'u.x')} AS links FROM (` +
+    `SELECT ${link('v', 'l.position', v)} AS x FROM calendar_event_venues l JOIN calendar_venues x ON x.id = l.venue_id WHERE l.event_id IN (${ids})` +
+    ` UNION ALL SELECT ${link('o', 'l.position', o)} FROM calendar_event_organizers l JOIN calendar_organizers x ON x.id = l.organizer_id WHERE l.event_id IN (${ids})` +
+    ` UNION ALL SELECT ${link('t', '0', t)} FROM calendar_event_terms l JOIN calendar_terms x ON x.id = l.term_id WHERE l.event_id IN (${ids})) u`
+  );
+}
+
+/**
+ * The links of each of `eventIds` (in that order; none for an event without links) from an `eventLinksSql` value;
+ * each linked row is hydrated with the compiled converter and primes its by-id loader.
+ */
+export function readEventLinks(db: EntityManager, value: string | null | undefined, eventIds: readonly number[], byId: LinkedById): EventLinks[] {
+  const v = entityColumns(db, CalendarVenueEntity, 'x', 'x_');
+  const o = entityColumns(db, CalendarOrganizerEntity, 'x', 'x_');
+  const t = entityColumns(db, CalendarTermEntity, 'x', 'x_');
+  const rows = (value == null ? [] : JSON.parse(value)) as Array<[string, number, number, unknown[]]>;
+  const by = new Map<number, { venues: Array<[number, number]>; organizers: Array<[number, number]>; terms: Array<[number, number]> }>();
+  for (const [k, eventId, pos, values] of rows) {
+    let links = by.get(eventId);
+    if (!links) by.set(eventId, (links = { venues: [], organizers: [], terms: [] }));
+    if (k === 'v') {
+      const e = v.hydrateJsonArray(values)!;
+      byId.venue.prime(e.id, e);
+      links.venues.push([pos, e.id]);
+    } else if (k === 'o') {
+      const e = o.hydrateJsonArray(values)!;
+      byId.organizer.prime(e.id, e);
+      links.organizers.push([pos, e.id]);
+    } else {
+      const e = t.hydrateJsonArray(values)!;
+      byId.term.prime(e.id, e);
+      links.terms.push([0, e.id]);
+    }
+  }
+  const ordered = (l: Array<[number, number]>) => l.sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((x) => x[1]);
+  return eventIds.map((id) => {
+    const l = by.get(id);
+    return l ? { venues: ordered(l.venues), organizers: ordered(l.organizers), terms: ordered(l.terms) } : { venues: [], organizers: [], terms: [] };
+  });
+}
+
+/** Every link of a page of events in ONE statement (`eventLinksSql`); primes the by-id loaders. */
+function linksLoader(db: EntityManager, byId: LinkedById): DataLoader<number, EventLinks> {
   return new DataLoader<number, EventLinks>(
     async (eventIds) => {
-      const pg = db.connection.options.type === 'postgres';
-      const v = entityColumns(db, CalendarVenueEntity, 'x', 'x_');
-      const o = entityColumns(db, CalendarOrganizerEntity, 'x', 'x_');
-      const t = entityColumns(db, CalendarTermEntity, 'x', 'x_');
-      // Each link as one JSON array [kind, event id, position, row], all of them read as ONE value (list-query.ts
-      // `rowsAsJson`: the drivers' per-row cost was the larger part; SQLite 324 -> 198 us for a 10-event page).
-      const link = (kind: string, pos: string, c: { jsonValue: string }) =>
-        pg ? `json_build_array('${kind}', l.event_id, ${pos}, ${c.jsonValue})::text` : `json_array('${kind}', l.event_id, ${pos}, ${c.jsonValue})`;
-      const m = marks(eventIds.length);
-      const [one] = await queryRows<{ links: string | null }>(
-        db,
-        `SELECT ${jsonArrayAggregate(pg ? 'postgres' : 'sqlite', 'u.x')} AS links FROM (` +
-          `SELECT ${link('v', 'l.position', v)} AS x FROM calendar_event_venues l JOIN calendar_venues x ON x.id = l.venue_id WHERE l.event_id IN (${m})` +
-          ` UNION ALL SELECT ${link('o', 'l.position', o)} FROM calendar_event_organizers l JOIN calendar_organizers x ON x.id = l.organizer_id WHERE l.event_id IN (${m})` +
-          ` UNION ALL SELECT ${link('t', '0', t)} FROM calendar_event_terms l JOIN calendar_terms x ON x.id = l.term_id WHERE l.event_id IN (${m})) u`,
-        [...eventIds, ...eventIds, ...eventIds],
-      );
-      const rows = (one?.links == null ? [] : JSON.parse(one.links)) as Array<[string, number, number, unknown[]]>;
-      const by = new Map<number, { venues: Array<[number, number]>; organizers: Array<[number, number]>; terms: Array<[number, number]> }>();
-      for (const [k, eventId, pos, values] of rows) {
-        let links = by.get(eventId);
-        if (!links) by.set(eventId, (links = { venues: [], organizers: [], terms: [] }));
-        if (k === 'v') {
-          const e = v.hydrateJsonArray(values)!;
-          byId.venue.prime(e.id, e);
-          links.venues.push([pos, e.id]);
-        } else if (k === 'o') {
-          const e = o.hydrateJsonArray(values)!;
-          byId.organizer.prime(e.id, e);
-          links.organizers.push([pos, e.id]);
-        } else {
-          const e = t.hydrateJsonArray(values)!;
-          byId.term.prime(e.id, e);
-          links.terms.push([0, e.id]);
-        }
-      }
-      const ordered = (l: Array<[number, number]>) => l.sort((a, b) => a[0] - b[0] || a[1] - b[1]).map((x) => x[1]);
-      return eventIds.map((id) => {
-        const l = by.get(id);
-        return l ? { venues: ordered(l.venues), organizers: ordered(l.organizers), terms: ordered(l.terms) } : { venues: [], organizers: [], terms: [] };
-      });
+      const [one] = await queryRows<{ links: string | null }>(db, eventLinksSql(db, marks(eventIds.length)), [...eventIds, ...eventIds, ...eventIds]);
+      return readEventLinks(db, one?.links, eventIds, byId);
     },
     { maxBatchSize: MAX_BATCH },
   );
+}
+
+/**
+ * Give the request's loaders the links of `eventIds` read with their page (an `eventLinksSql` value in the page
+ * statement): the relations of the page then need no statement of their own.
+ */
+export function primeEventLinks(
+  db: EntityManager,
+  loaders: Pick<ReturnType<typeof createCalendarLoaders>, 'calendarLinksByEvent' | 'calendarVenueById' | 'calendarOrganizerById' | 'calendarTermById'>,
+  eventIds: readonly number[],
+  value: string | null | undefined,
+): void {
+  const links = readEventLinks(db, value, eventIds, { venue: loaders.calendarVenueById, organizer: loaders.calendarOrganizerById, term: loaders.calendarTermById });
+  eventIds.forEach((id, i) => loaders.calendarLinksByEvent.prime(id, links[i]));
 }
 
 /** One kind of an event's links, through the links loader (so a page's relations stay one statement). */
@@ -156,9 +181,9 @@ export function createCalendarLoaders(db: EntityManager) {
       },
       { maxBatchSize: MAX_BATCH },
     ),
-    /** event id -> its venue ids, in order */
-    /** event id -> its venue, organizer and term ids (one statement per page; primes the by-id loaders) */
+    /** event id -> its venue, organizer and term ids (one statement per page, or read with the page; primes the by-id loaders) */
     calendarLinksByEvent,
+    /** event id -> its venue ids, in order */
     calendarVenueIdsByEvent: linkIds(calendarLinksByEvent, (l) => l.venues),
     /** event id -> its organizer ids, in order */
     calendarOrganizerIdsByEvent: linkIds(calendarLinksByEvent, (l) => l.organizers),

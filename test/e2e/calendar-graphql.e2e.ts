@@ -421,6 +421,13 @@ describe('calendar GraphQL', () => {
       expect(eight.result.body.data.events.nodes[7]).toMatchObject({ title: 'Bulk 8', venue: { name: 'Hall 8' }, tags: [{ name: 'Outdoor' }, { name: 'tag-8' }] });
       expect(eight.statements.length).toBe(two.statements.length);
       expect(repeatedStatements(eight.statements)).toEqual([]);
+      // The page's links (venues, organizers, terms) come with the page statement: no statement of their own.
+      const links = (st: typeof eight.statements) => st.filter((x) => x.sql.includes('FROM calendar_event_venues l JOIN calendar_venues x'));
+      expect(links(eight.statements).map((x) => x.sql.includes('hits AS MATERIALIZED'))).toEqual([true]);
+      // A page that shows no relation reads no links.
+      const titlesOnly = await sql.record(() => gql(t.url, `query { events(where: { search: "Bulk" }, first: 8) { nodes { title } } }`));
+      expect(titlesOnly.result.body.data.events.nodes).toHaveLength(8);
+      expect(links(titlesOnly.statements)).toEqual([]);
       if (eight.statements.length > 12) throw new Error(`too many statements:\n${describeStatements(eight.statements)}`);
     });
   });
