@@ -50,8 +50,8 @@ export function connectionSelection(info: GraphQLResolveInfo): ConnectionSelecti
 /**
  * The entity properties that the selected item fields read, from a declaration of what each field reads
  * (`reads`, kept next to the type's resolvers); undefined (read everything) as soon as one selected field is
- * not declared. Lists use it to read only those columns: a field added to the type later and not declared
- * costs the full row, never a missing value.
+ * not declared. Lists use it to decide whether a few columns suffice: a field added to the type later and not
+ * declared costs the full row, never a missing value.
  */
 export function propertiesRead<P extends string>(fields: ReadonlySet<string>, reads: Readonly<Record<string, readonly P[]>>): P[] | undefined {
   const out = new Set<P>();

@@ -33,28 +33,89 @@ function owned(buf: Buffer): Buffer {
 /** The rows an item was made of, in a fixed order per kind of item (null for a row it does not have). */
 export type SourceRows = ReadonlyArray<ObjectLiteral | null | undefined>;
 
-interface Entry {
-  /** Everything else the text depends on (variant, options, base URL). */
-  extra: string;
-  rows: SourceRows;
+interface Entry extends Made {
   text: Buffer;
-  size: number;
 }
 
 /** A rough size of a kept row (its values), for the byte bound. */
 const ROW_BYTES = 512;
 
-export class TextMemo {
-  private readonly entries = new Map<string, Entry>();
+/** A map bounded by the bytes its values are said to take: least recently used out first. */
+class BytesLru<K, V> {
+  private readonly map = new Map<K, { value: V; size: number }>();
   private bytes = 0;
+
+  constructor(readonly maxBytes: number) {}
+
+  /** The value of `key` (then the most recently used), or undefined. */
+  get(key: K): V | undefined {
+    const e = this.map.get(key);
+    if (e === undefined) return undefined;
+    this.map.delete(key);
+    this.map.set(key, e);
+    return e.value;
+  }
+
+  /** The value of `key` without counting it as used. */
+  peek(key: K): V | undefined {
+    return this.map.get(key)?.value;
+  }
+
+  /** Keep `value` under `key` (replacing what was there); a value larger than the whole bound is not kept. */
+  set(key: K, value: V, size: number): void {
+    this.delete(key);
+    if (size > this.maxBytes) return;
+    this.map.set(key, { value, size });
+    this.bytes += size;
+    while (this.bytes > this.maxBytes) this.delete(this.map.keys().next().value as K);
+  }
+
+  delete(key: K): void {
+    const e = this.map.get(key);
+    if (e === undefined) return;
+    this.map.delete(key);
+    this.bytes -= e.size;
+  }
+
+  get size(): number {
+    return this.map.size;
+  }
+
+  get usedBytes(): number {
+    return this.bytes;
+  }
+
+  clear(): void {
+    this.map.clear();
+    this.bytes = 0;
+  }
+}
+
+/** What a kept answer or text was made from besides its key: options (`extra`) and rows. */
+interface Made {
+  extra: string;
+  rows: SourceRows;
+}
+
+/** Whether `kept` was made from this `extra` and rows equal to `rows`. */
+function madeFrom(db: EntityManager | DataSource, kept: Made, extra: string, rows: SourceRows): boolean {
+  if (kept.extra !== extra || kept.rows.length !== rows.length) return false;
+  for (let i = 0; i < rows.length; i++) if (!sameRow(db, kept.rows[i], rows[i])) return false;
+  return true;
+}
+
+export class TextMemo {
+  private readonly entries: BytesLru<string, Entry>;
   /** A number per text made here, to name a sequence of texts (`jsonArray`). */
   private readonly serials = new WeakMap<Buffer, number>();
   private nextSerial = 1;
   /** Whole JSON array bodies by the serials of their texts, bounded by `maxBytes / 4`. */
-  private readonly arrays = new Map<string, Buffer>();
-  private arrayBytes = 0;
+  private readonly arrays: BytesLru<string, Buffer>;
 
-  constructor(readonly maxBytes: number) {}
+  constructor(readonly maxBytes: number) {
+    this.entries = new BytesLru(maxBytes);
+    this.arrays = new BytesLru(maxBytes / 4);
+  }
 
   /**
    * `[t0,t1,...]` (see json-body.ts) from texts this memo gave out: the same sequence of texts (the same
@@ -68,53 +129,24 @@ export class TextMemo {
       key += `${n},`;
     }
     const hit = this.arrays.get(key);
-    if (hit !== undefined) {
-      this.arrays.delete(key);
-      this.arrays.set(key, hit);
-      return hit;
-    }
+    if (hit !== undefined) return hit;
     const body = owned(build(texts));
-    const limit = this.maxBytes / 4;
-    if (body.length <= limit) {
-      this.arrays.set(key, body);
-      this.arrayBytes += body.length;
-      while (this.arrayBytes > limit) {
-        const [oldest, b] = this.arrays.entries().next().value as [string, Buffer];
-        this.arrays.delete(oldest);
-        this.arrayBytes -= b.length;
-      }
-    }
+    this.arrays.set(key, body, body.length);
     return body;
   }
 
   /** The text kept in `slot`, when it was made from the same `extra` and rows equal to `rows`. */
   get(db: EntityManager | DataSource, slot: string, extra: string, rows: SourceRows): Buffer | undefined {
-    const e = this.entries.get(slot);
-    if (e === undefined || e.extra !== extra || e.rows.length !== rows.length) return undefined;
-    for (let i = 0; i < rows.length; i++) if (!sameRow(db, e.rows[i], rows[i])) return undefined;
-    // Most recently used last.
-    this.entries.delete(slot);
-    this.entries.set(slot, e);
+    const e = this.entries.peek(slot);
+    if (e === undefined || !madeFrom(db, e, extra, rows)) return undefined;
+    this.entries.get(slot); // most recently used
     return e.text;
   }
 
   set(slot: string, extra: string, rows: SourceRows, text: Buffer): void {
-    const old = this.entries.get(slot);
-    if (old) {
-      this.entries.delete(slot);
-      this.bytes -= old.size;
-    }
-    const size = text.length + 2 * (extra.length + slot.length) + ROW_BYTES * rows.length + 64;
-    if (size > this.maxBytes) return;
     // The request's own row objects (loaded for this answer, never written to afterwards): kept as they are, they
     // share their hidden class with the next answer's rows, which keeps sameRow's property reads monomorphic.
-    this.entries.set(slot, { extra, rows: [...rows], text, size });
-    this.bytes += size;
-    while (this.bytes > this.maxBytes) {
-      const oldest = this.entries.keys().next().value as string;
-      this.bytes -= this.entries.get(oldest)!.size;
-      this.entries.delete(oldest);
-    }
+    this.entries.set(slot, { extra, rows: [...rows], text }, text.length + 2 * (extra.length + slot.length) + ROW_BYTES * rows.length + 64);
   }
 
   /** The text of `slot` made from `extra` and `rows`: the kept one, or `make()`'s (then kept). */
@@ -133,20 +165,16 @@ export class TextMemo {
   }
 
   get usedBytes(): number {
-    return this.bytes;
+    return this.entries.usedBytes;
   }
 
   clear(): void {
     this.entries.clear();
-    this.bytes = 0;
     this.arrays.clear();
-    this.arrayBytes = 0;
   }
 }
 
-interface AnswerEntry {
-  extra: string;
-  rows: SourceRows;
+interface AnswerEntry extends Made {
   body: Buffer;
 }
 
@@ -163,11 +191,12 @@ interface AnswerEntry {
  */
 export class AnswerMemo {
   /** By page text; a few answers per text (one per `extra`). */
-  private readonly entries = new Map<string, AnswerEntry[]>();
-  private bytes = 0;
+  private readonly entries: BytesLru<string, AnswerEntry[]>;
   private static readonly PER_TEXT = 4;
 
-  constructor(readonly maxBytes: number) {}
+  constructor(readonly maxBytes: number) {
+    this.entries = new BytesLru(maxBytes);
+  }
 
   private static sizeOf(source: string, list: readonly AnswerEntry[]): number {
     let n = 2 * source.length + 64;
@@ -178,41 +207,19 @@ export class AnswerMemo {
   /** The body kept for this page text, `extra` and rows equal to `rows`; undefined when there is none. */
   get(db: EntityManager | DataSource, source: string | undefined, extra: string, rows: SourceRows): Buffer | undefined {
     if (source === undefined) return undefined;
-    const list = this.entries.get(source);
-    if (list === undefined) return undefined;
-    for (const e of list) {
-      if (e.extra !== extra || e.rows.length !== rows.length) continue;
-      let same = true;
-      for (let i = 0; i < rows.length && same; i++) same = sameRow(db, e.rows[i], rows[i]);
-      if (!same) continue;
-      // Most recently used last.
-      this.entries.delete(source);
-      this.entries.set(source, list);
-      return e.body;
-    }
-    return undefined;
+    const kept = this.entries.peek(source)?.find((e) => madeFrom(db, e, extra, rows));
+    if (kept === undefined) return undefined;
+    this.entries.get(source); // most recently used
+    return kept.body;
   }
 
   /** Keep `body` as the answer made from this page text, `extra` and `rows`. */
   set(source: string | undefined, extra: string, rows: SourceRows, body: Buffer): void {
     if (source === undefined) return;
-    const old = this.entries.get(source);
-    if (old) {
-      this.entries.delete(source);
-      this.bytes -= AnswerMemo.sizeOf(source, old);
-    }
-    const list = (old ?? []).filter((e) => e.extra !== extra);
+    const list = (this.entries.peek(source) ?? []).filter((e) => e.extra !== extra);
     list.push({ extra, rows: [...rows], body: owned(body) });
     while (list.length > AnswerMemo.PER_TEXT) list.shift();
-    const size = AnswerMemo.sizeOf(source, list);
-    if (size > this.maxBytes) return;
-    this.entries.set(source, list);
-    this.bytes += size;
-    while (this.bytes > this.maxBytes) {
-      const [oldest, l] = this.entries.entries().next().value as [string, AnswerEntry[]];
-      this.bytes -= AnswerMemo.sizeOf(oldest, l);
-      this.entries.delete(oldest);
-    }
+    this.entries.set(source, list, AnswerMemo.sizeOf(source, list));
   }
 
   get size(): number {
@@ -220,11 +227,10 @@ export class AnswerMemo {
   }
 
   get usedBytes(): number {
-    return this.bytes;
+    return this.entries.usedBytes;
   }
 
   clear(): void {
     this.entries.clear();
-    this.bytes = 0;
   }
 }
