@@ -7,7 +7,8 @@
  *
  * Answers, in AWS' words (`{__type, message}`, 400): no Authorization -> MissingAuthenticationTokenException; a
  * malformed one -> IncompleteSignatureException; a scope of another region or service, a date more than 15
- * minutes off, or a wrong signature -> InvalidSignatureException; an unknown or inactive key ->
+ * minutes off, a signature that does not cover host, x-amz-date, x-amz-target and content-type (when sent), or a
+ * wrong signature -> InvalidSignatureException; an unknown or inactive key ->
  * UnrecognizedClientException. The secret and the signature never appear in a message or a log.
  *
  * Access-key secrets are decrypted once and kept in memory for at most 60 s (at most 1,000 keys per database), so
@@ -34,6 +35,13 @@ export const SECRET_CACHE_MAX = 1000;
 export const SIGNATURE_MISMATCH_MESSAGE =
   'The request signature we calculated does not match the signature you provided. Check your AWS Secret Access Key and signing method. Consult the service documentation for details.';
 export const UNRECOGNIZED_CLIENT_MESSAGE = 'The security token included in the request is invalid.';
+
+/** Headers that, when a request carries them, its signature must cover (lower-case name, name as shown). */
+const REQUIRED_SIGNED_HEADERS: ReadonlyArray<[string, string]> = [
+  ['x-amz-date', 'X-Amz-Date'],
+  ['x-amz-target', 'X-Amz-Target'],
+  ['content-type', 'Content-Type'],
+];
 
 const fail = (domainCode: string, message: string) => new UnauthenticatedError(message, { domainCode });
 const incomplete = (message: string) => fail(WORKFLOW_CODES.INCOMPLETE_SIGNATURE, message);
@@ -206,6 +214,14 @@ export async function verifySigV4(req: HttpRequestFacts, opts: SigV4Options): Pr
   if (auth.region !== opts.region) throw invalidSignature(`Credential should be scoped to a valid region, not ${quoteInput(auth.region)}. `);
   if (auth.service !== service) throw invalidSignature(`Credential should be scoped to correct service: '${service}'. `);
   if (!auth.signedHeaders.includes('host')) throw invalidSignature(`'Host' or ':authority' must be a 'SignedHeader' in the AWS Authorization.`);
+  // A signature that leaves out the operation, the date or the body's media type could be replayed as another
+  // operation (a signed Describe sent again as a Stop) or re-read as another body: the AWS SDKs and the AWS CLI
+  // always sign them, so a request that carries them must have signed them.
+  for (const [name, shown] of REQUIRED_SIGNED_HEADERS) {
+    if (header(req.headers, name) !== undefined && !auth.signedHeaders.includes(name)) {
+      throw invalidSignature(`'${shown}' must be a 'SignedHeader' in the AWS Authorization.`);
+    }
+  }
   if (auth.signedHeaders.includes('authorization')) throw invalidSignature(SIGNATURE_MISMATCH_MESSAGE);
   const rawDate = header(req.headers, 'x-amz-date');
   const date = parseAmzDate(rawDate);

@@ -21,6 +21,7 @@ import {
   StopExecutionCommand,
   UpdateStateMachineCommand,
 } from '@aws-sdk/client-sfn';
+import { execFile } from 'node:child_process';
 import type { AccountEntity } from '../../entities';
 import { IdentityFixtures, uniq } from '../fixtures/identity';
 import { startTestApp, TestApp } from '../helpers/app';
@@ -369,6 +370,75 @@ describe('workflow wire protocol (Step Functions) with @aws-sdk/client-sfn', () 
       const tampered = await fetch(`${t.url}/workflow`, { method: 'POST', headers: h, body: '{"maxResults":2}' });
       expect(((await tampered.json()) as { __type: string }).__type).toBe('InvalidSignatureException');
     });
+
+    it('a signature must cover X-Amz-Target, X-Amz-Date and Content-Type: a signed Describe cannot be replayed as a Stop', async () => {
+      const sm = (await create(uniq('replay'))).stateMachineArn!;
+      const { executionArn } = await sfn.alice.send(new StartExecutionCommand({ stateMachineArn: sm, name: uniq('replayed') }));
+      const body = JSON.stringify({ executionArn });
+      // The target left out of the signature: the request it signs (DescribeExecution) is refused too, as AWS would.
+      const describe = await signedHeaders(t.url, { key: keys.alice, target: 'AWSStepFunctions.DescribeExecution', body, unsigned: ['x-amz-target'] });
+      expect(describe['authorization']).not.toMatch(/x-amz-target/);
+      delete describe.host;
+      const send = (headers: Record<string, string>) => fetch(`${t.url}/workflow`, { method: 'POST', headers, body });
+      for (const target of ['AWSStepFunctions.DescribeExecution', 'AWSStepFunctions.StopExecution']) {
+        const r = await send({ ...describe, 'x-amz-target': target });
+        expect(r.status).toBe(400);
+        expect(r.headers.get('x-amzn-errortype')).toBe('InvalidSignatureException');
+        expect(await r.json()).toEqual({ __type: 'InvalidSignatureException', message: "'X-Amz-Target' must be a 'SignedHeader' in the AWS Authorization." });
+      }
+      for (const [unsigned, shown] of [
+        ['x-amz-date', 'X-Amz-Date'],
+        ['content-type', 'Content-Type'],
+      ]) {
+        const h = await signedHeaders(t.url, { key: keys.alice, target: 'AWSStepFunctions.DescribeExecution', body, unsigned: [unsigned] });
+        delete h.host;
+        expect(await (await send(h)).json()).toEqual({ __type: 'InvalidSignatureException', message: `'${shown}' must be a 'SignedHeader' in the AWS Authorization.` });
+      }
+      // Signed as the SDKs sign, a changed target no longer matches the signature.
+      const signed = await signedHeaders(t.url, { key: keys.alice, target: 'AWSStepFunctions.DescribeExecution', body });
+      delete signed.host;
+      expect(((await (await send({ ...signed, 'x-amz-target': 'AWSStepFunctions.StopExecution' })).json()) as { __type: string }).__type).toBe('InvalidSignatureException');
+      expect((await sfn.alice.send(new DescribeExecutionCommand({ executionArn }))).status).toBe('RUNNING');
+      expect((await (await send(signed)).json()) as { status: string }).toMatchObject({ status: 'RUNNING' });
+    });
+  });
+
+  describe('the AWS CLI', () => {
+    // The CLI (botocore) signs on its own, with a header set of its own: it must keep working.
+    const cli = (args: string[]) =>
+      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
+        execFile(
+          'aws',
+          ['stepfunctions', ...args, '--endpoint-url', `${t.url}/workflow`, '--output', 'json'],
+          {
+            env: {
+              PATH: process.env.PATH,
+              HOME: process.env.HOME,
+              AWS_ACCESS_KEY_ID: keys.alice.accessKeyId,
+              AWS_SECRET_ACCESS_KEY: keys.alice.secretAccessKey,
+              AWS_DEFAULT_REGION: REGION,
+              AWS_CONFIG_FILE: '/dev/null',
+              AWS_SHARED_CREDENTIALS_FILE: '/dev/null',
+              AWS_MAX_ATTEMPTS: '1',
+            },
+          },
+          (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+        );
+      });
+
+    it('creates a state machine, starts, describes and stops a job', async () => {
+      const name = uniq('cli');
+      const created = await cli(['create-state-machine', '--name', name, '--definition', PASS, '--role-arn', ROLE]);
+      expect(created.stderr).toBe('');
+      const { stateMachineArn } = JSON.parse(created.stdout) as { stateMachineArn: string };
+      const started = JSON.parse((await cli(['start-execution', '--state-machine-arn', stateMachineArn, '--input', '{"n":1}'])).stdout) as { executionArn: string };
+      expect(JSON.parse((await cli(['describe-execution', '--execution-arn', started.executionArn])).stdout)).toMatchObject({ status: 'RUNNING', input: '{"n":1}' });
+      expect((await cli(['stop-execution', '--execution-arn', started.executionArn])).code).toBe(0);
+      expect(JSON.parse((await cli(['describe-execution', '--execution-arn', started.executionArn])).stdout)).toMatchObject({ status: 'ABORTED' });
+      const missing = await cli(['describe-execution', '--execution-arn', `${started.executionArn}-absent`]);
+      expect(missing.code).not.toBe(0);
+      expect(missing.stderr).toMatch(/ExecutionDoesNotExist/);
+    }, 60_000);
   });
 
   describe('raw requests', () => {

@@ -22,6 +22,8 @@ export interface SignedCallOptions {
   contentType?: string;
   /** Headers added after signing (not covered by the signature). */
   extraHeaders?: Record<string, string>;
+  /** Headers sent but left out of SignedHeaders (a client that signs less than the AWS SDKs do). */
+  unsigned?: string[];
 }
 
 /** Signed headers for a POST to `url` + path. */
@@ -48,7 +50,7 @@ export async function signedHeaders(baseUrl: string, o: SignedCallOptions): Prom
       },
       body: o.body ?? '{}',
     },
-    { signingDate: o.signingDate ?? new Date() },
+    { signingDate: o.signingDate ?? new Date(), unsignableHeaders: new Set(o.unsigned ?? []) },
   );
   return { ...(req.headers as Record<string, string>), ...(o.extraHeaders ?? {}) };
 }

@@ -5,10 +5,12 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { SignatureV4 } from '@smithy/signature-v4';
 import type { AccountEntity } from '../../../entities';
 import { computeSignature, parseAmzDate, parseAuthorizationHeader, verifySigV4 } from '../../../src/auth/sigv4';
 import type { HttpRequestFacts } from '../../../src/context';
 import { UnauthenticatedError } from '../../../src/errors/app-error';
+import { NodeSha256 } from '../../../src/workflow-client/node-sha256';
 
 const VECTORS = '/work/shared/vectors/sigv4';
 const SECRET = 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY';
@@ -135,6 +137,39 @@ describe('SigV4 verification against the official vectors', () => {
     // Megabytes of credential are never echoed whole.
     const huge = await failure(verify(withAuth(`AWS4-HMAC-SHA256 Credential=${'A'.repeat(100_000)}, SignedHeaders=host, Signature=${'0'.repeat(64)}`)));
     expect(huge.length).toBeLessThan(400);
+  });
+
+  it('a request must have signed its X-Amz-Date, X-Amz-Target and Content-Type (no replay as another operation)', async () => {
+    const sign = async (unsigned: string[], target = 'AWSStepFunctions.DescribeExecution'): Promise<HttpRequestFacts> => {
+      const signer = new SignatureV4({ credentials: { accessKeyId: 'AKIDEXAMPLE', secretAccessKey: SECRET }, region: 'us-east-1', service: 'service', sha256: NodeSha256 });
+      const body = '{"executionArn":"arn:aws:states:us-east-1:000000000000:execution:sm:job"}';
+      const signed = await signer.sign(
+        {
+          method: 'POST',
+          protocol: 'https:',
+          hostname: 'example.amazonaws.com',
+          path: '/',
+          headers: { host: 'example.amazonaws.com', 'content-type': 'application/x-amz-json-1.0', 'x-amz-target': target },
+          body,
+        },
+        { signingDate: NOW, unsignableHeaders: new Set(unsigned) },
+      );
+      return { method: 'POST', target: '/', headers: signed.headers, rawBody: Buffer.from(body) };
+    };
+    await expect(verify(await sign([]))).resolves.toBeDefined();
+    const noTarget = await sign(['x-amz-target']);
+    expect(noTarget.headers.authorization).not.toContain('x-amz-target');
+    // Refused as signed, and so as replayed with another operation.
+    for (const target of ['AWSStepFunctions.DescribeExecution', 'AWSStepFunctions.StopExecution']) {
+      expect(await failure(verify({ ...noTarget, headers: { ...noTarget.headers, 'x-amz-target': target } }))).toBe(
+        "INVALID_SIGNATURE: 'X-Amz-Target' must be a 'SignedHeader' in the AWS Authorization.",
+      );
+    }
+    expect(await failure(verify(await sign(['x-amz-date'])))).toBe("INVALID_SIGNATURE: 'X-Amz-Date' must be a 'SignedHeader' in the AWS Authorization.");
+    expect(await failure(verify(await sign(['content-type'])))).toBe("INVALID_SIGNATURE: 'Content-Type' must be a 'SignedHeader' in the AWS Authorization.");
+    // Signed, a changed target is a signature mismatch.
+    const full = await sign([]);
+    expect(await failure(verify({ ...full, headers: { ...full.headers, 'x-amz-target': 'AWSStepFunctions.StopExecution' } }))).toMatch(/^INVALID_SIGNATURE: The request signature we calculated/);
   });
 
   it('parses X-Amz-Date strictly', () => {
