@@ -406,6 +406,17 @@ describe('workflow GraphQL', () => {
       expect((await ok(WorkflowJobDocument, { arn: alicesJob.arn }, 'alice')).workflowJob!.status).toBe('ABORTED');
     });
 
+    it("another user may read and start a definition but not update or delete it (FORBIDDEN); its creator and a site admin may", async () => {
+      const d = await createDef(uniq('owned'));
+      expect(await code(UpdateWorkflowDefinitionDocument, { input: { arn: d.arn, definition: PASS2 } }, 'bob')).toBe('FORBIDDEN');
+      expect(await code(DeleteWorkflowDefinitionDocument, { input: { arn: d.arn } }, 'bob')).toBe('FORBIDDEN');
+      expect((await ok(WorkflowDefinitionDocument, { arn: d.arn }, 'bob')).workflowDefinition).toMatchObject({ definition: PASS, status: 'ACTIVE' });
+      expect((await start(d.arn, {}, 'bob')).job.status).toBe('RUNNING');
+      await ok(UpdateWorkflowDefinitionDocument, { input: { arn: d.arn, roleArn: ROLE2 } }, 'admin');
+      await ok(UpdateWorkflowDefinitionDocument, { input: { arn: d.arn, roleArn: ROLE } }, 'alice');
+      await ok(DeleteWorkflowDefinitionDocument, { input: { arn: d.arn } }, 'alice');
+    });
+
     it('needs a token with the workflow scope or permission; a read-only permission cannot write', async () => {
       expect(await code(WorkflowDefinitionsDocument, {}, 'anonymous')).toBe('UNAUTHENTICATED');
       expect(await code(WorkflowJobsDocument, {}, 'anonymous')).toBe('UNAUTHENTICATED');

@@ -209,6 +209,36 @@ describe('workflow wire protocol (Step Functions) with @aws-sdk/client-sfn', () 
       expect(await outcome(sfn.alice.send(new DescribeExecutionCommand({ executionArn: smArn })))).toBe('InvalidArn 400');
     });
 
+    it("only a definition's creator or a site admin may update or delete it (AccessDeniedException); others still read and start it", async () => {
+      const { stateMachineArn } = await create(uniq('owned'));
+      const denied = await errorOf(sfn.bob.send(new UpdateStateMachineCommand({ stateMachineArn, definition: PASS2 })));
+      expect(denied).toMatchObject({ name: 'AccessDeniedException', status: 400 });
+      expect(await outcome(sfn.bob.send(new DeleteStateMachineCommand({ stateMachineArn })))).toBe('AccessDeniedException 400');
+      // Nothing changed: the text alice wrote is what her next job runs.
+      const d = await sfn.bob.send(new DescribeStateMachineCommand({ stateMachineArn }));
+      expect(d).toMatchObject({ definition: PASS, status: 'ACTIVE' });
+      expect(await outcome(sfn.bob.send(new StartExecutionCommand({ stateMachineArn })))).toBe('ok');
+      expect(await outcome(sfn.admin.send(new UpdateStateMachineCommand({ stateMachineArn, definition: PASS2 })))).toBe('ok');
+      expect(await outcome(sfn.alice.send(new UpdateStateMachineCommand({ stateMachineArn, definition: PASS })))).toBe('ok');
+      expect(await outcome(sfn.alice.send(new DeleteStateMachineCommand({ stateMachineArn })))).toBe('ok');
+    });
+
+    it("ExecutionAlreadyExists for another user's job says the name is taken and nothing about that job", async () => {
+      const name = uniq('guess');
+      const { executionArn } = await sfn.alice.send(new StartExecutionCommand({ stateMachineArn: smArn, name, input: '{"secret":"s3cr3t-input"}' }));
+      for (const input of ['{"secret":"s3cr3t-input"}', '{}']) {
+        const e = await errorOf(sfn.bob.send(new StartExecutionCommand({ stateMachineArn: smArn, name, input })));
+        expect(e).toMatchObject({ name: 'ExecutionAlreadyExists', status: 400 });
+        expect(e.message).not.toContain(executionArn!);
+        expect(e.message).not.toContain(':execution:');
+        expect(e.message).not.toContain('s3cr3t');
+        expect(e.message).toContain(name);
+      }
+      // Its starter (and an admin) get Step Functions' own message, which names the job.
+      expect((await errorOf(sfn.alice.send(new StartExecutionCommand({ stateMachineArn: smArn, name, input: '{}' })))).message).toContain(executionArn!);
+      expect((await errorOf(sfn.admin.send(new StartExecutionCommand({ stateMachineArn: smArn, name, input: '{}' })))).message).toContain(executionArn!);
+    });
+
     it('a job is visible to its starter and to site admins only', async () => {
       const { executionArn } = await sfn.alice.send(new StartExecutionCommand({ stateMachineArn: smArn, name: uniq('private') }));
       expect(await outcome(sfn.bob.send(new DescribeExecutionCommand({ executionArn })))).toBe('ExecutionDoesNotExist 400');

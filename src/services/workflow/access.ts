@@ -2,11 +2,13 @@
  * The workflow domain's access rules, in one place:
  *  - reading anything needs `can(viewer, 'workflow.read')`, every write `workflow.write` (a classic token's
  *    `workflow` scope, a fine-grained token's `workflow` permission, an access key, in-process callers);
- *  - definitions are shared by every workflow user of the gateway (one AWS "account");
+ *  - definitions are shared by every workflow user of the gateway (one AWS "account") for reading and starting
+ *    jobs; changing or deleting one is its creator's or a site admin's (a job runs its definition with the
+ *    starter's rights, so whoever rewrites a definition acts in every later job of it);
  *  - a job is visible to the user who started it and to site admins; a job one may not see does not exist.
  * Services call these before touching data; the list SQL of jobs is derived from `jobVisibilityFilter`.
  */
-import type { WorkflowJobEntity } from '../../../entities';
+import type { WorkflowDefinitionEntity, WorkflowJobEntity } from '../../../entities';
 import { can } from '../../auth/permissions';
 import type { Viewer } from '../../auth/viewer';
 import type { RequestContext } from '../../context';
@@ -22,6 +24,18 @@ export function requireWorkflowAccess(ctx: RequestContext, access: WorkflowAcces
     throw new ForbiddenError(`The credential does not allow workflow ${access === 'read' ? 'reads' : 'writes'} (it needs the workflow ${access === 'read' ? 'read' : 'write'} permission).`);
   }
   return Number(v.user.id);
+}
+
+/**
+ * Throws (AccessDeniedException / FORBIDDEN) unless the viewer created the definition or is a site admin. Only
+ * called for definitions the viewer may read (all of them), so refusing reveals nothing.
+ */
+export function requireDefinitionOwner(ctx: RequestContext, def: Pick<WorkflowDefinitionEntity, 'createdBy'>, action: 'update' | 'delete'): void {
+  const v = ctx.viewer;
+  if (v.kind !== 'user') throw new UnauthenticatedError('Requires authentication');
+  if (v.user.siteAdmin === true) return;
+  if (def.createdBy !== null && Number(def.createdBy) === Number(v.user.id)) return;
+  throw new ForbiddenError(`Only the state machine's creator or a site admin may ${action} it.`);
 }
 
 /** Site admins see every job. */

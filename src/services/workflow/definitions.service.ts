@@ -1,7 +1,8 @@
 /**
  * Workflow definitions (Step Functions state machines): create (idempotent as AWS documents it), describe,
  * update (running jobs keep the text they started with), delete (DELETING while jobs run, then gone), list.
- * Definitions are shared by every workflow user of the gateway; reads need workflow.read, writes workflow.write.
+ * Definitions are shared by every workflow user of the gateway; reads need workflow.read, writes workflow.write;
+ * updates and deletes are the creator's or a site admin's (access.ts).
  */
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
@@ -12,7 +13,7 @@ import { queryRows } from '../../db/rows';
 import { isPostgres, lockedFindOne } from '../../db/transaction';
 import { ConflictError, NotFoundError, quoteInput, ValidationError } from '../../errors/app-error';
 import { DEFAULT_PAGE_SIZE, keysetPage, Page, PageArgs } from '../common/pagination';
-import { requireWorkflowAccess } from './access';
+import { requireDefinitionOwner, requireWorkflowAccess } from './access';
 import { definitionArn, parseDefinitionArn, requireRoleArn, requireValidName } from './arn';
 import { DefinitionCheckPool } from './definition-check-pool';
 import { WORKFLOW_CODES } from './error-codes';
@@ -143,6 +144,7 @@ export class WorkflowDefinitionService {
     parseDefinitionArn(ctx.config, input.arn);
     return withTransaction(ctx, async (tx) => {
       const row = await this.find(tx.db, tx, input.arn, { lock: true });
+      requireDefinitionOwner(tx, row, 'update');
       if (row.status === 'DELETING') {
         throw new ConflictError(`State Machine is being deleted: ${quoteInput(input.arn)}`, { domainCode: WORKFLOW_CODES.STATE_MACHINE_DELETING });
       }
@@ -172,6 +174,7 @@ export class WorkflowDefinitionService {
     return withTransaction(ctx, async (tx) => {
       const row = await lockedFindOne(tx.db, WorkflowDefinitionEntity, { name });
       if (!row) return null;
+      requireDefinitionOwner(tx, row, 'delete');
       if (await finishDeletion(tx.db, row.id, { force: true })) return null;
       if (row.status !== 'DELETING') {
         const patch = { status: 'DELETING' as const, updatedAt: new Date() };

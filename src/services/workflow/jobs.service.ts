@@ -257,7 +257,15 @@ export class WorkflowJobService {
       const arn = jobArn(ctx.config, def.name, name);
       const existing = await lockedFindOne(tx.db, WorkflowJobEntity, { definitionId: def.id, name });
       if (existing) {
-        if (existing.status === 'RUNNING' && existing.input === text && jobVisible(ctx.viewer, existing)) return { job: existing, created: false };
+        const visible = jobVisible(ctx.viewer, existing);
+        if (existing.status === 'RUNNING' && existing.input === text && visible) return { job: existing, created: false };
+        // Names are one namespace per definition (ARNs are unique) but jobs are their starter's: another user's job
+        // is named only as taken, never shown (its ARN, status or input).
+        if (!visible) {
+          throw new ConflictError(`Execution Already Exists: the name ${quoteInput(name)} is taken for this state machine`, {
+            domainCode: WORKFLOW_CODES.EXECUTION_ALREADY_EXISTS,
+          });
+        }
         throw new ConflictError(`Execution Already Exists: ${quoteInput(arn)}`, { domainCode: WORKFLOW_CODES.EXECUTION_ALREADY_EXISTS });
       }
       const now = new Date();
