@@ -488,19 +488,27 @@ export class WorkflowClient {
 type OperationName =
   | 'createActivity'
   | 'createStateMachine'
+  | 'createStateMachineAlias'
   | 'deleteActivity'
   | 'deleteStateMachine'
+  | 'deleteStateMachineAlias'
+  | 'deleteStateMachineVersion'
   | 'describeActivity'
   | 'describeExecution'
+  | 'describeMapRun'
   | 'describeStateMachine'
+  | 'describeStateMachineAlias'
   | 'describeStateMachineForExecution'
   | 'getActivityTask'
   | 'getExecutionHistory'
   | 'listActivities'
   | 'listExecutions'
   | 'listMapRuns'
+  | 'listStateMachineAliases'
+  | 'listStateMachineVersions'
   | 'listStateMachines'
   | 'listTagsForResource'
+  | 'publishStateMachineVersion'
   | 'redriveExecution'
   | 'sendTaskFailure'
   | 'sendTaskHeartbeat'
@@ -509,8 +517,12 @@ type OperationName =
   | 'startSyncExecution'
   | 'stopExecution'
   | 'tagResource'
+  | 'testState'
   | 'untagResource'
-  | 'updateStateMachine';
+  | 'updateMapRun'
+  | 'updateStateMachine'
+  | 'updateStateMachineAlias'
+  | 'validateStateMachineDefinition';
 
 type OperationMethods = {
   [K in OperationName | `${OperationName}Async`]: (args?: Record<string, unknown>) => Promise<Result>;

@@ -4,6 +4,8 @@
  * versions, copies). Operation and paginator names are checked against the real @aws-sdk/client-sfn.
  */
 import * as sfn from '@aws-sdk/client-sfn';
+import { readFileSync } from 'node:fs';
+import * as path from 'node:path';
 import { InvalidArgumentError } from '../../../src/workflow-client/errors';
 import {
   Service,
@@ -12,9 +14,61 @@ import {
   defaultApiProvider,
   type ApiModel,
   type ApiProvider,
+  type ShapeRef,
 } from '../../../src/workflow-client/api';
 
 const service = () => Service.fromProvider(defaultApiProvider, 'states', 'latest');
+
+/** The SDK's structure schema `${Name}$` = [3 | -3, ns, name, traits, memberNames, memberSchemas, requiredCount?]. */
+type SdkStruct = [number, string, string, unknown, string[], unknown[], number?];
+
+// The SDK's schema numbers for simple types (@smithy/core schema): 0 string, 1 number, 2 boolean, 4-7 timestamps,
+// 15 document, 21 blob; 64|x a list of x and 128|x a map to x. Traits 8 = sensitive.
+const SIMPLE: Record<number, string> = { 0: 'string', 1: 'number', 2: 'boolean', 4: 'timestamp', 5: 'timestamp', 6: 'timestamp', 7: 'timestamp', 15: 'document', 21: 'blob' };
+const hasSensitive = (traits: unknown): boolean =>
+  (typeof traits === 'number' && (traits & 8) !== 0) || (typeof traits === 'object' && traits !== null && 'sensitive' in traits);
+
+/** The SDK's member schema as a type description, e.g. `list<Tag>`, `string!` (! = sensitive). */
+function describeSdk(schema: unknown, sensitive = false): string {
+  const mark = sensitive ? '!' : '';
+  if (typeof schema === 'function') return describeSdk((schema as () => unknown)(), sensitive);
+  if (typeof schema === 'number') {
+    if (schema & 64) return `list<${describeSdk(schema & 63)}>${mark}`;
+    if (schema & 128) return `map<${describeSdk(schema & 127)}>${mark}`;
+    return `${SIMPLE[schema] ?? `?${schema}`}${mark}`;
+  }
+  const s = schema as unknown[];
+  if (s.length === 2) return describeSdk(s[0], sensitive || hasSensitive(s[1])); // [schema, member traits]
+  const [kind, , name, traits] = s as [number, string, string, unknown];
+  const sens = sensitive || hasSensitive(traits);
+  switch (kind) {
+    case 0:
+      return describeSdk(s[4], sens);
+    case 1:
+      return `list<${describeSdk(s[4])}>${sens ? '!' : ''}`;
+    case 2:
+      return `map<${describeSdk(s[5])}>${sens ? '!' : ''}`;
+    default:
+      return `${name}${sens ? '!' : ''}`;
+  }
+}
+
+const NUMBER_TYPES = new Set(['integer', 'long', 'float', 'double', 'byte']);
+/** The same description for a member of our model. */
+function describeMine(s: Service, ref: ShapeRef): string {
+  const shape = s.getShape(ref.shape);
+  const mark = shape.sensitive || ref.sensitive ? '!' : '';
+  switch (shape.type) {
+    case 'structure':
+      return `${ref.shape}${mark}`;
+    case 'list':
+      return `list<${describeMine(s, shape.member!)}>${mark}`;
+    case 'map':
+      return `map<${describeMine(s, shape.value!)}>${mark}`;
+    default:
+      return `${NUMBER_TYPES.has(shape.type) ? 'number' : shape.type}${mark}`;
+  }
+}
 
 describe('workflow client service model', () => {
   it('has the Step Functions metadata the serializer and signer need', () => {
@@ -33,27 +87,36 @@ describe('workflow client service model', () => {
     expect(service().getServiceName()).toBe('states');
   });
 
-  it('models the job and state-machine operations, each a real SFN operation', () => {
+  it('models every operation of the official SDK, and nothing else', () => {
     const s = service();
-    const required = [
-      'CreateStateMachine',
-      'DescribeStateMachine',
-      'UpdateStateMachine',
-      'DeleteStateMachine',
-      'ListStateMachines',
-      'StartExecution',
-      'StartSyncExecution',
-      'DescribeExecution',
-      'ListExecutions',
-      'StopExecution',
-      'GetExecutionHistory',
-    ];
-    for (const op of required) expect(s.hasOperation(op)).toBe(true);
-    expect(s.getOperationNames().length).toBeGreaterThanOrEqual(25);
-    // every modelled operation exists in the official SDK under the same name
     const sdk = sfn as unknown as Record<string, unknown>;
-    for (const op of s.getOperationNames()) expect(typeof sdk[`${op}Command`]).toBe('function');
+    const sdkOps = Object.keys(sdk)
+      .filter((k) => /^[A-Z]\w*Command$/.test(k) && typeof sdk[k] === 'function')
+      .map((k) => k.slice(0, -'Command'.length))
+      .sort();
+    expect(sdkOps).toHaveLength(37);
+    expect([...s.getOperationNames()].sort()).toEqual(sdkOps);
     expect(s.hasOperation('startExecution')).toBe(false);
+  });
+
+  it('gives each operation the errors, idempotency and host prefix the SDK has', () => {
+    // The SDK's operation schema `${Op}$` = [9, ns, name, traits, input, output]: traits 2 = idempotent,
+    // {endpoint: [prefix]} = host prefix. Its modelled errors are the command's documented @throws.
+    const s = service();
+    const sdk = sfn as unknown as Record<string, unknown>;
+    const commands = path.join(path.dirname(require.resolve('@aws-sdk/client-sfn')), '..', 'dist-types', 'commands');
+    for (const op of s.getOperationNames()) {
+      const o = s.getOperation(op);
+      const traits = (sdk[`${op}$`] as [number, string, string, unknown])[3];
+      const doc = readFileSync(path.join(commands, `${op}Command.d.ts`), 'utf8');
+      const thrown = [...doc.matchAll(/@throws \{@link (\w+)\}/g)].map((m) => m[1]).filter((e) => e !== 'SFNServiceException');
+      expect({ op, errors: o.errors.map((e) => e.shape).sort() }).toEqual({ op, errors: thrown.sort() });
+      expect({ op, idempotent: o.idempotent === true }).toEqual({ op, idempotent: traits === 2 });
+      const prefix = typeof traits === 'object' && traits !== null ? (traits as { endpoint?: string[] }).endpoint?.[0] : undefined;
+      expect({ op, hostPrefix: o.endpoint?.hostPrefix }).toEqual({ op, hostPrefix: prefix });
+    }
+    expect(s.getOperation('TestState').endpoint).toEqual({ hostPrefix: 'sync-' });
+    expect(s.getOperation('PublishStateMachineVersion').idempotent).toBe(true);
   });
 
   it('returns operations with http, input, output, errors, idempotent and hostPrefix', () => {
@@ -101,9 +164,7 @@ describe('workflow client service model', () => {
     expect(() => s.getShape('Missing')).toThrow('Shape not found: Missing');
   });
 
-  it('matches the official SDK schemas: member names, required members and enum values', () => {
-    // @aws-sdk/client-sfn exports each structure's schema as `${Name}$` = [3, ns, name, traits, memberNames,
-    // memberSchemas, requiredCount] with the required members first, and each enum as an object of its values.
+  it('matches the official SDK schemas member for member: names, required, types, sensitivity and enum values', () => {
     const sdk = sfn as unknown as Record<string, unknown>;
     const s = service();
     const seen = new Set<string>();
@@ -112,14 +173,30 @@ describe('workflow client service model', () => {
       if (seen.has(name)) return;
       seen.add(name);
       const mine = s.getShape(name);
-      const schema = sdk[`${name}$`] as [number, string, string, unknown, string[], unknown, number?] | undefined;
-      if (mine.type === 'structure' && schema) {
-        const [, , , , names, , requiredCount = 0] = schema;
+      const schema = sdk[`${name}$`] as SdkStruct | undefined;
+      if (mine.type === 'structure') {
+        expect({ name, inSdk: schema !== undefined }).toEqual({ name, inSdk: true });
+        const [, , , traits, names, members, requiredCount = 0] = schema!;
         expect({ name, members: Object.keys(mine.members ?? {}).sort() }).toEqual({ name, members: [...names].sort() });
         expect({ name, required: [...(mine.required ?? [])].sort() }).toEqual({
           name,
           required: names.slice(0, requiredCount).sort(),
         });
+        expect({ name, sensitive: mine.sensitive === true }).toEqual({ name, sensitive: hasSensitive(traits) });
+        names.forEach((member, i) => {
+          expect({ name, member, type: describeMine(s, mine.members![member]) }).toEqual({
+            name,
+            member,
+            type: describeSdk(members[i]),
+          });
+        });
+        if (mine.exception) {
+          const t = traits as { error?: string; httpError?: number };
+          expect({ name, error: mine.error }).toEqual({
+            name,
+            error: { httpStatusCode: t.httpError ?? 400, senderFault: t.error === 'client' },
+          });
+        }
         compared++;
       }
       const values = sdk[name];
@@ -137,7 +214,13 @@ describe('workflow client service model', () => {
       }
       for (const e of o.errors) walk(e.shape);
     }
-    expect(compared).toBeGreaterThan(80);
+    // every error the SDK knows is modelled
+    for (const [key, value] of Object.entries(sdk)) {
+      if (key.endsWith('$') && Array.isArray(value) && value[0] === -3 && key !== 'SFNServiceException$') {
+        expect(s.getShape(key.slice(0, -1)).exception).toBe(true);
+      }
+    }
+    expect(compared).toBeGreaterThan(150);
   });
 
   it('resolves a member reference with its traits over the target shape', () => {
@@ -159,8 +242,23 @@ describe('workflow client service model', () => {
     });
     expect(s.getPaginatorConfig('GetExecutionHistory').result_key).toBe('events');
     expect(s.getPaginatorConfig('ListStateMachines').result_key).toBe('stateMachines');
-    const sdk = sfn as unknown as Record<string, unknown>;
-    for (const name of Object.keys(s.getPaginators())) expect(typeof sdk[`paginate${name}`]).toBe('function');
+    // the SDK's paginators, read from its createPaginator(Client, Command, inputToken, outputToken, pageSizeKey) calls
+    const source = readFileSync(require.resolve('@aws-sdk/client-sfn'), 'utf8');
+    const sdkPaginators = Object.fromEntries(
+      [...source.matchAll(/createPaginator\(SFNClient, (\w+)Command, "(\w+)", "(\w+)", "(\w+)"\)/g)].map((m) => [
+        m[1],
+        { input_token: m[2], output_token: m[3], limit_key: m[4] },
+      ]),
+    );
+    expect(Object.keys(sdkPaginators).length).toBeGreaterThanOrEqual(5);
+    expect(Object.keys(s.getPaginators()).sort()).toEqual(Object.keys(sdkPaginators).sort());
+    for (const [name, tokens] of Object.entries(sdkPaginators)) {
+      const config = s.getPaginatorConfig(name);
+      expect({ name, ...config }).toMatchObject({ name, ...tokens });
+      // the result key is a list member of the output
+      const out = s.getOutputShape(name);
+      expect(s.getShape(out.members![config.result_key as string].shape).type).toBe('list');
+    }
     expect(() => s.getPaginatorConfig('DescribeExecution')).toThrow(
       new UnexpectedValueError('There is no DescribeExecution paginator defined for the states service.'),
     );

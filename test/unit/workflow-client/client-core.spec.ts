@@ -150,13 +150,15 @@ describe('WorkflowClient', () => {
       expect(errorOf(() => make({ endpoint_discovery: 'on' })).message).toMatch(/"endpoint_discovery"\. Expected array\|bool\|callable/);
     });
 
-    it('disable_host_prefix_injection: StartSyncExecution goes to sync-<host> unless disabled', async () => {
+    it('disable_host_prefix_injection: StartSyncExecution and TestState go to sync-<host> unless disabled', async () => {
       const hosts: string[] = [];
       const capture = async (r: WireRequest) => (hosts.push(r.hostname), { statusCode: 200, headers: {}, body: '{}' });
       await make({ endpoint: 'http://localhost:9/', http_handler: capture }).startSyncExecution({ stateMachineArn: 'arn:x' });
       await make({ endpoint: 'http://localhost:9/', http_handler: capture, disable_host_prefix_injection: true }).startSyncExecution({ stateMachineArn: 'arn:x' });
       await make({ endpoint: 'http://localhost:9/', http_handler: capture }).startExecution({ stateMachineArn: 'arn:x' });
-      expect(hosts).toEqual(['sync-localhost', 'localhost', 'localhost']);
+      await make({ endpoint: 'http://localhost:9/', http_handler: capture }).testState({ definition: '{}' });
+      await make({ endpoint: 'http://localhost:9/', http_handler: capture, disable_host_prefix_injection: true }).testState({ definition: '{}' });
+      expect(hosts).toEqual(['sync-localhost', 'localhost', 'localhost', 'sync-localhost', 'localhost']);
     });
 
     it('api_provider: the model comes from it (type, service, version); null is an error', () => {
@@ -428,7 +430,7 @@ describe('WorkflowClient', () => {
     it('every operation of the model is a method, and an …Async one, returning a Promise', async () => {
       const c = make({ http_handler: async () => ({ statusCode: 200, headers: {}, body: '{}' }), validate: false }) as unknown as Record<string, (a?: object) => Promise<Result>>;
       const ops = make().getApi().getOperationNames();
-      expect(ops.length).toBeGreaterThanOrEqual(25);
+      expect(ops).toHaveLength(37);
       for (const op of ops) {
         const m = op[0].toLowerCase() + op.slice(1);
         expect([m, typeof c[m], typeof c[`${m}Async`]]).toEqual([m, 'function', 'function']);
