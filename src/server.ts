@@ -15,7 +15,7 @@ import type { DataSource } from 'typeorm';
 import { openDatabase } from '../ormconfig';
 import { AppConfig, describeConfig } from './config';
 import { AppDeps, createContext } from './context';
-import { toAppError, UnauthenticatedError, ValidationError } from './errors/app-error';
+import { AppError, toAppError, UnauthenticatedError, ValidationError } from './errors/app-error';
 import { createApollo, fastifyGraphqlHandler, GraphqlContext } from './graphql/apollo';
 import { PLAYGROUND_ASSET_PREFIX, playgroundAsset, playgroundPage } from './graphql/playground';
 import { getSchema } from './graphql/schema';
@@ -199,7 +199,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
       try {
         done(null, parse((body as Buffer).toString('utf8')));
       } catch (e) {
-        done(Object.assign(new SyntaxError('Malformed body'), { statusCode: 400, cause: e }));
+        // A bound the parser enforces (parameter count, nesting) is answered as such; anything else is malformed.
+        done(e instanceof AppError ? e : Object.assign(new SyntaxError('Malformed body'), { statusCode: 400, cause: e }));
       }
     });
   }

@@ -9,6 +9,8 @@ export const REQUEST_CODES = {
   /** The body parsed but is not a JSON object. */
   BODY_NOT_OBJECT: 'BODY_NOT_OBJECT',
   BODY_TOO_LARGE: 'BODY_TOO_LARGE',
+  /** More parameters, or deeper bracket nesting, than a request may carry (src/rest/bracket-params.ts). */
+  PARAMS_OVER_LIMIT: 'PARAMS_OVER_LIMIT',
   /** Content-Type the endpoint does not read. */
   MEDIA_TYPE_UNSUPPORTED: 'MEDIA_TYPE_UNSUPPORTED',
   /** Accept names no media type the endpoint answers with. */

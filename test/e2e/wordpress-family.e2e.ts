@@ -208,6 +208,28 @@ describe('WordPress REST family (HTTP)', () => {
       }
     });
 
+    it('form indexes are keys (a huge index is one entry); too many parameters or levels are a 400 before any work', async () => {
+      const form = (body: string) => call(`${BASE}/events`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...basic(login, token) }, body });
+      const dates = 'start_date=2026-05-01&end_date=2026-05-02';
+      const huge = await form(`title=T&${dates}&categories[999999999]=3&categories[1]=4`);
+      expect(huge.status).toBe(201);
+      expect(huge.body.input.categories).toEqual([3, 4]);
+      const titled = await form(`title[99999999]=x&${dates}`);
+      expect(titled.status).toBe(400);
+      expect(titled.body).toMatchObject({ code: 'rest_invalid_param', data: { status: 400, params: { title: expect.any(String) } } });
+      const overLimit = { code: 'rest_bad_request', message: 'Too many parameters: at most 1000 are accepted.', data: { status: 400 } };
+      const many = await form(`title=T&${dates}&${Array.from({ length: 1000 }, (_, i) => `x${i}=1`).join('&')}`);
+      expect(many.status).toBe(400);
+      expect(many.body).toEqual(overLimit);
+      const deep = await form(`title=T&${dates}&venue${'[a]'.repeat(11)}=1`);
+      expect(deep.status).toBe(400);
+      expect(deep.body).toMatchObject({ code: 'rest_bad_request', message: expect.stringMatching(/nested too deeply/), data: { status: 400 } });
+      // The query is bounded the same way.
+      const query = await call(`${BASE}/events?${Array.from({ length: 1001 }, (_, i) => `q${i}=1`).join('&')}`);
+      expect(query.status).toBe(400);
+      expect(query.body).toEqual(overLimit);
+    });
+
     it('form bodies stay unsupported (415) on other families', async () => {
       const r = await call('/repos/a/b/secret-scanning/alerts/1', { method: 'PATCH', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'state=resolved' });
       expect(r.status).toBe(415);

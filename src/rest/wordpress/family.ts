@@ -43,6 +43,7 @@ const BY_DOMAIN_CODE: Record<string, [string, number, CoreMessageId?]> = {
   [REQUEST_CODES.MEDIA_TYPE_UNSUPPORTED]: ['rest_unsupported_media_type', 415],
   [REQUEST_CODES.NOT_ACCEPTABLE]: ['rest_not_acceptable', 406],
   [REQUEST_CODES.BODY_TOO_LARGE]: ['rest_request_too_large', 413],
+  [REQUEST_CODES.PARAMS_OVER_LIMIT]: ['rest_bad_request', 400],
   [AUTH_CODES.UNKNOWN_LOGIN]: ['invalid_username', 401, 'invalid_username'],
   [AUTH_CODES.WRONG_PASSWORD]: ['incorrect_password', 401, 'incorrect_password'],
 };

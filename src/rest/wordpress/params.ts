@@ -22,6 +22,7 @@ import type { RequestContext } from '../../context';
 import { NotFoundError, ValidationError } from '../../errors/app-error';
 import { INT4_MAX } from '../../services/common/decode';
 import { isLanguage, Language, LANGUAGES } from '../../i18n';
+import { checkParamCount } from '../bracket-params';
 import type { Param } from '../params';
 import type { HttpMethod, ParamSpec, RestRequest, RestResult, RestRoute } from '../route-table';
 import { catalogMessage, CORE_MESSAGES, CoreMessageId, MessageArg } from './messages';
@@ -324,6 +325,9 @@ export function routeArgs(route: RestRoute<any, any>): WpArgs {
 export function prepareWordpressRequest(req: RestRequest, route: RestRoute<any, any>): void {
   const lang = rawArg(req, LANGUAGE_ARG_NAME);
   if (isLanguage(lang)) req.language = lang;
+  // The query is bounded like a form body (the same count as PHP's max_input_vars).
+  const q = req.target.indexOf('?');
+  if (q >= 0) checkParamCount(req.target.slice(q + 1));
   REQUEST_VALUES.set(req, readWpArgs(req, routeArgs(route)));
 }
 
