@@ -70,6 +70,10 @@ export interface AppConfig {
   workflowQueuePrefix: string;
   /** How long a runner's claim on a job lasts unrenewed (WORKFLOW_LEASE_SECONDS, default 30): a dead runner's jobs are taken over after it. */
   workflowLeaseMs: number;
+  /** Largest GetExecutionHistory page in bytes of event details (WORKFLOW_HISTORY_PAGE_BYTES, default 1 MiB; at least one event per page). */
+  workflowHistoryPageBytes: number;
+  /** History bytes one job may store (WORKFLOW_JOB_HISTORY_BYTES, default 32 MiB): past it the job fails with States.DataLimitExceeded. */
+  workflowJobHistoryBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -223,7 +227,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     workflowConcurrency: parseConcurrency(env.WORKFLOW_CONCURRENCY),
     workflowQueuePrefix: parseQueuePrefix(env.WORKFLOW_QUEUE_PREFIX),
     workflowLeaseMs: parseLeaseSeconds(env.WORKFLOW_LEASE_SECONDS) * 1000,
+    workflowHistoryPageBytes: parseByteBound('WORKFLOW_HISTORY_PAGE_BYTES', env.WORKFLOW_HISTORY_PAGE_BYTES, 1024 * 1024),
+    workflowJobHistoryBytes: parseByteBound('WORKFLOW_JOB_HISTORY_BYTES', env.WORKFLOW_JOB_HISTORY_BYTES, 32 * 1024 * 1024),
   };
+}
+
+/** A byte bound of the workflow service: 1 KiB to 16 GiB. */
+function parseByteBound(name: string, raw: string | undefined, fallback: number): number {
+  const n = parsePositiveInt(name, raw, fallback);
+  if (n < 1024 || n > 2 ** 34) throw new ConfigError(`${name} must be a number of bytes from 1024 to ${2 ** 34} (got "${String(raw).slice(0, 64)}")`);
+  return n;
 }
 
 function parseLeaseSeconds(raw: string | undefined): number {

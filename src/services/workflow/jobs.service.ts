@@ -495,20 +495,47 @@ export class WorkflowJobService {
             p.length === 1 && Number.isSafeInteger(p[0]) && (p[0] as number) >= 0 && (p[0] as number) <= 2_147_483_647,
           );
     const job = await this.findVisible(ctx, args.executionArn);
-    const qb = ctx.db.getRepository(WorkflowJobEventEntity).createQueryBuilder('e').where('e.job_id = :id', { id: job.id });
-    if (position) qb.andWhere(reverse ? 'e.event_id < :after' : 'e.event_id > :after', { after: position[0] });
-    const rows = await qb.orderBy('e.event_id', reverse ? 'DESC' : 'ASC').limit(size + 1).getMany();
-    const more = rows.length > size;
-    const page = more ? rows.slice(0, size) : rows;
+    const page = await this.historyRows(ctx, job.id, size, reverse, position?.[0]);
+    const more = page.more;
     const withData = args.includeExecutionData !== false;
-    const items = page.map((r) => ({
+    const items = page.rows.map((r) => ({
       id: r.eventId,
       previousEventId: r.previousEventId,
       type: r.type,
       timestamp: r.timestamp,
       details: withData ? parseDetails(r.details) : withoutData(parseDetails(r.details)),
     }));
-    return { items, nextToken: more ? encodePageToken(key, 'GetExecutionHistory', filter, [page[page.length - 1].eventId]) : undefined };
+    return { items, nextToken: more ? encodePageToken(key, 'GetExecutionHistory', filter, [page.rows[page.rows.length - 1].eventId]) : undefined };
+  }
+
+  /**
+   * At most `size` events after `after` that fit the page's byte budget (WORKFLOW_HISTORY_PAGE_BYTES; at least one
+   * event): the sizes are read first, so events past the budget are never loaded. `more`: events remain.
+   */
+  private async historyRows(ctx: RequestContext, jobId: number, size: number, reverse: boolean, after: number | undefined): Promise<{ rows: WorkflowJobEventEntity[]; more: boolean }> {
+    const cmp = reverse ? '<' : '>';
+    const sizes = await queryRows<{ event_id: number | string; n: number | string | null }>(
+      ctx.db,
+      `SELECT event_id, LENGTH(details) AS n FROM workflow_job_events WHERE job_id = ?${after === undefined ? '' : ` AND event_id ${cmp} ?`} ORDER BY event_id ${reverse ? 'DESC' : 'ASC'} LIMIT ?`,
+      after === undefined ? [jobId, size + 1] : [jobId, after, size + 1],
+    );
+    const budget = ctx.config.workflowHistoryPageBytes;
+    let take = 0;
+    let bytes = 0;
+    while (take < sizes.length && take < size) {
+      bytes += Number(sizes[take].n ?? 0) + 100; // the event's own fields (id, type, timestamp) as answered
+      if (take > 0 && bytes > budget) break;
+      take++;
+    }
+    if (take === 0) return { rows: [], more: false };
+    const ids = [Number(sizes[0].event_id), Number(sizes[take - 1].event_id)];
+    const rows = await ctx.db
+      .getRepository(WorkflowJobEventEntity)
+      .createQueryBuilder('e')
+      .where('e.job_id = :id AND e.event_id BETWEEN :lo AND :hi', { id: jobId, lo: Math.min(...ids), hi: Math.max(...ids) })
+      .orderBy('e.event_id', reverse ? 'DESC' : 'ASC')
+      .getMany();
+    return { rows, more: take < sizes.length };
   }
 
   /** The definition ARN of a job (derived from the job's ARN). */
