@@ -20,6 +20,12 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DataSource, EntityManager, EntityTarget, FindOptionsWhere, ObjectLiteral, QueryRunner, SelectQueryBuilder } from 'typeorm';
 import { isDatabaseBusy, isUniqueViolation, UnavailableError } from '../errors/app-error';
 
+/** PostgreSQL query_canceled by statement_timeout: the database is overloaded; retrying would only add to it. */
+function isStatementTimeout(e: unknown): boolean {
+  const err = (e ?? {}) as { code?: string; driverError?: { code?: string } };
+  return (err.code ?? err.driverError?.code) === '57014' && /statement timeout/i.test(String((e as Error).message ?? ''));
+}
+
 /** How many times a busy transaction is tried in all, and the base of the exponential backoff. */
 export const BUSY_ATTEMPTS = 5;
 const BACKOFF_BASE_MS = 20;
@@ -96,6 +102,18 @@ export function isPostgres(db: EntityManager | DataSource): boolean {
   return managerOf(db).connection.options.type === 'postgres';
 }
 
+/**
+ * PostgreSQL: how long a write transaction's statement waits for a row or table lock (then 55P03, retried as a busy
+ * database), and how long one statement may run (then 57014, answered 503 at once). Without them a transaction
+ * waiting for a lock holds its pooled connection for as long as the holder takes, and a burst of such waits starves
+ * the pool for every other request. A timeout an operator set on the database or role (not 0) is kept.
+ */
+export const LOCK_TIMEOUT_MS = 2_000;
+export const STATEMENT_TIMEOUT_MS = 15_000;
+const BOUND_WAITS =
+  `SELECT set_config('lock_timeout', CASE WHEN current_setting('lock_timeout') IN ('0', '0ms') THEN $1 ELSE current_setting('lock_timeout') END, true),` +
+  ` set_config('statement_timeout', CASE WHEN current_setting('statement_timeout') IN ('0', '0ms') THEN $2 ELSE current_setting('statement_timeout') END, true)`;
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** SQLite: BEGIN IMMEDIATE on the process's single connection, with TypeORM's bookkeeping kept right. */
@@ -134,7 +152,10 @@ async function runOnce<T>(ds: DataSource, fn: (m: EntityManager) => Promise<T>):
     const lock = sqliteLock(ds);
     return lock.run(() => within(ds.createQueryRunner().manager, () => runSqlite(ds, fn)));
   }
-  return ds.transaction((m) => within(m, () => fn(m)));
+  return ds.transaction(async (m) => {
+    await m.query(BOUND_WAITS, [`${LOCK_TIMEOUT_MS}ms`, `${STATEMENT_TIMEOUT_MS}ms`]);
+    return within(m, () => fn(m));
+  });
 }
 
 /**
@@ -158,6 +179,7 @@ export async function writeTransaction<T>(db: EntityManager | DataSource, fn: (m
         raced = true;
         continue;
       }
+      if (isStatementTimeout(e)) throw new UnavailableError('Service unavailable: the database is busy. Try again shortly.');
       if (!isDatabaseBusy(e)) throw e;
       if (attempt >= BUSY_ATTEMPTS) {
         throw new UnavailableError('Service unavailable: the database is busy. Try again shortly.');

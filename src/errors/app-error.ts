@@ -194,7 +194,8 @@ export function isAppError(e: unknown): e is AppError {
 
 /**
  * Errors of the database driver that mean "the database is not reachable" rather than a bug.
- * They become 503 / SERVICE_UNAVAILABLE instead of a generic 500.
+ * They become 503 / SERVICE_UNAVAILABLE instead of a generic 500. So do a pool that gives no connection within its
+ * wait (pg-pool's "timeout exceeded when trying to connect") and a statement cut off by statement_timeout: overload.
  */
 export function isDatabaseUnavailable(e: unknown): boolean {
   if (!e || typeof e !== 'object') return false;
@@ -208,7 +209,7 @@ export function isDatabaseUnavailable(e: unknown): boolean {
   if ([code, driverCode].some((c) => typeof c === 'string' && /^SQLITE_(CANTOPEN|IOERR)(_|$)/.test(c))) return true;
   const msg = err.message ?? '';
   return (
-    /Connection terminated|connection is closed|The database connection is not open|Cannot use a pool after calling end|DataSource is not initialized|Client has encountered a connection error|Driver not Connected|terminating connection due to administrator command/i.test(
+    /Connection terminated|connection is closed|The database connection is not open|Cannot use a pool after calling end|DataSource is not initialized|Client has encountered a connection error|Driver not Connected|terminating connection due to administrator command|timeout exceeded when trying to connect|canceling statement due to statement timeout/i.test(
       msg,
     ) || err.name === 'CannotExecuteNotConnectedError'
   );

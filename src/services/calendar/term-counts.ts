@@ -6,6 +6,9 @@
  * Atomic on both databases: the recount is computed from the links themselves (never incremented), and on
  * PostgreSQL the term rows are locked first, so of two concurrent writers the later one recounts in a statement that
  * starts after the earlier one committed and sees both changes. SQLite has one writer at a time.
+ * The lock is FOR NO KEY UPDATE (what the count UPDATE takes anyway), not FOR UPDATE: inserting a link takes FOR KEY
+ * SHARE on the term (the foreign key check), which FOR UPDATE conflicts with — two writers that both linked the
+ * term would each wait for the other's key share (a deadlock on every concurrent link of one term).
  */
 import type { EntityManager } from 'typeorm';
 import { isPostgres } from '../../db/transaction';
@@ -19,7 +22,7 @@ export async function recountTerms(tx: EntityManager, termIds: Iterable<number>)
   for (let i = 0; i < ids.length; i += CHUNK) {
     const chunk = ids.slice(i, i + CHUNK);
     const list = chunk.map((_, k) => (pg ? `$${k + 1}` : '?')).join(', ');
-    if (pg) await tx.query(`SELECT id FROM calendar_terms WHERE id IN (${list}) ORDER BY id FOR UPDATE`, chunk);
+    if (pg) await tx.query(`SELECT id FROM calendar_terms WHERE id IN (${list}) ORDER BY id FOR NO KEY UPDATE`, chunk);
     await tx.query(
       `UPDATE calendar_terms SET count = (SELECT COUNT(*) FROM calendar_event_terms l JOIN calendar_events e ON e.id = l.event_id` +
         ` WHERE e.status = 'publish' AND l.term_id = calendar_terms.id) WHERE id IN (${list})`,
