@@ -205,6 +205,25 @@ export function createApollo(opts: {
   return apollo;
 }
 
+/** GitHub's JSON media types (`application/vnd.github+json`, `application/vnd.github.v3+json`, any parameters). */
+const GITHUB_JSON = /^application\/vnd\.github(?:\.v3)?\+json$/i;
+
+/**
+ * GitHub's GraphQL clients (Octokit) send `accept: application/vnd.github.v3+json`, which GitHub's endpoint answers
+ * as JSON: those media ranges are read as `application/json` (their parameters and q-values kept), so Apollo's
+ * content negotiation answers `application/json` instead of 406.
+ */
+export function githubMediaTypesAsJson(accept: string): string {
+  if (!/vnd\.github/i.test(accept)) return accept;
+  return accept
+    .split(',')
+    .map((range) => {
+      const [type, ...params] = range.split(';');
+      return GITHUB_JSON.test(type.trim()) ? ['application/json', ...params].join(';') : range;
+    })
+    .join(',');
+}
+
 /** The fast path of each Apollo server createApollo built (read by fastifyGraphqlHandler). */
 const FAST_PATHS = new WeakMap<object, FastQueryPath>();
 
@@ -234,6 +253,8 @@ export function fastifyGraphqlHandler<C extends BaseContext>(
     for (const [key, value] of Object.entries(req.headers)) {
       if (value) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
     }
+    const accept = headers.get('accept');
+    if (accept !== undefined) headers.set('accept', githubMediaTypesAsJson(accept));
     const q = req.url.indexOf('?');
     const response = await apollo.executeHTTPGraphQLRequest({
       httpGraphQLRequest: { method: req.method.toUpperCase(), headers, body: req.body, search: q < 0 ? '' : req.url.slice(q) },

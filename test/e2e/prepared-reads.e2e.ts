@@ -3,7 +3,8 @@
  * login and list pages are sent named, so PostgreSQL parses and plans them once per connection instead of on
  * every request (viewer 0.34 -> 0.54 of the raw baseline on PostgreSQL, bench/README.md). Their answers are
  * the same as through TypeORM, they still count as statements for the request's SQL log, and inside a
- * transaction they use the transaction's connection. On SQLite runRead is TypeORM's own query.
+ * transaction they use the transaction's connection. On SQLite the same reads keep their better-sqlite3
+ * statement per connection: each text is prepared once, however many requests run it.
  */
 import type { Pool } from 'pg';
 import { runRead } from '../../src/db/rows';
@@ -27,7 +28,7 @@ describe('prepared hot reads', () => {
 
   const postgres = () => t.db.dataSource.options.type === 'postgres';
 
-  it('the token check, the organization lookup and the page statement are prepared once per connection', async () => {
+  async function requests(): Promise<void> {
     for (let i = 0; i < 3; i++) {
       const r = await fetch(`${t.url}/graphql`, {
         method: 'POST',
@@ -36,7 +37,30 @@ describe('prepared hot reads', () => {
       });
       expect(await r.json()).toEqual({ data: { viewer: { login: 'prep-admin' }, organization: { repositories: { totalCount: 1, nodes: [{ name: 'one' }] } } } });
     }
-    if (!postgres()) return;
+  }
+
+  it('the token check, the organization lookup and the page statement are prepared once per connection', async () => {
+    if (!postgres()) {
+      // better-sqlite3: count what is prepared on the one connection while three requests run.
+      const conn = (t.db.dataSource.driver as unknown as { databaseConnection: { prepare(sql: string): unknown } }).databaseConnection;
+      const original = conn.prepare.bind(conn);
+      const times = new Map<string, number>();
+      const spy = jest.spyOn(conn, 'prepare').mockImplementation((sql: string) => {
+        times.set(sql, (times.get(sql) ?? 0) + 1);
+        return original(sql);
+      });
+      try {
+        await requests();
+      } finally {
+        spy.mockRestore();
+      }
+      const hot = [...times].filter(([text]) => text.includes('access_tokens') || text.includes('login_lower'));
+      expect(hot.some(([text]) => text.includes('access_tokens'))).toBe(true);
+      expect(hot.some(([text]) => text.includes('login_lower'))).toBe(true);
+      expect(hot.filter(([, n]) => n > 1)).toEqual([]);
+      return;
+    }
+    await requests();
     // pg's clients remember the statements they prepared (name -> text).
     const pool = (t.db.dataSource.driver as unknown as { master: Pool & { _clients: Array<{ connection: { parsedStatements: Record<string, string> } }> } }).master;
     const prepared = pool._clients.flatMap((c) => Object.entries(c.connection.parsedStatements));

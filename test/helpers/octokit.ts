@@ -20,17 +20,20 @@ let octokitCache: OctokitModule | undefined;
  * them by shape (`{ name: 'HttpError', status }`).
  */
 export function octokitModule(): OctokitModule {
-  if (!octokitCache) {
-    const NodeModule = Module as unknown as {
-      new (id: string): { filename: string; paths: string[]; require(id: string): unknown };
-      _nodeModulePaths(dir: string): string[];
-    };
-    const m = new NodeModule(__filename);
-    m.filename = __filename;
-    m.paths = NodeModule._nodeModulePaths(path.dirname(__filename));
-    octokitCache = m.require('@octokit/rest') as OctokitModule;
-  }
+  octokitCache ??= nodeRequire('@octokit/rest') as OctokitModule;
   return octokitCache;
+}
+
+/** An (ESM-only) package loaded by Node's own loader, outside Jest's registry (see octokitModule). */
+export function nodeRequire(id: string): unknown {
+  const NodeModule = Module as unknown as {
+    new (id: string): { filename: string; paths: string[]; require(id: string): unknown };
+    _nodeModulePaths(dir: string): string[];
+  };
+  const m = new NodeModule(__filename);
+  m.filename = __filename;
+  m.paths = NodeModule._nodeModulePaths(path.dirname(__filename));
+  return m.require(id);
 }
 
 const quiet = { debug: () => undefined, info: () => undefined, warn: () => undefined, error: () => undefined };

@@ -38,22 +38,32 @@ describe('Task timeouts', () => {
     expect(r.events[0].taskTimedOutEventDetails).toMatchObject({ error: 'States.Timeout', resource: 'slow' });
   });
   test('a running task past its deadline has its signal aborted and fails with States.Timeout', async () => {
-    const oneSec = { StartAt: 'T', States: { T: { Type: 'Task', Resource: 'hang', TimeoutSeconds: 1, End: true } } };
-    let aborted = false;
-    const hang: RunTask = (t) =>
-      new Promise((_resolve, reject) => {
-        t.signal.addEventListener('abort', () => {
-          aborted = true;
-          reject(new Error('aborted'));
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask'] });
+    try {
+      const oneSec = { StartAt: 'T', States: { T: { Type: 'Task', Resource: 'hang', TimeoutSeconds: 1, End: true } } };
+      let aborted = false;
+      let started!: () => void;
+      const running = new Promise<void>((r) => (started = r));
+      const hang: RunTask = (t) =>
+        new Promise((_resolve, reject) => {
+          started();
+          t.signal.addEventListener('abort', () => {
+            aborted = true;
+            reject(new Error('aborted'));
+          });
         });
-      });
-    const started = Date.now();
-    const r = await runToEnd(oneSec, {}, hang, { clock: new Clock(Date.now()) });
-    expect(aborted).toBe(true);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
-    expect(Date.now() - started).toBeLessThan(5_000);
-    expect(r).toMatchObject({ status: 'FAILED', error: 'States.Timeout' });
-    expect(types(r.events)).toEqual(['TaskStateEntered', 'TaskScheduled', 'TaskStarted', 'TaskTimedOut', 'ExecutionFailed']);
+      const done = runToEnd(oneSec, {}, hang, { clock: new Clock(Date.now()) });
+      await running;
+      await jest.advanceTimersByTimeAsync(999);
+      expect(aborted).toBe(false);
+      await jest.advanceTimersByTimeAsync(1);
+      const r = await done;
+      expect(aborted).toBe(true);
+      expect(r).toMatchObject({ status: 'FAILED', error: 'States.Timeout' });
+      expect(types(r.events)).toEqual(['TaskStateEntered', 'TaskScheduled', 'TaskStarted', 'TaskTimedOut', 'ExecutionFailed']);
+    } finally {
+      jest.useRealTimers();
+    }
   });
   test('TimeoutSecondsPath reads the timeout from the input; a bad value is States.Runtime', async () => {
     const d = { StartAt: 'T', States: { T: { Type: 'Task', Resource: 'x', TimeoutSecondsPath: '$.t', End: true } } };
@@ -106,19 +116,32 @@ describe('Job timeout', () => {
     expect(c.events[0]).toMatchObject({ id: 3, previousEventId: 2, executionTimedOutEventDetails: { error: 'States.Timeout' } });
   });
   test('a task still running at the job deadline is aborted and the job times out', async () => {
-    const def = { StartAt: 'T', TimeoutSeconds: 1, States: { T: { Type: 'Task', Resource: 'hang', End: true } } };
-    let signal: AbortSignal | undefined;
-    let deadline: string | null = null;
-    const clock = new Clock(Date.now());
-    const r = await runToEnd(def, {}, (t) => {
-      signal = t.signal;
-      deadline = t.deadline;
-      return new Promise(() => undefined);
-    }, { clock });
-    expect(signal?.aborted).toBe(true);
-    expect(deadline).toBe(new Date(clock.t + 1000).toISOString());
-    expect(r.status).toBe('TIMED_OUT');
-    expect(types(r.events)).toEqual(['TaskStateEntered', 'TaskScheduled', 'TaskStarted', 'ExecutionTimedOut']);
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'queueMicrotask'] });
+    try {
+      const def = { StartAt: 'T', TimeoutSeconds: 1, States: { T: { Type: 'Task', Resource: 'hang', End: true } } };
+      let signal: AbortSignal | undefined;
+      let deadline: string | null = null;
+      let started!: () => void;
+      const running = new Promise<void>((r) => (started = r));
+      const clock = new Clock(Date.now());
+      const done = runToEnd(def, {}, (t) => {
+        signal = t.signal;
+        deadline = t.deadline;
+        started();
+        return new Promise(() => undefined);
+      }, { clock });
+      await running;
+      await jest.advanceTimersByTimeAsync(999);
+      expect(signal?.aborted).toBe(false);
+      await jest.advanceTimersByTimeAsync(1);
+      const r = await done;
+      expect(signal?.aborted).toBe(true);
+      expect(deadline).toBe(new Date(clock.t + 1000).toISOString());
+      expect(r.status).toBe('TIMED_OUT');
+      expect(types(r.events)).toEqual(['TaskStateEntered', 'TaskScheduled', 'TaskStarted', 'ExecutionTimedOut']);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });
 
