@@ -66,3 +66,49 @@ export function requestLineProblem(req: IncomingMessage): string | undefined {
   if (host === undefined) return req.httpVersionMajor === 1 && req.httpVersionMinor === 0 ? undefined : 'missing Host header';
   return hostProblem(host);
 }
+
+/**
+ * The start of a request as received (its request line and the first header lines), for the errors Node's HTTP
+ * layer raises before a request exists (431 header fields too large, 408 on stalled headers, unparsable
+ * requests): only these bytes say which API the client was talking to. Kept per connection, replaced by each
+ * chunk that starts a request; read (parsed) only when such an error is answered.
+ */
+const REQUEST_HEAD = Symbol('requestHead');
+/** Enough for a long request line and the headers that pick a family (X-Amz-Target). */
+const HEAD_BYTES = 4096;
+const REQUEST_START = /^[A-Z]{3,10} (?:\/|https?:\/\/|\*)/;
+
+type HeadSocket = { [REQUEST_HEAD]?: string };
+
+/** Remember `chunk` when it begins a request (a method token and a space). */
+export function noteRequestStart(socket: object, chunk: Buffer): void {
+  // Cheap test first: a method starts with an upper-case letter.
+  const c = chunk[0];
+  if (c < 0x41 || c > 0x5a) return;
+  const head = chunk.toString('latin1', 0, Math.min(chunk.length, HEAD_BYTES));
+  if (REQUEST_START.test(head)) (socket as HeadSocket)[REQUEST_HEAD] = head;
+}
+
+/**
+ * What the last request begun on `socket` asked for, as far as its bytes tell: the origin-form path (from an
+ * origin- or absolute-form target) and the headers seen in full. Undefined when no request line arrived.
+ */
+export function requestStartOf(socket: object): { url: string; headers: Record<string, string> } | undefined {
+  const head = (socket as HeadSocket)[REQUEST_HEAD];
+  if (head === undefined) return undefined;
+  const lines = head.split('\r\n');
+  const m = /^[A-Z]+ (\S+)(?: |$)/.exec(lines[0]);
+  if (!m) return undefined;
+  let url = m[1];
+  if (!url.startsWith('/')) {
+    const abs = /^https?:\/\/[^/?#]*([^#]*)$/i.exec(url);
+    url = abs ? (abs[1].startsWith('/') ? abs[1] : `/${abs[1]}`) : '/';
+  }
+  const headers: Record<string, string> = {};
+  // The last line may be cut: only complete lines count.
+  for (const line of lines.slice(1, -1)) {
+    const colon = line.indexOf(':');
+    if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  return { url, headers };
+}

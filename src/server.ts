@@ -23,7 +23,7 @@ import { createLogger } from './observability/logger';
 import { Metrics } from './observability/metrics';
 import { REQUEST_CODES } from './errors/codes';
 import { graphqlHttpErrors, isGraphqlPath } from './graphql/http-errors';
-import { normalizeTarget, requestLineProblem } from './http-guard';
+import { normalizeTarget, noteRequestStart, requestLineProblem, requestStartOf } from './http-guard';
 import type { ErrorReply, ErrorStyle, IncomingLike } from './rest/family';
 import { familyOf } from './rest/families';
 import { githubFamily } from './rest/github/family';
@@ -92,7 +92,7 @@ const CLIENT_ERROR_STATUS: Record<string, [number, string]> = {
 
 type RawSocket = import('node:net').Socket & {
   /** Node's parser keeps the request whose headers it has read (a stalled body): its path picks the error style. */
-  parser?: { incoming?: { url?: string; headers?: FastifyRequest['headers'] } } | null;
+  parser?: { incoming?: { url?: string; headers?: FastifyRequest['headers']; complete?: boolean } } | null;
   _httpMessage?: { headersSent?: boolean } | null;
 };
 
@@ -100,7 +100,10 @@ type RawSocket = import('node:net').Socket & {
 function writeClientError(err: NodeJS.ErrnoException, socket: RawSocket, log: Logger): void {
   if (err.code === 'ECONNRESET' || socket.destroyed) return;
   const [status, message] = CLIENT_ERROR_STATUS[err.code ?? ''] ?? [400, 'Bad request: the request could not be parsed'];
-  const incoming = { url: socket.parser?.incoming?.url ?? '/', headers: socket.parser?.incoming?.headers ?? {} };
+  // The request whose headers Node read (a stalled body), else what the bytes of the last request begun on this
+  // connection say (headers too large or stalled, an unparsable head): its path picks the error style.
+  const parsed = socket.parser?.incoming;
+  const incoming = parsed?.url !== undefined && !parsed.complete ? { url: parsed.url, headers: parsed.headers ?? {} } : (requestStartOf(socket) ?? { url: '/', headers: {} });
   const style = errorStyleOf(incoming);
   const r = style.httpError(status, message);
   const body = style.serialize ? style.serialize(r.body) : JSON.stringify(r.body);
@@ -160,6 +163,12 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     routerOptions: { ignoreTrailingSlash: false, ignoreDuplicateSlashes: false },
   });
 
+  // Each request's first bytes are noted, so errors Node raises before a request exists (431, 408 on stalled
+  // headers, unparsable heads) are answered in the style of the API the request line names. Registered after
+  // Node's own connection listener (the socket then feeds the parser from JS), and ahead of the parser's.
+  fastify.server.on('connection', (socket: RawSocket) => {
+    socket.prependListener('data', (chunk: Buffer) => noteRequestStart(socket, chunk));
+  });
   // Connections above the cap are closed as they arrive (Node's server.maxConnections).
   if (config.maxConnections > 0) fastify.server.maxConnections = config.maxConnections;
 

@@ -16,7 +16,9 @@ import { App, createApp } from '../../src/server';
 import { IdentityFixtures } from '../fixtures/identity';
 import { startTestApp, TestApp } from '../helpers/app';
 import { openTestDatabase, TestDatabase } from '../helpers/db';
-import { hostPort, rawRequest, RawResponse, stalledRequest } from '../helpers/raw-http';
+import { FuzzCase, makeCase } from '../helpers/fuzz/case';
+import { checkResponse } from '../helpers/fuzz/oracle';
+import { hostPort, parseResponse, rawRequest, RawResponse, stalledRequest } from '../helpers/raw-http';
 
 const PUBLIC_URL = 'https://api.example.test:8443';
 
@@ -199,6 +201,51 @@ describe('timeouts and connection limits', () => {
     expect(slow.status).toBe(200);
     expect(json(slow)).toEqual({ slow: 'done' });
     expectQuietLogs(logs, from, 2);
+  });
+
+  it("answers every framework-level error under a family's prefix in that family's shape (431, 408, 413, 415, 400, 404)", async () => {
+    const style = (status: number, r: RawResponse | undefined, oracle: FuzzCase['oracle'], what: string) => {
+      expect(`${what}: ${r?.status}`).toBe(`${what}: ${status}`);
+      const c = makeCase({ kind: 'rest', mode: 'one-bad', target: what, oracle, request: { method: 'GET', target: '/', headers: {} } });
+      const res = { status: r!.status, headers: r!.headers, body: r!.body, size: Buffer.byteLength(r!.body), ms: 0 };
+      expect([what, checkResponse(c, res)]).toEqual([what, []]);
+      if (oracle === 'aws') expect([what, r!.headers['x-amzn-errortype']]).toEqual([what, JSON.parse(r!.body).__type]);
+    };
+    const big = `X-Big: ${'a'.repeat(20_000)}\r\n`;
+    const families: Array<[FuzzCase['oracle'], string, string, string]> = [
+      ['wordpress', 'POST', '/calendar/events/v1/events', ''],
+      ['aws', 'POST', '/workflow', 'X-Amz-Target: AWSStepFunctions.ListStateMachines\r\n'],
+      ['github', 'PATCH', '/repos/acme/api/secret-scanning/alerts/1', ''],
+    ];
+    await Promise.all(
+      families.map(async ([oracle, method, path, extra]) => {
+        const head = (more: string, m = method, p = path) => `${m} ${p} HTTP/1.1\r\nHost: a\r\n${extra}${more}`;
+        style(431, await rawRequest(url, head(`${big}Connection: close\r\n\r\n`)), oracle, `${path} 431`);
+        style(408, (await stalledRequest(url, head('X-Slow: 1'), REQUEST_TIMEOUT_MS * 4)).response, oracle, `${path} 408 headers`);
+        style(408, (await stalledRequest(url, head('Content-Type: application/json\r\nContent-Length: 200\r\n\r\n{'), REQUEST_TIMEOUT_MS * 4)).response, oracle, `${path} 408 body`);
+        style(400, await rawRequest(url, head('Content-Length: abc\r\nConnection: close\r\n\r\n')), oracle, `${path} unparsable head`);
+        style(413, await rawRequest(url, head('Content-Type: application/json\r\nContent-Length: 20000000\r\nConnection: close\r\n\r\n{')), oracle, `${path} 413`);
+        const unsupported = await rawRequest(url, head('Content-Type: text/xml\r\nContent-Length: 4\r\nConnection: close\r\n\r\n<a/>'));
+        style(oracle === 'aws' ? 400 : 415, unsupported, oracle, `${path} 415`);
+        style(400, await rawRequest(url, head('Content-Type: application/json\r\nContent-Length: 1\r\nConnection: close\r\n\r\n{')), oracle, `${path} malformed JSON`);
+        const unknown = await rawRequest(url, head('Connection: close\r\n\r\n', 'GET', `${path.split('/').slice(0, 2).join('/')}/no/such/route`));
+        style(oracle === 'aws' ? 400 : 404, unknown, oracle, `${path} unknown route`);
+        // On a kept-alive connection, the request that failed names the family, not the one before it.
+        const { host, port } = hostPort(url);
+        const second = await new Promise<RawResponse | undefined>((resolve) => {
+          const s = net.connect({ host, port });
+          let data = '';
+          s.on('data', (d) => {
+            data += d.toString('latin1');
+            if (data.includes('"ok"') && !data.includes('HTTP/1.1 431')) s.write(head(`${big}\r\n`));
+          });
+          s.on('error', () => undefined);
+          s.on('close', () => resolve(parseResponse(data.slice(data.lastIndexOf('HTTP/1.1 ')))));
+          s.write('GET /healthz HTTP/1.1\r\nHost: a\r\n\r\n');
+        });
+        style(431, second, oracle, `${path} 431 after a kept-alive request`);
+      }),
+    );
   });
 
   it('answers stalled headers with 408 within the headers timeout', async () => {
