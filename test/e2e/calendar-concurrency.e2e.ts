@@ -158,4 +158,21 @@ describe(`concurrent calendar writes (${testDialect()})`, () => {
     expect(after.body.categories.map((c: { id: number }) => c.id)).toEqual([cat.body.id]);
     await expectCountsConsistent();
   }, 120_000);
+
+  it('25 concurrent creates asking for one slug: all 201 with WordPress suffixes (-2, -3 …), each slug once', async () => {
+    const answers = await Promise.all(Array.from({ length: 25 }, (_, i) => call('POST', '/events', i % 2 ? editorA : editorB, mkEvent('Same Slug', { slug: 'same-slug' }))));
+    expect(answers.map((a) => a.status)).toEqual(answers.map(() => 201));
+    const slugs = answers.map((a) => a.body.slug as string).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+    expect(slugs).toEqual(['same-slug', ...Array.from({ length: 24 }, (_, i) => `same-slug-${i + 2}`)]);
+  }, 120_000);
+
+  it('venues and organizers created concurrently with one name get unique slugs too', async () => {
+    const venues = await Promise.all(Array.from({ length: 12 }, (_, i) => call('POST', '/venues', i % 2 ? editorA : editorB, { venue: 'Town Hall' })));
+    const organizers = await Promise.all(Array.from({ length: 12 }, (_, i) => call('POST', '/organizers', i % 2 ? editorA : editorB, { organizer: 'Town Crier' })));
+    for (const [list, stem] of [[venues, 'town-hall'], [organizers, 'town-crier']] as const) {
+      expect(list.map((a) => a.status)).toEqual(list.map(() => 201));
+      expect(new Set(list.map((a) => a.body.slug)).size).toBe(12);
+      expect(list.map((a) => a.body.slug).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))).toEqual([stem, ...Array.from({ length: 11 }, (_, i) => `${stem}-${i + 2}`)]);
+    }
+  }, 120_000);
 });

@@ -29,9 +29,9 @@ import { formatYmdHis, invalidParameter, normalizeEventTimes, parseWhen } from '
 import { CALENDAR_CODES, CALENDAR_MESSAGES } from './error-codes';
 import { EventLister, EventListQuery, EventListResult } from './event-list';
 import { contentLanguage } from './language';
-import { allocatePostId, isPostStatus, postDatesNow, slugTaken, trashedColumns, untrashedSlug } from './posts';
+import { allocatePostId, isPostStatus, postDatesNow, trashedColumns, uniquePostSlug, untrashedSlug } from './posts';
 import { recountTerms, termIdsOfEvent } from './term-counts';
-import { sanitizeTitle, uniqueSlug } from './text';
+import { sanitizeTitle } from './text';
 import { applyTranslation, inLanguage, saveTranslation } from './translations';
 
 /** What an event write may carry (domain names; every field optional on update). */
@@ -261,7 +261,7 @@ export class CalendarEventService {
       const dates = postDatesNow(tx);
       const status = effectiveStatus(tx.viewer, input.status as CalendarPostStatus | undefined, authorId);
       const base = sanitizeTitle(input.slug || input.title!) || String(id);
-      const slug = await uniqueSlug(base, (s) => slugTaken(tx.db, 'event', s, id, language));
+      const slug = await uniquePostSlug(tx.db, 'event', base, id, language);
       const cost = parseCost(input.cost ?? '');
       const e = tx.db.getRepository(CalendarEventEntity).create({
         id,
@@ -350,7 +350,7 @@ export class CalendarEventService {
       if (input.postParent !== undefined) patch.postParentId = input.postParent;
       let slug: string | undefined;
       if (input.slug !== undefined && input.slug !== '') {
-        slug = await uniqueSlug(sanitizeTitle(input.slug), (s) => slugTaken(tx.db, 'event', s, id, language));
+        slug = await uniquePostSlug(tx.db, 'event', sanitizeTitle(input.slug), id, language);
       }
       if (language) {
         await saveTranslation(tx.db, 'event', id, language, { title: input.title, description: input.description, excerpt: input.excerpt, slug });
@@ -395,7 +395,7 @@ export class CalendarEventService {
       if (!e) throw eventNotFound(id);
       requireCalendar(tx.viewer, 'calendar.delete', e);
       if (e.status !== 'trash') return;
-      const slug = await uniqueSlug(untrashedSlug(e.slug), (s) => slugTaken(tx.db, 'event', s, id));
+      const slug = await uniquePostSlug(tx.db, 'event', untrashedSlug(e.slug), id);
       const status = restoredStatus(tx.viewer, e);
       await tx.db.getRepository(CalendarEventEntity).update({ id }, { status, statusBeforeTrash: null, slug, modifiedAt: postDatesNow(tx).modifiedAt });
       await recountTerms(tx.db, await termIdsOfEvent(tx.db, id));

@@ -25,11 +25,11 @@ import { canDeletePost, canEditPost, editableCondition, effectiveStatus, notAllo
 import { lookupKey } from '../common/decode';
 import { CALENDAR_CODES, CALENDAR_MESSAGES } from './error-codes';
 import { contentLanguage } from './language';
-import { allocatePostId, idOf, isPostStatus, postDatesNow, postKind, slugTaken, trashedColumns, untrashedSlug, visibleEventId } from './posts';
+import { allocatePostId, idOf, isPostStatus, postDatesNow, postKind, trashedColumns, uniquePostSlug, untrashedSlug, visibleEventId } from './posts';
 import { invalidParameter } from './dates';
 import { listStatuses } from './event-list';
 import { searchTerms } from './search';
-import { sanitizeTitle, uniqueSlug } from './text';
+import { sanitizeTitle } from './text';
 import { inLanguage, saveTranslation } from './translations';
 
 export type LinkedKind = 'venue' | 'organizer';
@@ -455,7 +455,7 @@ export class LinkedPostService<E extends LinkedEntity, I extends LinkedPostCommo
   }
 
   private freeSlug(db: EntityManager, base: string, id: number, language: CalendarLanguage | undefined): Promise<string> {
-    return uniqueSlug(base, (s) => slugTaken(db, this.spec.kind, s, id, language));
+    return uniquePostSlug(db, this.spec.kind, base, id, language);
   }
 
   /**

@@ -20,6 +20,8 @@ import type { RequestContext } from '../../context';
 import { decodeInt, parseInteger, POSITIVE_INT4 } from '../common/decode';
 import { postVisible } from './access';
 import { formatYmdHis, invalidParameter } from './dates';
+import { uniqueSlug } from './text';
+import { lockKey } from '../../db/transaction';
 
 export const POST_ENTITY = {
   event: CalendarEventEntity,
@@ -79,6 +81,18 @@ export async function slugTaken(db: EntityManager, kind: CalendarPostKind, slug:
   }
   const row = await db.getRepository(POST_ENTITY[kind] as typeof CalendarEventEntity).findOne({ where: { slug }, select: { id: true } });
   return row !== null && row.id !== exceptId;
+}
+
+/**
+ * The slug a post of `kind` gets: `base`, or WordPress' `base-2`, `base-3` … (the first free one, in `language` when
+ * given). Choosing reads which slugs are taken, so two concurrent writers would pick the same one and one of them
+ * would fail on the unique index: on PostgreSQL the choice of every post slug of this kind is serialised until the
+ * transaction ends (a transaction-scoped advisory lock; SQLite's write transactions already take turns). Call it
+ * inside the write transaction that stores the slug.
+ */
+export async function uniquePostSlug(db: EntityManager, kind: CalendarPostKind, base: string, exceptId?: number, language?: CalendarLanguage): Promise<string> {
+  await lockKey(db, `calendar_slug:${kind}`);
+  return uniqueSlug(base, (s) => slugTaken(db, kind, s, exceptId, language));
 }
 
 /** The post dates of a write now: site-local wall clock and UTC (WordPress post_date / post_date_gmt). */

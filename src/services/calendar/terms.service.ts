@@ -410,7 +410,7 @@ export class CalendarTermService {
     // WordPress' order: the arguments (fields, the id) are checked before the permission.
     this.checkFields(patch);
     await withTransaction(ctx, async (tx) => {
-      if (patch.name !== undefined || patch.parent !== undefined) await lockKey(tx.db, `calendar_terms:${taxonomy}`);
+      if (patch.name !== undefined || patch.parent !== undefined || patch.slug !== undefined) await lockKey(tx.db, `calendar_terms:${taxonomy}`);
       const term = await this.find(tx, taxonomy, id, true);
       requireCalendar(tx.viewer, 'calendar.manage_terms');
       const current = (await this.translated(tx, [term], lang))[0];
@@ -566,7 +566,9 @@ export class CalendarTermService {
   }
 
   /** `slug`, or `slug-2`, `slug-3`, … (the first free one). */
-  private uniqueSlug(ctx: RequestContext, taxonomy: CalendarTaxonomy, slug: string, exceptId: number | undefined, lang: CalendarLanguage | undefined): Promise<string> {
+  private async uniqueSlug(ctx: RequestContext, taxonomy: CalendarTaxonomy, slug: string, exceptId: number | undefined, lang: CalendarLanguage | undefined): Promise<string> {
+    // Concurrent writers of this taxonomy choose one after the other (see posts.ts uniquePostSlug).
+    await lockKey(ctx.db, `calendar_terms:${taxonomy}`);
     return uniqueSlug(slug, (candidate) => this.slugTaken(ctx, taxonomy, candidate, exceptId, lang));
   }
 
