@@ -6,6 +6,7 @@
 import { quoteInput, ValidationError } from '../../errors/app-error';
 import { WORKFLOW_CODES } from './error-codes';
 import { WORKFLOW_TASK_NAMES } from './runner/tasks';
+import { checkLanguage, type Diagnostic } from './definition-check-language';
 
 export const MAX_DEFINITION_CHARS = 1_048_576;
 const MAX_REPORTED = 10;
@@ -46,6 +47,9 @@ export function checkDefinition(text: string): CheckedDefinition {
   if (shape.states > MAX_STATES) throw invalid(`SCHEMA_VALIDATION_FAILED: A definition has at most ${MAX_STATES} states`);
   const timeout = (doc as { TimeoutSeconds?: unknown }).TimeoutSeconds;
   if (typeof timeout === 'number' && timeout > MAX_TIMEOUT_SECONDS) throw invalid(`SCHEMA_VALIDATION_FAILED: TimeoutSeconds must be at most ${MAX_TIMEOUT_SECONDS}`);
+  // Query languages, JSONata expressions and variables first: their messages are Step Functions' own.
+  const language = checkLanguage(doc as Record<string, unknown>);
+  if (language.length) throw invalid(describe(language));
   let result: { isValid: boolean; errors: Array<Record<string, unknown>> };
   try {
     // The validator annotates the document it reads: give it its own copy.
@@ -106,6 +110,15 @@ function unknownTaskResources(doc: StatesDoc, at: string): Array<{ path: string;
     }
   }
   return out;
+}
+
+/** Diagnostics as one InvalidDefinition message (`CODE: message at /location; ...`), at most MAX_REPORTED. */
+export function describe(diagnostics: Diagnostic[]): string {
+  // messages quote client text already clipped; a location is a path of client-chosen state names
+  const clipped = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}…` : s);
+  const lines = diagnostics.slice(0, MAX_REPORTED).map((d) => `${d.code}: ${clipped(d.message, 600)}${d.location ? ` at ${clipped(d.location, 300)}` : ''}`);
+  if (diagnostics.length > MAX_REPORTED) lines.push(`and ${diagnostics.length - MAX_REPORTED} more`);
+  return lines.join('; ');
 }
 
 function invalidLength(): never {

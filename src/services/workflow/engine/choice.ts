@@ -1,7 +1,7 @@
 /** Choice rules compiled into predicates: comparisons (+ *Path variants), type tests, StringMatches, And/Or/Not. */
 import type { Json } from './types';
 import { runtimeError } from './errors';
-import { compilePath, evalPath, clipPath } from './paths';
+import { compilePath, readAt, clipPath } from './paths';
 import type { Env } from './intrinsics';
 
 export type Cond = (env: Env) => boolean;
@@ -104,7 +104,7 @@ export function compileRule(rule: unknown): Cond {
   }
   if (typeof r.Variable !== 'string' || !r.Variable.startsWith('$')) return bad('A Choice rule needs a Variable path');
   const variable = compilePath(r.Variable);
-  const read = (env: Env) => evalPath(variable, variable.context ? env.context() : env.input);
+  const read = (env: Env) => readAt(variable, env.input, env.context, env.vars);
   const need = (env: Env): Json => {
     const v = read(env);
     if (v === undefined) {
@@ -145,7 +145,7 @@ export function compileRule(rule: unknown): Cond {
       if (typeof r[pathOp] !== 'string') return bad(`${pathOp} needs a path`);
       const other = compilePath(r[pathOp] as string);
       return (env) => {
-        const b = evalPath(other, other.context ? env.context() : env.input);
+        const b = readAt(other, env.input, env.context, env.vars);
         if (b === undefined) {
           throw runtimeError(`Invalid path '${clipPath(other.raw)}': The choice state's condition path references an invalid value.`);
         }

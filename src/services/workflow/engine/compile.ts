@@ -8,6 +8,10 @@ import { compilePath, parseSimple, type CompiledPath, type Seg } from './paths';
 import { compileTemplate, type Template } from './template';
 import { compileRule, type Cond } from './choice';
 import { TextKeyedCache } from '../text-cache';
+import { compileJTemplate, type JTemplate } from './jsonata';
+import { compileJState, type JState } from './jsonata-state';
+
+export type QueryLanguage = 'JSONPath' | 'JSONata';
 
 export interface Retrier {
   errors: string[];
@@ -25,6 +29,11 @@ export interface Catcher {
   errors: string[];
   next: string;
   resultPath: ResultPathSpec;
+  /** JSONPath Assign (`$` is the error output) */
+  assign?: Template;
+  /** JSONata Assign / Output */
+  jAssign?: JTemplate;
+  jOutput?: JTemplate;
 }
 
 export type StateType = 'Pass' | 'Task' | 'Choice' | 'Wait' | 'Succeed' | 'Fail' | 'Parallel' | 'Map';
@@ -50,7 +59,7 @@ export interface CState {
   timeoutSeconds?: number;
   timeoutSecondsPath?: CompiledPath;
   // Choice
-  choices: Array<{ cond: Cond; next: string }>;
+  choices: Array<{ cond: Cond; next: string; assign?: Template }>;
   default?: string;
   // Wait
   seconds?: number;
@@ -72,6 +81,11 @@ export interface CState {
   maxConcurrencyPath?: CompiledPath;
   /** a feature this engine does not run (the job fails with States.Runtime rather than doing something else) */
   unsupported?: string;
+  ql: QueryLanguage;
+  /** JSONata states: their expression fields */
+  jn?: JState;
+  /** JSONPath Assign (a template like Parameters) */
+  assign?: Template;
 }
 
 export interface Machine {
@@ -101,8 +115,9 @@ export function compileResultPath(v: unknown): ResultPathSpec {
   return segs ? { k: 'set', segs, raw: v } : { k: 'bad', raw: v };
 }
 
-function compileState(name: string, raw: unknown): CState {
+function compileState(name: string, raw: unknown, inherited: QueryLanguage): CState {
   const s = isObj(raw) ? raw : {};
+  const ql: QueryLanguage = s.QueryLanguage === 'JSONata' ? 'JSONata' : s.QueryLanguage === 'JSONPath' ? 'JSONPath' : inherited;
   const rawType = typeof s.Type === 'string' ? s.Type : '';
   const type = (TYPES.has(rawType) ? rawType : 'Unknown') as CState['type'];
   const st: CState = {
@@ -122,7 +137,10 @@ function compileState(name: string, raw: unknown): CState {
     choices: [],
     branches: [],
     maxConcurrency: 0,
+    ql,
   };
+  if (ql === 'JSONata') st.jn = compileJState(s, type);
+  else if (s.Assign !== undefined) st.assign = compileTemplate(s.Assign, 'Assign');
   if (s.InputPath !== undefined && st.inputPath === undefined) st.inputPath = compilePath(String(s.InputPath));
   if (s.OutputPath !== undefined && st.outputPath === undefined) st.outputPath = compilePath(String(s.OutputPath));
   const params = type === 'Map' ? (s.ItemSelector ?? s.Parameters) : s.Parameters;
@@ -147,7 +165,12 @@ function compileState(name: string, raw: unknown): CState {
   if (Array.isArray(s.Catch)) {
     for (const c of s.Catch) {
       if (!isObj(c) || typeof c.Next !== 'string') continue;
-      st.catch.push({ errors: strs(c.ErrorEquals), next: c.Next, resultPath: compileResultPath(c.ResultPath) });
+      const catcher: Catcher = { errors: strs(c.ErrorEquals), next: c.Next, resultPath: compileResultPath(c.ResultPath) };
+      if (ql === 'JSONata') {
+        if (c.Assign !== undefined) catcher.jAssign = compileJTemplate(c.Assign, 'Catch.Assign');
+        if (c.Output !== undefined) catcher.jOutput = compileJTemplate(c.Output, 'Catch.Output');
+      } else if (c.Assign !== undefined) catcher.assign = compileTemplate(c.Assign, 'Assign');
+      st.catch.push(catcher);
     }
   }
   switch (type) {
@@ -156,9 +179,10 @@ function compileState(name: string, raw: unknown): CState {
       if (typeof s.TimeoutSecondsPath === 'string') st.timeoutSecondsPath = compilePath(s.TimeoutSecondsPath);
       break;
     case 'Choice':
-      if (Array.isArray(s.Choices)) {
+      if (Array.isArray(s.Choices) && ql === 'JSONPath') {
         for (const c of s.Choices) {
-          st.choices.push({ cond: compileRule(c), next: isObj(c) && typeof c.Next === 'string' ? c.Next : '' });
+          const assign = isObj(c) && c.Assign !== undefined ? compileTemplate(c.Assign, 'Assign') : undefined;
+          st.choices.push({ cond: compileRule(c), next: isObj(c) && typeof c.Next === 'string' ? c.Next : '', assign });
         }
       }
       if (typeof s.Default === 'string') st.default = s.Default;
@@ -176,11 +200,11 @@ function compileState(name: string, raw: unknown): CState {
       if (typeof s.CausePath === 'string') st.causePath = compilePath(s.CausePath);
       break;
     case 'Parallel':
-      st.branches = Array.isArray(s.Branches) ? s.Branches.map((b) => compileMachine(b, false)) : [];
+      st.branches = Array.isArray(s.Branches) ? s.Branches.map((b) => compileMachine(b, false, inherited)) : [];
       break;
     case 'Map': {
       st.itemsPath = typeof s.ItemsPath === 'string' ? compilePath(s.ItemsPath) : undefined;
-      st.processor = compileMachine(s.ItemProcessor ?? s.Iterator, false);
+      st.processor = compileMachine(s.ItemProcessor ?? s.Iterator, false, inherited);
       const mc = num(s.MaxConcurrency);
       st.maxConcurrency = mc !== undefined && mc > 0 ? Math.floor(mc) : 0;
       if (typeof s.MaxConcurrencyPath === 'string') st.maxConcurrencyPath = compilePath(s.MaxConcurrencyPath);
@@ -192,7 +216,8 @@ function compileState(name: string, raw: unknown): CState {
   return st;
 }
 
-export function compileMachine(def: unknown, top: boolean): Machine {
+/** `inherited`: the query language of the enclosing machine (nested branches and processors take the top level's). */
+export function compileMachine(def: unknown, top: boolean, inherited: QueryLanguage = 'JSONPath'): Machine {
   const m: Machine = { startAt: '', states: new Map(), timeoutSeconds: null, problem: null };
   if (!isObj(def)) {
     m.problem = 'The state machine definition is not an object';
@@ -200,11 +225,11 @@ export function compileMachine(def: unknown, top: boolean): Machine {
   }
   if (typeof def.StartAt !== 'string') m.problem = 'The state machine definition has no StartAt';
   else m.startAt = def.StartAt;
+  const ql: QueryLanguage = top ? (def.QueryLanguage === 'JSONata' ? 'JSONata' : 'JSONPath') : inherited;
   if (isObj(def.States)) {
-    for (const [name, s] of Object.entries(def.States)) m.states.set(name, compileState(name, s));
+    for (const [name, s] of Object.entries(def.States)) m.states.set(name, compileState(name, s, ql));
   } else m.problem ??= 'The state machine definition has no States';
   if (!m.problem && !m.states.has(m.startAt)) m.problem = `StartAt names a missing state '${m.startAt.slice(0, 80)}'`;
-  if (!m.problem && def.QueryLanguage === 'JSONata') m.problem = 'QueryLanguage JSONata is not supported (JSONPath only)';
   if (top) {
     const t = num(def.TimeoutSeconds);
     if (t !== undefined && t > 0) m.timeoutSeconds = t;

@@ -34,6 +34,9 @@
  *   ItemProcessor/Iterator, MaxConcurrency(+Path)); InputPath, Parameters, ResultSelector, ResultPath, OutputPath;
  *   Retry (IntervalSeconds, MaxAttempts, BackoffRate, MaxDelaySeconds, JitterStrategy FULL — deterministic per
  *   attempt key unless `opts.random` is given) and Catch; the intrinsic functions of intrinsics.ts.
+ * - JSONata states (`QueryLanguage: "JSONata"`, jsonata.ts, evaluated asynchronously and bounded: a failing or
+ *   runaway expression is `States.QueryEvaluationError`, catchable, with an `EvaluationFailed` event) and workflow
+ *   variables (`Assign` in both languages, variables.ts), kept in the checkpoint per thread scope.
  * - Definitions are parsed and compiled once per text (or object) and cached.
  */
 export type {

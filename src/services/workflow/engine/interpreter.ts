@@ -18,9 +18,13 @@ import type {
 import { TaskFailure } from './types';
 import { AslError, E, clip, errorMatches, isTerminalError, runtimeError, tooBig } from './errors';
 import { machineOf, type CState, type Machine, type ResultPathSpec } from './compile';
+import type { Template } from './template';
 import { clipPath, evalPath, mustPath, setAtPath, type CompiledPath } from './paths';
 import type { Env } from './intrinsics';
 import { isTimestamp } from './choice';
+import { commitAssign, lookupVar, visibleVars } from './variables';
+import { evalJTemplate, QueryError, type JEnv, type JTemplate } from './jsonata';
+import type { Catcher } from './compile';
 
 /* ------------------------------------------------------------------------------------------------ events */
 
@@ -46,6 +50,7 @@ export interface AdvanceOptions {
 }
 
 const NOT_TRUNCATED = Object.freeze({ truncated: false });
+const NO_SCOPES: JsonObject[] = [];
 /** Step Functions' inline Map runs at most 40 iterations concurrently. */
 export const MAX_MAP_CONCURRENCY = 40;
 /** Step Functions' hard quota of history events per execution: a job that would exceed it fails. */
@@ -184,7 +189,26 @@ class Run {
   }
 
   env(th: Thread, input: Json, extra?: JsonObject): Env {
-    return { input, context: () => this.context(th, extra) };
+    return { input, context: () => this.context(th, extra), vars: (name) => lookupVar(this.chain(th), th.va, name) };
+  }
+
+  /** Variable scopes around each branch/iteration thread stepped in this advance (outermost first). */
+  readonly scopes = new Map<Thread, JsonObject[]>();
+
+  chain(th: Thread): JsonObject[] {
+    return this.scopes.get(th) ?? NO_SCOPES;
+  }
+
+  /** Before stepping a Parallel's branches or a Map's iterations: they read `th`'s scopes. */
+  enclose(th: Thread, kids: Thread[]): void {
+    const outer = this.chain(th);
+    const chain = th.va ? [...outer, th.va] : outer;
+    if (chain.length) for (const k of kids) this.scopes.set(k, chain);
+  }
+
+  /** JSONata's environment: `$states` and the variables the thread sees. */
+  jenv(th: Thread, states: JsonObject): JEnv {
+    return { states, vars: visibleVars(this.chain(th), th.va), now: this.nowMs() };
   }
 
   attemptKey(th: Thread): string {
@@ -263,7 +287,16 @@ function stepThread(run: Run, th: Thread, m: Machine, sc: StepCtx): Promise<void
       if (run.nowMs() >= Date.parse(th.u!)) {
         const out = th.o ?? null;
         delete th.o;
-        run.emit(sc, th, 'WaitStateExited', stateExited(st.name, stringify(out)));
+        let assigned: Record<string, string> | undefined;
+        try {
+          assigned = commitVars(run, th, th.pv);
+        } catch (e) {
+          const err = asAsl(e);
+          return failThread(th, err.error, err.cause);
+        } finally {
+          th.pv = undefined;
+        }
+        run.emit(sc, th, 'WaitStateExited', stateExited(st.name, stringify(out), assigned));
         transition(th, st, out);
       }
       return;
@@ -279,11 +312,28 @@ function stepThread(run: Run, th: Thread, m: Machine, sc: StepCtx): Promise<void
 const stateEntered = (name: string, input: string) => ({
   stateEnteredEventDetails: { name, input, inputDetails: NOT_TRUNCATED },
 });
-const stateExited = (name: string, output: string) => ({
-  stateExitedEventDetails: { name, output, outputDetails: NOT_TRUNCATED },
+const stateExited = (name: string, output: string, assigned?: Record<string, string>) => ({
+  stateExitedEventDetails: assigned
+    ? { name, output, outputDetails: NOT_TRUNCATED, assignedVariables: assigned, assignedVariablesDetails: NOT_TRUNCATED }
+    : { name, output, outputDetails: NOT_TRUNCATED },
 });
 
-function enterState(run: Run, th: Thread, st: CState, sc: StepCtx): void {
+/** Evaluate a JSONPath Assign on `data` (values only; committed by commitVars once the state's output is known). */
+function assignValues(run: Run, th: Thread, tpl: Template | undefined, data: Json): JsonObject | undefined {
+  if (!tpl) return undefined;
+  const v = tpl(run.env(th, data));
+  return v !== null && typeof v === 'object' && !Array.isArray(v) ? v : undefined;
+}
+
+function commitVars(run: Run, th: Thread, values: Json | undefined): Record<string, string> | undefined {
+  if (values === undefined) return undefined;
+  if (values === null || typeof values !== 'object' || Array.isArray(values)) {
+    throw new QueryError('The field \'Assign\' must evaluate to a JSON object', 'Assign');
+  }
+  return commitAssign(run.cp.root, th, values);
+}
+
+function enterState(run: Run, th: Thread, st: CState, sc: StepCtx): void | Promise<void> {
   th.n += 1;
   th.et = run.iso();
   th.a = 0;
@@ -293,14 +343,16 @@ function enterState(run: Run, th: Thread, st: CState, sc: StepCtx): void {
     return;
   }
   run.emit(sc, th, `${type}StateEntered`, stateEntered(st.name, stringify(th.in)));
+  if (st.jn) return enterJsonata(run, th, st, sc);
   try {
     switch (type) {
       case 'Pass': {
         let eff = applyInputPath(run, th, st, th.in);
         if (st.parameters) eff = st.parameters(run.env(th, eff));
         const result = st.hasResult ? (st.result ?? null) : eff;
+        const values = assignValues(run, th, st.assign, result);
         const out = applyOutputPath(run, th, st, applyResultPath(st.resultPath, th.in, result));
-        return exitWith(run, th, st, sc, out);
+        return exitWith(run, th, st, sc, out, commitVars(run, th, values));
       }
       case 'Task': {
         let eff = applyInputPath(run, th, st, th.in);
@@ -322,9 +374,12 @@ function enterState(run: Run, th: Thread, st: CState, sc: StepCtx): void {
         const eff = applyInputPath(run, th, st, th.in);
         const env = run.env(th, eff);
         let next: string | undefined;
+        let assign = st.assign;
         for (const c of st.choices) {
           if (c.cond(env)) {
             next = c.next;
+            // a matching rule's Assign replaces the state's
+            if (c.assign) assign = c.assign;
             break;
           }
         }
@@ -332,10 +387,12 @@ function enterState(run: Run, th: Thread, st: CState, sc: StepCtx): void {
         if (next === undefined || next === '') {
           throw new AslError(E.NoChoiceMatched, 'No Choice Rule matched and no Default was specified');
         }
+        const values = assignValues(run, th, assign, eff);
         const out = applyOutputPath(run, th, st, eff);
         const s = stringify(out);
         checkSize(s, 'state output');
-        run.emit(sc, th, 'ChoiceStateExited', stateExited(st.name, s));
+        const assigned = commitVars(run, th, values);
+        run.emit(sc, th, 'ChoiceStateExited', stateExited(st.name, s, assigned));
         clearState(th);
         th.s = next;
         th.in = out;
@@ -359,9 +416,11 @@ function enterState(run: Run, th: Thread, st: CState, sc: StepCtx): void {
         } else {
           until = run.nowMs() + Math.max(0, st.seconds ?? 0) * 1000;
         }
+        const values = assignValues(run, th, st.assign, eff);
         const out = applyOutputPath(run, th, st, eff);
         checkSize(stringify(out), 'state output');
         th.o = out;
+        if (values) th.pv = values;
         th.u = run.iso(until);
         th.p = 'W';
         return;
@@ -399,33 +458,37 @@ function enterState(run: Run, th: Thread, st: CState, sc: StepCtx): void {
     }
   } catch (e) {
     const err = asAsl(e);
-    if (type === 'Task' || type === 'Parallel' || type === 'Map') handleError(run, th, st, sc, err.error, err.cause);
-    else failThread(th, err.error, err.cause);
+    if (type === 'Task' || type === 'Parallel' || type === 'Map') return handleError(run, th, st, sc, err.error, err.cause);
+    failThread(th, err.error, err.cause);
   }
 }
 
 /** Emit `<Type>StateExited` with the output and move on (size checked first). */
-function exitWith(run: Run, th: Thread, st: CState, sc: StepCtx, out: Json): void {
+function exitWith(run: Run, th: Thread, st: CState, sc: StepCtx, out: Json, assigned?: Record<string, string>): void {
   const s = stringify(out);
   checkSize(s, 'state output');
-  run.emit(sc, th, `${st.type}StateExited`, stateExited(st.name, s));
+  run.emit(sc, th, `${st.type}StateExited`, stateExited(st.name, s, assigned));
   transition(th, st, out);
 }
 
 /** Task/Parallel/Map result → ResultSelector → ResultPath → OutputPath → exit; errors go to Retry/Catch. */
-function completeState(run: Run, th: Thread, st: CState, sc: StepCtx, result: Json): void {
+function completeState(run: Run, th: Thread, st: CState, sc: StepCtx, result: Json): void | Promise<void> {
+  if (st.jn) return completeJsonata(run, th, st, sc, result);
   try {
     const selected = st.resultSelector ? st.resultSelector(run.env(th, result)) : result;
+    const values = assignValues(run, th, st.assign, selected);
     const out = applyOutputPath(run, th, st, applyResultPath(st.resultPath, th.in, selected));
-    exitWith(run, th, st, sc, out);
+    // the output's size first: a state that fails assigns nothing
+    checkSize(stringify(out), 'state output');
+    exitWith(run, th, st, sc, out, commitVars(run, th, values));
   } catch (e) {
     const err = asAsl(e);
-    handleError(run, th, st, sc, err.error, err.cause);
+    return handleError(run, th, st, sc, err.error, err.cause);
   }
 }
 
 /** Retry (a durable backoff: phase R until `u`), else Catch (exit to the catcher's Next), else fail the thread. */
-function handleError(run: Run, th: Thread, st: CState, sc: StepCtx, error: string | undefined, cause: string | undefined): void {
+function handleError(run: Run, th: Thread, st: CState, sc: StepCtx, error: string | undefined, cause: string | undefined): void | Promise<void> {
   const name = error ?? '';
   if (!isTerminalError(name)) {
     for (let i = 0; i < st.retry.length; i++) {
@@ -454,12 +517,16 @@ function handleError(run: Run, th: Thread, st: CState, sc: StepCtx, error: strin
     }
     for (const c of st.catch) {
       if (!errorMatches(c.errors, name)) continue;
+      if (st.jn) return catchJsonata(run, th, st, sc, c, error, cause);
       try {
         const errOut: JsonObject = { Error: error ?? null, Cause: cause ?? null };
+        // only the catcher's Assign runs (on the error output), not the state's
+        const values = assignValues(run, th, c.assign, errOut);
         const out = applyResultPath(c.resultPath, th.in, errOut);
         const s = stringify(out);
         checkSize(s, 'state output');
-        run.emit(sc, th, `${st.type}StateExited`, stateExited(st.name, s));
+        const assigned = commitVars(run, th, values);
+        run.emit(sc, th, `${st.type}StateExited`, stateExited(st.name, s, assigned));
         clearState(th);
         th.s = c.next;
         th.in = out;
@@ -475,17 +542,19 @@ function handleError(run: Run, th: Thread, st: CState, sc: StepCtx, error: strin
 }
 
 /** After a Retry backoff: attempt the state again. */
-function retryNow(run: Run, th: Thread, st: CState, sc: StepCtx): void {
+function retryNow(run: Run, th: Thread, st: CState, sc: StepCtx): void | Promise<void> {
   th.u = undefined;
   delete th.u;
   try {
+    // a JSONata state evaluates its Arguments (and Items ...) again: they may read $states.context.State.RetryCount
+    if (st.jn) return st.type === 'Task' ? startJsonataTask(run, th, st, sc) : startJsonataBranches(run, th, st, sc);
     if (st.type === 'Task') return scheduleTask(run, th, st, sc);
     if (st.type === 'Parallel') return startParallel(run, th, st, sc);
     if (st.type === 'Map') return startMap(run, th, st, sc);
     failThread(th, E.Runtime, 'Only Task, Parallel and Map states can be retried');
   } catch (e) {
     const err = asAsl(e);
-    handleError(run, th, st, sc, err.error, err.cause);
+    return handleError(run, th, st, sc, err.error, err.cause);
   }
 }
 
@@ -508,7 +577,7 @@ async function runTaskPhase(run: Run, th: Thread, st: CState, sc: StepCtx): Prom
   const start = run.nowMs();
   const timedOut = () => {
     run.emit(sc, th, 'TaskTimedOut', { taskTimedOutEventDetails: { ...info, error: E.Timeout, cause: 'The task did not finish within its TimeoutSeconds' } });
-    handleError(run, th, st, sc, E.Timeout, 'The task did not finish within its TimeoutSeconds');
+    return handleError(run, th, st, sc, E.Timeout, 'The task did not finish within its TimeoutSeconds');
   };
   if (start >= taskDl) return timedOut();
   if (start >= run.jobDeadline) {
@@ -599,14 +668,19 @@ async function runTaskPhase(run: Run, th: Thread, st: CState, sc: StepCtx): Prom
     return failThread(th, E.DataLimitExceeded, 'The task output has exceeded the maximum size of 262144 bytes');
   }
   run.emit(sc, th, 'TaskSucceeded', { taskSucceededEventDetails: { ...info, output: text, outputDetails: NOT_TRUNCATED } });
-  completeState(run, th, st, sc, value);
+  return completeState(run, th, st, sc, value);
 }
 
 /* ------------------------------------------------------------------------------------------------ Parallel */
 
-function startParallel(run: Run, th: Thread, st: CState, sc: StepCtx): void {
-  let eff = applyInputPath(run, th, st, th.in);
-  if (st.parameters) eff = st.parameters(run.env(th, eff));
+/** `given`: the branches' input computed by the caller (JSONata's Arguments). */
+function startParallel(run: Run, th: Thread, st: CState, sc: StepCtx, given?: Json): void | Promise<void> {
+  let eff: Json;
+  if (given !== undefined) eff = given;
+  else {
+    eff = applyInputPath(run, th, st, th.in);
+    if (st.parameters) eff = st.parameters(run.env(th, eff));
+  }
   checkSize(stringify(eff), 'input of the Parallel state after Parameters');
   const started = run.emit(sc, th, 'ParallelStateStarted');
   run.fixups.push(() => (th.se = started.ev.id));
@@ -619,7 +693,7 @@ function startParallel(run: Run, th: Thread, st: CState, sc: StepCtx): void {
   th.p = 'P';
   if (th.kd.length === 0) {
     run.emit(sc, th, 'ParallelStateSucceeded');
-    completeState(run, th, st, sc, []);
+    return completeState(run, th, st, sc, []);
   }
 }
 
@@ -651,6 +725,7 @@ async function stepChildren(run: Run, kids: Thread[], machines: (k: Thread) => M
 
 async function stepParallel(run: Run, th: Thread, st: CState, sc: StepCtx): Promise<void> {
   const kids = th.kd ?? [];
+  run.enclose(th, kids);
   await stepChildren(run, kids, (k) => st.branches[kids.indexOf(k)], sc);
   const failed = kids.find((k) => k.p === 'F');
   if (failed) {
@@ -662,13 +737,13 @@ async function stepParallel(run: Run, th: Thread, st: CState, sc: StepCtx): Prom
     const result = kids.map((k) => k.o ?? null);
     run.emitAfter(sc, th, kids.map((k) => run.last(k)), 'ParallelStateSucceeded');
     th.kd = undefined;
-    completeState(run, th, st, sc, result);
+    return completeState(run, th, st, sc, result);
   }
 }
 
 /* ------------------------------------------------------------------------------------------------ Map */
 
-function startMap(run: Run, th: Thread, st: CState, sc: StepCtx): void {
+function startMap(run: Run, th: Thread, st: CState, sc: StepCtx): void | Promise<void> {
   const eff = applyInputPath(run, th, st, th.in);
   const items = st.itemsPath ? readPath(run, th, st.itemsPath, eff, 'ItemsPath') : eff;
   if (!Array.isArray(items)) throw runtimeError('The Map state\'s ItemsPath must point to a JSON array');
@@ -681,6 +756,12 @@ function startMap(run: Run, th: Thread, st: CState, sc: StepCtx): void {
   const inputs = st.itemSelector
     ? items.map((v, i) => st.itemSelector!(run.env(th, eff, { Map: { Item: { Index: i, Value: v } } })))
     : items;
+  return beginMap(run, th, st, sc, inputs, mc);
+}
+
+/** Start the iterations of a Map over its (selected) item inputs. */
+function beginMap(run: Run, th: Thread, st: CState, sc: StepCtx, inputs: Json[], mc: number): void | Promise<void> {
+  const items = inputs;
   const started = run.emit(sc, th, 'MapStateStarted', { mapStateStartedEventDetails: { length: items.length } });
   run.fixups.push(() => (th.se = started.ev.id));
   th.it = inputs;
@@ -694,7 +775,7 @@ function startMap(run: Run, th: Thread, st: CState, sc: StepCtx): void {
     run.emit(sc, th, 'MapStateSucceeded');
     const result: Json[] = [];
     clearMap(th);
-    completeState(run, th, st, sc, result);
+    return completeState(run, th, st, sc, result);
   }
 }
 
@@ -731,6 +812,7 @@ async function stepMap(run: Run, th: Thread, st: CState, sc: StepCtx): Promise<v
     kids.push(kid);
   }
   const childSc: StepCtx = { sink: [], signal: sc.signal };
+  run.enclose(th, kids);
   const sinks = await stepChildren(run, kids, () => proc, childSc);
   // order: for each iteration, its start event (if new) then its events
   for (let i = 0; i < kids.length; i++) {
@@ -765,7 +847,7 @@ async function stepMap(run: Run, th: Thread, st: CState, sc: StepCtx): Promise<v
     const result = th.rs ?? [];
     run.emitAfter(sc, th, kids.map((k) => run.last(k)), 'MapStateSucceeded');
     clearMap(th);
-    completeState(run, th, st, sc, result);
+    return completeState(run, th, st, sc, result);
   }
 }
 
@@ -926,4 +1008,217 @@ export async function advance(
     wakeAt = Number.isFinite(t) ? new Date(t).toISOString() : null;
   }
   return { checkpoint: cp, events, status: 'RUNNING', currentState: activeState(cp.root), wakeAt };
+}
+
+/* ------------------------------------------------------------------------------------------------ JSONata states */
+
+const evalJ = (t: JTemplate, env: JEnv): Promise<Json> => Promise.resolve(evalJTemplate(t, env));
+
+function jsonataStates(run: Run, th: Thread, extra?: JsonObject, ctxExtra?: JsonObject): JsonObject {
+  const states: JsonObject = { input: th.in, context: run.context(th, ctxExtra) };
+  if (extra) Object.assign(states, extra);
+  return states;
+}
+
+/** A JSONata field that must give a whole number (TimeoutSeconds, Seconds, MaxConcurrency ...). */
+async function intField(t: JTemplate, env: JEnv, field: string, min: number): Promise<number> {
+  const v = await evalJ(t, env);
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min) {
+    throw new QueryError(`The value of the field '${field}' must be an integer of at least ${min}`, field);
+  }
+  return v;
+}
+
+/** An expression failed: record EvaluationFailed, then the state fails (Task/Parallel/Map: Retry and Catch apply). */
+function failJsonata(run: Run, th: Thread, st: CState, sc: StepCtx, e: unknown): void | Promise<void> {
+  const err = asAsl(e);
+  if (e instanceof QueryError) {
+    run.emit(sc, th, 'EvaluationFailed', {
+      evaluationFailedEventDetails: { error: err.error, cause: clip(err.cause), location: e.location, state: st.name },
+    });
+  }
+  if (st.type === 'Task' || st.type === 'Parallel' || st.type === 'Map') return handleError(run, th, st, sc, err.error, err.cause);
+  failThread(th, err.error, err.cause);
+}
+
+async function enterJsonata(run: Run, th: Thread, st: CState, sc: StepCtx): Promise<void> {
+  const jn = st.jn!;
+  try {
+    const env = run.jenv(th, jsonataStates(run, th));
+    switch (st.type) {
+      case 'Pass': {
+        const out = jn.output ? await evalJ(jn.output, env) : th.in;
+        const values = jn.assign ? await evalJ(jn.assign, env) : undefined;
+        checkSize(stringify(out), 'state output');
+        return exitWith(run, th, st, sc, out, commitVars(run, th, values));
+      }
+      case 'Succeed': {
+        const out = jn.output ? await evalJ(jn.output, env) : th.in;
+        const s = stringify(out);
+        checkSize(s, 'state output');
+        run.emit(sc, th, 'SucceedStateExited', stateExited(st.name, s));
+        clearState(th);
+        th.p = 'D';
+        th.o = out;
+        return;
+      }
+      case 'Fail': {
+        let error: string | undefined;
+        let cause: string | undefined;
+        if (jn.error) {
+          const v = await evalJ(jn.error, env);
+          if (typeof v !== 'string') throw new QueryError("The value of the field 'Error' must be a string", 'Error');
+          error = v;
+        }
+        if (jn.cause) {
+          const v = await evalJ(jn.cause, env);
+          if (typeof v !== 'string') throw new QueryError("The value of the field 'Cause' must be a string", 'Cause');
+          cause = v;
+        }
+        return failThread(th, error === undefined ? undefined : clip(error, 256), cause === undefined ? undefined : clip(cause));
+      }
+      case 'Choice': {
+        let next: string | undefined;
+        let output = jn.output;
+        let assign = jn.assign;
+        for (let i = 0; i < jn.choices.length; i++) {
+          const c = jn.choices[i];
+          const v = await evalJ(c.cond, env);
+          if (typeof v !== 'boolean') {
+            throw new QueryError(`The Condition of the choice rule ${i} must evaluate to a boolean`, `Choices[${i}].Condition`);
+          }
+          if (v) {
+            next = c.next;
+            // a matching rule's Output and Assign replace the state's
+            if (c.output) output = c.output;
+            if (c.assign) assign = c.assign;
+            break;
+          }
+        }
+        next ??= st.default;
+        if (next === undefined || next === '') throw new AslError(E.NoChoiceMatched, 'No Choice Rule matched and no Default was specified');
+        const out = output ? await evalJ(output, env) : th.in;
+        const values = assign ? await evalJ(assign, env) : undefined;
+        const s = stringify(out);
+        checkSize(s, 'state output');
+        const assigned = commitVars(run, th, values);
+        run.emit(sc, th, 'ChoiceStateExited', stateExited(st.name, s, assigned));
+        clearState(th);
+        th.s = next;
+        th.in = out;
+        th.p = 'E';
+        return;
+      }
+      case 'Wait': {
+        let until: number;
+        if (jn.seconds) until = run.nowMs() + (await intField(jn.seconds, env, 'Seconds', 0)) * 1000;
+        else if (jn.timestamp) {
+          const v = await evalJ(jn.timestamp, env);
+          if (!isTimestamp(v)) throw new QueryError("The value of the field 'Timestamp' must be an ISO-8601 timestamp", 'Timestamp');
+          until = Date.parse(v);
+        } else until = run.nowMs();
+        const out = jn.output ? await evalJ(jn.output, env) : th.in;
+        const values = jn.assign ? await evalJ(jn.assign, env) : undefined;
+        if (values !== undefined && (values === null || typeof values !== 'object' || Array.isArray(values))) {
+          throw new QueryError("The field 'Assign' must evaluate to a JSON object", 'Assign');
+        }
+        checkSize(stringify(out), 'state output');
+        th.o = out;
+        if (values) th.pv = values;
+        th.u = run.iso(until);
+        th.p = 'W';
+        return;
+      }
+      case 'Task':
+        return await startJsonataTask(run, th, st, sc, env);
+      case 'Parallel':
+      case 'Map':
+        return await startJsonataBranches(run, th, st, sc, env);
+    }
+  } catch (e) {
+    return failJsonata(run, th, st, sc, e);
+  }
+}
+
+/** Task: Arguments (the task's input), TimeoutSeconds, HeartbeatSeconds; then scheduled. Also on a retry. */
+async function startJsonataTask(run: Run, th: Thread, st: CState, sc: StepCtx, given?: JEnv): Promise<void> {
+  const jn = st.jn!;
+  try {
+    const env = given ?? run.jenv(th, jsonataStates(run, th));
+    const args = jn.arguments ? await evalJ(jn.arguments, env) : th.in;
+    const secs = jn.timeoutSeconds ? await intField(jn.timeoutSeconds, env, 'TimeoutSeconds', 1) : undefined;
+    if (jn.heartbeatSeconds) await intField(jn.heartbeatSeconds, env, 'HeartbeatSeconds', 1);
+    checkSize(stringify(args), 'input of the task after Arguments');
+    th.ti = args;
+    th.ts = secs;
+    return scheduleTask(run, th, st, sc);
+  } catch (e) {
+    return failJsonata(run, th, st, sc, e);
+  }
+}
+
+/** Parallel (Arguments → every branch's input) and Map (Items, ItemSelector, MaxConcurrency); also on a retry. */
+async function startJsonataBranches(run: Run, th: Thread, st: CState, sc: StepCtx, given?: JEnv): Promise<void> {
+  const jn = st.jn!;
+  try {
+    const env = given ?? run.jenv(th, jsonataStates(run, th));
+    if (st.type === 'Parallel') {
+      const args = jn.arguments ? await evalJ(jn.arguments, env) : th.in;
+      return await startParallel(run, th, st, sc, args);
+    }
+    const items = jn.items ? await evalJ(jn.items, env) : th.in;
+    if (!Array.isArray(items)) throw new QueryError("The value of the field 'Items' must be a JSON array", 'Items');
+    const mc = jn.maxConcurrency ? await intField(jn.maxConcurrency, env, 'MaxConcurrency', 0) : st.maxConcurrency;
+    let inputs: Json[] = items;
+    if (jn.itemSelector) {
+      inputs = [];
+      for (let i = 0; i < items.length; i++) {
+        const ienv = run.jenv(th, jsonataStates(run, th, undefined, { Map: { Item: { Index: i, Value: items[i] } } }));
+        inputs.push(await evalJ(jn.itemSelector, ienv));
+      }
+    }
+    return await beginMap(run, th, st, sc, inputs, mc);
+  } catch (e) {
+    return failJsonata(run, th, st, sc, e);
+  }
+}
+
+/** Task/Parallel/Map result → Output (default: the result) and Assign, both on `$states.result`. */
+async function completeJsonata(run: Run, th: Thread, st: CState, sc: StepCtx, result: Json): Promise<void> {
+  const jn = st.jn!;
+  try {
+    const env = run.jenv(th, jsonataStates(run, th, { result }));
+    const out = jn.output ? await evalJ(jn.output, env) : result;
+    const values = jn.assign ? await evalJ(jn.assign, env) : undefined;
+    checkSize(stringify(out), 'state output');
+    exitWith(run, th, st, sc, out, commitVars(run, th, values));
+  } catch (e) {
+    return failJsonata(run, th, st, sc, e);
+  }
+}
+
+/** A matching catcher of a JSONata state: its Output (default: the error output) and Assign on `$states.errorOutput`. */
+async function catchJsonata(run: Run, th: Thread, st: CState, sc: StepCtx, c: Catcher, error: string | undefined, cause: string | undefined): Promise<void> {
+  try {
+    const errorOutput: JsonObject = { Error: error ?? null, Cause: cause ?? null };
+    const env = run.jenv(th, jsonataStates(run, th, { errorOutput }));
+    const out = c.jOutput ? await evalJ(c.jOutput, env) : errorOutput;
+    const values = c.jAssign ? await evalJ(c.jAssign, env) : undefined;
+    const s = stringify(out);
+    checkSize(s, 'state output');
+    const assigned = commitVars(run, th, values);
+    run.emit(sc, th, `${st.type}StateExited`, stateExited(st.name, s, assigned));
+    clearState(th);
+    th.s = c.next;
+    th.in = out;
+    th.p = 'E';
+  } catch (e) {
+    const err = asAsl(e);
+    if (e instanceof QueryError) {
+      run.emit(sc, th, 'EvaluationFailed', {
+        evaluationFailedEventDetails: { error: err.error, cause: clip(err.cause), location: e.location, state: st.name },
+      });
+    }
+    failThread(th, err.error, err.cause);
+  }
 }

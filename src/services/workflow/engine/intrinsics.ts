@@ -7,7 +7,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Json, JsonObject } from './types';
 import { AslError, intrinsicError } from './errors';
-import { compilePath, evalPath, type CompiledPath } from './paths';
+import { compilePath, readAt, type CompiledPath, type VarLookup } from './paths';
 
 export type Node =
   | { k: 'call'; name: string; args: Node[] }
@@ -18,6 +18,8 @@ export type Node =
 export interface Env {
   input: Json;
   context: () => Json;
+  /** workflow variables visible to the state (`$name` paths) */
+  vars?: VarLookup;
 }
 
 const MAX_DEPTH = 10;
@@ -138,7 +140,7 @@ export function evalIntrinsic(node: Node, env: Env): Json {
     case 'bad':
       throw intrinsicError(node.why);
     case 'path': {
-      const v = evalPath(node.p, node.p.context ? env.context() : env.input);
+      const v = readAt(node.p, env.input, env.context, env.vars);
       if (v === undefined) throw intrinsicError(`The JSONPath '${node.p.raw.slice(0, 200)}' could not be found in the input`);
       return v;
     }

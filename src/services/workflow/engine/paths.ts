@@ -16,9 +16,17 @@ export interface CompiledPath {
   context: boolean;
   /** segments of a simple definite path, or null when jsonpath-plus must evaluate it */
   segs: Seg[] | null;
-  /** the path jsonpath-plus sees (`$$.x` → `$.x`) */
+  /** the path jsonpath-plus sees (`$$.x` → `$.x`, `$var.x` → `$.x`) */
   jp: string;
+  /** `$name...`: the path reads the workflow variable `name` (null for `$`/`$$` paths) */
+  v: string | null;
 }
+
+/** A variable reference at the start of a path: `$name`, `$name.field`, `$name[0]` (not `$`, `$.x`, `$$`). */
+const VAR_REF = /^\$([A-Za-z_][A-Za-z0-9_]*)/;
+
+/** Reads a workflow variable visible to the state; undefined when no scope defines it. */
+export type VarLookup = (name: string) => Json | undefined;
 
 const NAME_CHAR = /[^.[\]\s'"()*?,@:$]/;
 
@@ -68,9 +76,11 @@ export function compilePath(raw: string): CompiledPath {
   let c = cache.get(raw);
   if (c) return c;
   const context = raw.startsWith('$$');
-  const body = context ? raw.slice(1) : raw; // `$$.a` → `$.a`
+  const vm = context ? null : VAR_REF.exec(raw);
+  // `$$.a` → `$.a`; `$name.a` → `$.a` evaluated on the variable's value
+  const body = context ? raw.slice(1) : vm ? `$${raw.slice(vm[0].length)}` : raw;
   const segs = body.startsWith('$') ? parseSimple(body, 1) : null;
-  c = { raw, context, segs, jp: body };
+  c = { raw, context, segs, jp: body, v: vm ? vm[1] : null };
   if (cache.size > 5000) cache.clear();
   cache.set(raw, c);
   return c;
@@ -107,6 +117,19 @@ export function evalPath(p: CompiledPath, data: Json): Json | undefined {
   } catch {
     throw runtimeError(`Invalid path '${clipPath(p.raw)}'`);
   }
+}
+
+/** The value a path is evaluated on: the context object, a variable's value (undefined when not defined), or the data. */
+export function pathRoot(p: CompiledPath, data: Json, context: () => Json, vars: VarLookup | undefined): Json | undefined {
+  if (p.context) return context();
+  if (p.v !== null) return vars ? vars(p.v) : undefined;
+  return data;
+}
+
+/** A path read on its root (see pathRoot); undefined when a variable is not defined or a definite path matches nothing. */
+export function readAt(p: CompiledPath, data: Json, context: () => Json, vars: VarLookup | undefined): Json | undefined {
+  const root = pathRoot(p, data, context, vars);
+  return root === undefined ? undefined : evalPath(p, root);
 }
 
 export function clipPath(p: string): string {

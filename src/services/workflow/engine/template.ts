@@ -6,7 +6,7 @@
  */
 import type { Json, JsonObject } from './types';
 import { runtimeError } from './errors';
-import { compilePath, evalPath, clipPath, setKey } from './paths';
+import { compilePath, readAt, clipPath, setKey } from './paths';
 import { evalIntrinsic, parseIntrinsic, type Env } from './intrinsics';
 
 export type Template = (env: Env) => Json;
@@ -44,7 +44,7 @@ function compileDynamic(v: unknown, field: string): Template {
   if (v.startsWith('$')) {
     const p = compilePath(v);
     return (env) => {
-      const r = evalPath(p, p.context ? env.context() : env.input);
+      const r = readAt(p, env.input, env.context, env.vars);
       if (r === undefined) {
         throw runtimeError(`The JSONPath '${clipPath(v)}' specified for the field '${clipPath(field)}' could not be found in the input`);
       }

@@ -134,6 +134,12 @@ export interface Thread {
   ix?: number;
   /** id of the Parallel/MapStateStarted event (previousEventId of its children's first events) */
   se?: number;
+  /** workflow variables of this thread's scope (the job's, or a branch's / iteration's own) */
+  va?: JsonObject;
+  /** their size (UTF-8 bytes of the JSON values) */
+  vb?: number;
+  /** Wait: variables assigned when the state was entered, committed when it exits */
+  pv?: JsonObject;
 }
 
 export interface Checkpoint {
