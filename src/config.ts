@@ -43,6 +43,11 @@ export interface AppConfig {
   keepAliveTimeoutMs: number;
   /** Open connections at most; more are closed as they arrive. 0 = no limit. */
   maxConnections: number;
+  /**
+   * Body bytes at most for a request without a live credential (ANONYMOUS_BODY_LIMIT), refused (413) from its
+   * Content-Length before the body is read, or when a chunked body passes it. 0 = the route's limit for everyone.
+   */
+  anonymousBodyLimit: number;
   /** When set, GET /metrics needs "Authorization: Bearer <METRICS_TOKEN>". */
   metricsToken?: string;
   /** Worker threads that run secret detection (DETECTOR_THREADS; default available parallelism - 1, at least 1). */
@@ -217,6 +222,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     headersTimeoutMs,
     keepAliveTimeoutMs,
     maxConnections: parsePositiveInt('MAX_CONNECTIONS', env.MAX_CONNECTIONS, 1024),
+    anonymousBodyLimit: parsePositiveInt('ANONYMOUS_BODY_LIMIT', env.ANONYMOUS_BODY_LIMIT, 64 * 1024),
     metricsToken,
     detectorThreads: parseDetectorThreads(env.DETECTOR_THREADS),
     calendarTimezone: parseTimezone(env.CALENDAR_TIMEZONE),
@@ -311,6 +317,7 @@ export function describeConfig(config: AppConfig): Record<string, unknown> {
     headersTimeoutMs: config.headersTimeoutMs,
     keepAliveTimeoutMs: config.keepAliveTimeoutMs,
     maxConnections: config.maxConnections,
+    anonymousBodyLimit: config.anonymousBodyLimit,
     metricsProtected: Boolean(config.metricsToken),
   };
 }

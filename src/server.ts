@@ -23,6 +23,7 @@ import { createLogger } from './observability/logger';
 import { Metrics } from './observability/metrics';
 import { REQUEST_CODES } from './errors/codes';
 import { graphqlHttpErrors, isGraphqlPath } from './graphql/http-errors';
+import { anonymousBodyLimit } from './http-body-limit';
 import { normalizeTarget, noteRequestStart, requestLineProblem, requestStartOf } from './http-guard';
 import type { ErrorReply, ErrorStyle, IncomingLike } from './rest/family';
 import { familyOf } from './rest/families';
@@ -230,6 +231,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     }
     done();
   });
+  // Requests without a live credential may send small bodies only, refused before the body is read.
+  if (config.anonymousBodyLimit > 0) fastify.addHook('preParsing', anonymousBodyLimit(deps, config.anonymousBodyLimit));
   // While shutting down, answers close their keep-alive connection so the server can finish closing.
   fastify.addHook('onSend', (_req, reply, payload, done) => {
     if (shuttingDown) reply.header('connection', 'close');

@@ -285,6 +285,21 @@ async function cachedLookup(deps: SigV4Deps, accessKeyId: string): Promise<{ sec
   return value;
 }
 
+/**
+ * Whether a request's Authorization header names an active access key: what can be known of a SigV4 request
+ * before its body is read (the signature covers the body's hash, so it is verified once the body is in).
+ */
+export async function accessKeyIsLive(deps: SigV4Deps, authorization: string | undefined): Promise<boolean> {
+  let auth: ParsedAuthorization;
+  try {
+    auth = parseAuthorizationHeader(authorization);
+  } catch {
+    return false;
+  }
+  if (!/^[A-Za-z0-9]{1,128}$/.test(auth.accessKeyId)) return false;
+  return (await cachedLookup(deps, auth.accessKeyId)) !== null;
+}
+
 /** The viewer of a SigV4-signed request: the access key's user with an `access_key` credential. */
 export async function authenticateSigV4(deps: SigV4Deps, req: HttpRequestFacts): Promise<Viewer> {
   const { accessKeyId, user } = await verifySigV4(req, { region: deps.config.workflowRegion, lookup: (id) => cachedLookup(deps, id) });

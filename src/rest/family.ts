@@ -100,6 +100,12 @@ export interface RestFamily extends ErrorStyle {
    * the request as sent). Returns the viewer or throws the family's authentication error.
    */
   authenticate?(req: RestRequest, deps: AppDeps): Promise<Viewer>;
+  /**
+   * With `authenticate`: whether the request's credential is live, as far as can be told before its body is
+   * read (AWS: the access key exists and is active; the signature, which covers the body, is checked later).
+   * Requests without a live credential get the small anonymous body limit.
+   */
+  credentialIsLive?(headers: IncomingLike['headers'], deps: AppDeps): Promise<boolean>;
   /** The family's routes also match with a trailing slash (WordPress strips it before matching). */
   readonly trailingSlash?: boolean;
   /**

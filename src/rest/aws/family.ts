@@ -12,7 +12,7 @@
 import { AppError, AppErrorCode, quoteInput } from '../../errors/app-error';
 import { REQUEST_CODES } from '../../errors/codes';
 import { capMessage } from '../../errors/message-cap';
-import { authenticateSigV4 } from '../../auth/sigv4';
+import { accessKeyIsLive, authenticateSigV4 } from '../../auth/sigv4';
 import { ErrorReply, RestFamily, retryHeaders } from '../family';
 import { WORKFLOW_AWS_ERRORS } from './workflow.errors';
 
@@ -64,6 +64,7 @@ export const awsFamily: RestFamily = {
 
   // Every request is signed with a workflow access key (SigV4, src/auth/sigv4.ts); the key's user is the viewer.
   authenticate: (req, deps) => authenticateSigV4(deps, { method: req.method, target: req.target, headers: req.headers, rawBody: req.rawBody }),
+  credentialIsLive: (headers, deps) => accessKeyIsLive(deps, typeof headers.authorization === 'string' ? headers.authorization : undefined),
 
   // AWS JSON member names are the service's (the domain's camelCase, PascalCased by the route's declarations).
   fieldName: (f) => f,
