@@ -12,6 +12,8 @@ const config: Config = {
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', diagnostics: false }],
   },
+  // The workflow client package from its source (as tsconfig.json's paths), so tests never run a stale build.
+  moduleNameMapper: { '^@graphql-domain-gateway/workflow-client$': '<rootDir>/packages/workflow-client/src/index.ts' },
   setupFiles: ['<rootDir>/test/setup.ts'],
   globalSetup: '<rootDir>/test/global-setup.ts',
   maxWorkers: 2,

@@ -7,7 +7,7 @@
  * wrong cannot win.
  */
 import { DescribeExecutionCommand, SFNClient } from '@aws-sdk/client-sfn';
-import { WorkflowClient } from '../src/workflow-client';
+import { WorkflowClient } from '@graphql-domain-gateway/workflow-client';
 import type { App } from '../src/server';
 import { BenchFailure } from './lib/types';
 

@@ -16,7 +16,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { SignatureV4 } from '@smithy/signature-v4';
-import { NodeSha256 } from '../workflow-client/node-sha256';
+import { NodeSha256 } from '@graphql-domain-gateway/workflow-client';
 import type { DataSource } from 'typeorm';
 import type { AccountEntity } from '../../entities';
 import type { AppConfig } from '../config';

@@ -3,7 +3,6 @@
  * start jobs, page through a long list, wait for a job's success and see a failure waiter reject, stop a job, and a
  * service error — the same calls through both clients give the same answers.
  */
-import { execFile } from 'node:child_process';
 import {
   DescribeExecutionCommand,
   ExecutionDoesNotExist,
@@ -11,10 +10,9 @@ import {
   SFNClient,
   StopExecutionCommand,
 } from '@aws-sdk/client-sfn';
-import { WaiterError, WorkflowClient, WorkflowServiceException } from '../../src/workflow-client';
+import { WaiterError, WorkflowClient, WorkflowServiceException } from '@graphql-domain-gateway/workflow-client';
 import { IdentityFixtures, uniq } from '../fixtures/identity';
 import { startTestApp, TestApp } from '../helpers/app';
-import { ROOT } from '../helpers/process';
 
 const REGION = 'us-east-1';
 const ROLE = 'arn:aws:iam::000000000000:role/workflow-client';
@@ -111,18 +109,5 @@ describe('WorkflowClient against the gateway, next to @aws-sdk/client-sfn', () =
     // Client-side validation stops a bad call before it is sent.
     const invalid = await ours.describeExecution({} as never).catch((e: Error) => e);
     expect((invalid as Error).message).toMatch(/Found 1 error while validating the input provided for the DescribeExecution operation:\n\[executionArn\] is missing and is a required parameter/);
-  });
-
-  it('is its own public entry point: require("graphql-domain-gateway/client") from the built package drives the gateway', async () => {
-    const fx = new IdentityFixtures(t.db.dataSource);
-    const k = await fx.services.identity.createAccessKey(t.db.dataSource.manager, { user: (await fx.user(uniq('pkg'))).login });
-    const script = `
-      const { WorkflowClient } = require('graphql-domain-gateway/client');
-      const c = new WorkflowClient({ region: 'us-east-1', version: '2016-11-23', endpoint: process.argv[1], credentials: { key: process.argv[2], secret: process.argv[3] } });
-      c.listStateMachines({ maxResults: 1 }).then((r) => { console.log(JSON.stringify({ ok: Array.isArray(r.stateMachines), status: r['@metadata'].statusCode })); c.destroy(); });`;
-    const out = await new Promise<string>((resolve, reject) =>
-      execFile(process.execPath, ['-e', script, `${t.url}/workflow`, k.accessKeyId, k.secretAccessKey], { cwd: ROOT }, (err, stdout, stderr) => (err ? reject(new Error(stderr)) : resolve(stdout))),
-    );
-    expect(JSON.parse(out)).toEqual({ ok: true, status: 200 });
   });
 });

@@ -16,10 +16,10 @@
 import { createServer, IncomingHttpHeaders, request as httpRequest, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { computeSignature, parseAmzDate, parseAuthorizationHeader } from '../../src/auth/sigv4';
-import { WorkflowServiceException } from '../../src/workflow-client/errors';
-import { SignatureV4Signer } from '../../src/workflow-client/signer';
-import { Credentials } from '../../src/workflow-client/types';
-import type { CommandLike, Handler, HttpOptions, Middleware, Result, WireRequest } from '../../src/workflow-client/types';
+import { WorkflowServiceException } from '../../packages/workflow-client/src/errors';
+import { SignatureV4Signer } from '../../packages/workflow-client/src/signer';
+import { Credentials } from '../../packages/workflow-client/src/types';
+import type { CommandLike, Handler, HttpOptions, Middleware, Result, WireRequest } from '../../packages/workflow-client/src/types';
 
 export type Fault =
   | { kind: 'answer'; status: number; body: string; headers?: Record<string, string> }

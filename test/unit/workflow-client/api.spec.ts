@@ -6,7 +6,7 @@
 import * as sfn from '@aws-sdk/client-sfn';
 import { readFileSync } from 'node:fs';
 import * as path from 'node:path';
-import { InvalidArgumentError } from '../../../src/workflow-client/errors';
+import { InvalidArgumentError } from '../../../packages/workflow-client/src/errors';
 import {
   Service,
   UnexpectedValueError,
@@ -15,7 +15,7 @@ import {
   type ApiModel,
   type ApiProvider,
   type ShapeRef,
-} from '../../../src/workflow-client/api';
+} from '../../../packages/workflow-client/src/api';
 
 const service = () => Service.fromProvider(defaultApiProvider, 'states', 'latest');
 

@@ -24,7 +24,7 @@ import {
   type HttpOptions,
   type Result,
   type WireRequest,
-} from '../../../src/workflow-client';
+} from '../../../packages/workflow-client/src';
 import { destroy, ok, startFaultServer, status, TEST_KEY, throttle } from '../../helpers/workflow-client-faults';
 
 interface Seen {

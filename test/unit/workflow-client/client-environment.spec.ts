@@ -9,7 +9,7 @@ import { createServer, IncomingHttpHeaders, Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { WorkflowClient, WorkflowServiceException } from '../../../src/workflow-client';
+import { WorkflowClient, WorkflowServiceException } from '../../../packages/workflow-client/src';
 
 interface Seen {
   headers: IncomingHttpHeaders;

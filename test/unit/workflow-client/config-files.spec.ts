@@ -13,8 +13,8 @@ import {
   parseIni,
   resolveAppId,
   sharedConfigValue,
-} from '../../../src/workflow-client/config-files';
-import { InvalidArgumentError } from '../../../src/workflow-client/errors';
+} from '../../../packages/workflow-client/src/config-files';
+import { InvalidArgumentError } from '../../../packages/workflow-client/src/errors';
 
 let home: string;
 beforeEach(() => {

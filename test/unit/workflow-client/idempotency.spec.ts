@@ -6,14 +6,14 @@
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { InvalidArgumentError } from '../../../src/workflow-client/errors';
-import { Service, defaultApiProvider, type ApiModel } from '../../../src/workflow-client/api';
+import { InvalidArgumentError } from '../../../packages/workflow-client/src/errors';
+import { Service, defaultApiProvider, type ApiModel } from '../../../packages/workflow-client/src/api';
 import {
   idempotencyMiddleware,
   idempotencyTokenMember,
   uuidV4FromBytes,
-} from '../../../src/workflow-client/idempotency';
-import type { CommandLike, Handler, Result } from '../../../src/workflow-client/types';
+} from '../../../packages/workflow-client/src/idempotency';
+import type { CommandLike, Handler, Result } from '../../../packages/workflow-client/src/types';
 
 const UUID_V4 = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const sfn = Service.fromProvider(defaultApiProvider, 'states', 'latest');

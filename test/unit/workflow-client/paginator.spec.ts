@@ -7,11 +7,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
-import { InvalidArgumentError, WorkflowServiceException } from '../../../src/workflow-client/errors';
-import { Service, UnexpectedValueError, defaultApiProvider } from '../../../src/workflow-client/api';
-import { ResultPaginator, resultIterator, type OperationClient } from '../../../src/workflow-client/paginator';
-import type { CommandLike, Result } from '../../../src/workflow-client/types';
-import { search as jmes } from '../../../src/workflow-client/jmespath';
+import { InvalidArgumentError, WorkflowServiceException } from '../../../packages/workflow-client/src/errors';
+import { Service, UnexpectedValueError, defaultApiProvider } from '../../../packages/workflow-client/src/api';
+import { ResultPaginator, resultIterator, type OperationClient } from '../../../packages/workflow-client/src/paginator';
+import type { CommandLike, Result } from '../../../packages/workflow-client/src/types';
+import { search as jmes } from '../../../packages/workflow-client/src/jmespath';
 
 const sfn = Service.fromProvider(defaultApiProvider, 'states', 'latest');
 

@@ -3,7 +3,7 @@
  * throttling responses — exact inter-send gaps on a virtual clock (backoff jitter 0, so every gap is the
  * limiter's), and once in real time with small numbers, measured at the server.
  */
-import { resolveRetries, retryMiddleware } from '../../../src/workflow-client/retry';
+import { resolveRetries, retryMiddleware } from '../../../packages/workflow-client/src/retry';
 import { FaultServer, faultPipeline, ok, rejection, startFaultServer, status, throttle, VirtualClock } from '../../helpers/workflow-client-faults';
 
 const ctx = { env: {}, homeDir: '/nonexistent', useSharedConfigFiles: false };

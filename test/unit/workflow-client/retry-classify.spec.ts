@@ -3,8 +3,8 @@
  * holding the documented numbers (an SDK upgrade that changes them fails here, not silently in production).
  */
 import * as smithyRetry from '@smithy/core/retry';
-import { InvalidArgumentError, WorkflowServiceException } from '../../../src/workflow-client/errors';
-import { isLegacyRetryableError, isLegacyRetryableResult, QUOTA_STANDARD, retryErrorType } from '../../../src/workflow-client/retry';
+import { InvalidArgumentError, WorkflowServiceException } from '../../../packages/workflow-client/src/errors';
+import { isLegacyRetryableError, isLegacyRetryableResult, QUOTA_STANDARD, retryErrorType } from '../../../packages/workflow-client/src/retry';
 
 const command = { name: 'DescribeExecution', args: {} };
 const wse = (init: Partial<ConstructorParameters<typeof WorkflowServiceException>[1]>) =>

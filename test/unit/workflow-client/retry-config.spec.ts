@@ -1,8 +1,8 @@
 /**
  * The `retries` option (reference §1 + §3): every accepted form, the env / shared-config defaults, and PHP's errors.
  */
-import { ConfigurationError, InvalidArgumentError } from '../../../src/workflow-client/errors';
-import { resolveRetries, RetryResolveContext } from '../../../src/workflow-client/retry';
+import { ConfigurationError, InvalidArgumentError } from '../../../packages/workflow-client/src/errors';
+import { resolveRetries, RetryResolveContext } from '../../../packages/workflow-client/src/retry';
 
 const ctx = (env: Record<string, string> = {}, extra: Partial<RetryResolveContext> = {}): RetryResolveContext => ({
   env,

@@ -6,9 +6,9 @@
  */
 import { DescribeExecutionCommand, SFNClient } from '@aws-sdk/client-sfn';
 import { ConfiguredRetryStrategy } from '@smithy/core/retry';
-import { WorkflowServiceException } from '../../../src/workflow-client/errors';
-import { QUOTA_2026, resolveRetries, retryMiddleware, RetryMiddlewareOptions, RetryQuota } from '../../../src/workflow-client/retry';
-import type { ResolvedRetryConfig } from '../../../src/workflow-client/retry';
+import { WorkflowServiceException } from '../../../packages/workflow-client/src/errors';
+import { QUOTA_2026, resolveRetries, retryMiddleware, RetryMiddlewareOptions, RetryQuota } from '../../../packages/workflow-client/src/retry';
+import type { ResolvedRetryConfig } from '../../../packages/workflow-client/src/retry';
 import {
   attemptsSeen,
   destroy,

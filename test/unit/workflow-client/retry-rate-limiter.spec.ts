@@ -1,12 +1,12 @@
 /**
- * The adaptive rate limiter port (src/workflow-client/retry/rate-limiter.ts) against the AWS SDK for JavaScript's
+ * The adaptive rate limiter port (packages/workflow-client/src/retry/rate-limiter.ts) against the AWS SDK for JavaScript's
  * own DefaultRateLimiter (@smithy/core/retry): both driven through the same 600 pseudo-random events (time
  * advances, sends, throttled and successful responses) must sleep the same amounts and hold the same fill rate,
  * capacity and measured rate at every step. The SDK's limiter reads Date.now() and sleeps through a static hook,
  * so only here, to run the reference implementation, Date.now is replaced.
  */
 import { DefaultRateLimiter } from '@smithy/core/retry';
-import { ClientRateLimiter } from '../../../src/workflow-client/retry';
+import { ClientRateLimiter } from '../../../packages/workflow-client/src/retry';
 
 /** Deterministic PRNG (mulberry32). */
 function prng(seed: number): () => number {

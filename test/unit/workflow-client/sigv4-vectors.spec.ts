@@ -1,5 +1,5 @@
 /**
- * The client's SigV4 signer (src/workflow-client/signer.ts: @smithy/signature-v4 with node:crypto SHA-256) on ALL the
+ * The client's SigV4 signer (packages/workflow-client/src/signer.ts: @smithy/signature-v4 with node:crypto SHA-256) on ALL the
  * official test vectors in test/fixtures/sigv4 (a copy of ../shared/vectors/sigv4: the aws-c-auth v4 suite: 38 cases). For each case it checks the
  * header-signed request (X-Amz-Date, X-Amz-Content-Sha256 when the body is signed, the Authorization header with
  * scope, signed headers and signature: the signature is the hash of the canonical request and string to sign the
@@ -19,9 +19,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SignatureV4 } from '@smithy/signature-v4';
-import { NodeSha256 } from '../../../src/workflow-client/node-sha256';
-import { SignatureV4Signer } from '../../../src/workflow-client/signer';
-import { Credentials, type WireRequest } from '../../../src/workflow-client/types';
+import { NodeSha256 } from '../../../packages/workflow-client/src/node-sha256';
+import { SignatureV4Signer } from '../../../packages/workflow-client/src/signer';
+import { Credentials, type WireRequest } from '../../../packages/workflow-client/src/types';
 
 // A copy of ../shared/vectors/sigv4 (aws-c-auth's suite, Apache-2.0, LICENSE alongside), so a clean clone runs it.
 const DIR = path.join(__dirname, '..', '..', 'fixtures', 'sigv4');

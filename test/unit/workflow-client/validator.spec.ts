@@ -3,8 +3,8 @@
  * sensitive pattern, which Step Functions' inputs lack): PHP Validator's checks and exact wording, all problems
  * in one InvalidArgumentError.
  */
-import { InvalidArgumentError } from '../../../src/workflow-client/errors';
-import { Service, defaultApiProvider, type ApiModel } from '../../../src/workflow-client/api';
+import { InvalidArgumentError } from '../../../packages/workflow-client/src/errors';
+import { Service, defaultApiProvider, type ApiModel } from '../../../packages/workflow-client/src/api';
 import {
   DEFAULT_CONSTRAINTS,
   constraintsFromOption,
@@ -12,10 +12,10 @@ import {
   validateInput,
   validationMiddleware,
   type ValidationConstraints,
-} from '../../../src/workflow-client/validator';
+} from '../../../packages/workflow-client/src/validator';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { CommandLike, Handler, Result } from '../../../src/workflow-client/types';
+import type { CommandLike, Handler, Result } from '../../../packages/workflow-client/src/types';
 
 const sfn = Service.fromProvider(defaultApiProvider, 'states', 'latest');
 const ALL: ValidationConstraints = { required: true, min: true, max: true, pattern: true };

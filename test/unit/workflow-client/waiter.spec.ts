@@ -7,11 +7,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { inspect } from 'node:util';
-import { InvalidArgumentError, WorkflowServiceException } from '../../../src/workflow-client/errors';
-import { Service, defaultApiProvider, type WaiterAcceptor } from '../../../src/workflow-client/api';
-import { ResultPaginator, type OperationClient } from '../../../src/workflow-client/paginator';
-import { Waiter, WaiterError, type WaiterConfig } from '../../../src/workflow-client/waiter';
-import type { CommandLike, Result } from '../../../src/workflow-client/types';
+import { InvalidArgumentError, WorkflowServiceException } from '../../../packages/workflow-client/src/errors';
+import { Service, defaultApiProvider, type WaiterAcceptor } from '../../../packages/workflow-client/src/api';
+import { ResultPaginator, type OperationClient } from '../../../packages/workflow-client/src/paginator';
+import { Waiter, WaiterError, type WaiterConfig } from '../../../packages/workflow-client/src/waiter';
+import type { CommandLike, Result } from '../../../packages/workflow-client/src/types';
 import { IdentityFixtures, uniq } from '../../fixtures/identity';
 import { startTestApp, type TestApp } from '../../helpers/app';
 import { signedCall } from '../../helpers/sigv4';

@@ -10,7 +10,7 @@ import type { AccountEntity } from '../../../entities';
 import { computeSignature, parseAmzDate, parseAuthorizationHeader, verifySigV4 } from '../../../src/auth/sigv4';
 import type { HttpRequestFacts } from '../../../src/context';
 import { UnauthenticatedError } from '../../../src/errors/app-error';
-import { NodeSha256 } from '../../../src/workflow-client/node-sha256';
+import { NodeSha256 } from '../../../packages/workflow-client/src/node-sha256';
 
 const VECTORS = '/work/shared/vectors/sigv4';
 const SECRET = 'wJalrXUtnFEMI/K7MDENG+bPxRfiCYEXAMPLEKEY';

@@ -1,6 +1,6 @@
 /**
- * The workflow client library's public entry point (`graphql-domain-gateway/client`): the WorkflowClient of spec 002
- * and what its users handle — commands, results, errors, credentials, paginators and waiters.
+ * The workflow client library's public entry point (`@graphql-domain-gateway/workflow-client`): the WorkflowClient of
+ * spec 002 and what its users handle — commands, results, errors, credentials, paginators and waiters.
  */
 export { WorkflowClient } from './client';
 export type { WorkflowClientOptions, EndpointProvider } from './client';
@@ -14,3 +14,4 @@ export { Service, defaultApiProvider, UnexpectedValueError } from './api';
 export { ResultPaginator } from './paginator';
 export { Waiter, WaiterError } from './waiter';
 export { SignatureV4Signer, defaultSignatureProvider } from './signer';
+export { NodeSha256 } from './node-sha256';

@@ -5,7 +5,8 @@
  */
 import * as os from 'node:os';
 
-const CLIENT_VERSION = '0.1.0';
+/** The package's version (test/unit/workflow-client/package.spec.ts keeps it equal to package.json's). */
+export const CLIENT_VERSION = '0.1.0';
 
 /** `ua_append` entries with spaces and other separators replaced, as the SDKs do. */
 const clean = (s: string) => s.replace(/[^!#$%&'*+\-.^_`|~\w/]/g, '-');
