@@ -13,6 +13,7 @@
  * of a client show no secret (`toJSON` is the `__sleep` equivalent).
  */
 import { inspect } from 'node:util';
+import { ActivityHandler, ActivityWorker, PollActivityOptions, startActivityWorker } from './activity-worker';
 import { ApiProvider, defaultApiProvider, Service } from './api';
 import { Command } from './command';
 import { resolveCredentials, resolveToken } from './credentials';
@@ -466,6 +467,18 @@ export class WorkflowClient {
   /** Resolves when the waiter succeeds; rejects with a WaiterError on failure or after its attempts. */
   waitUntil(name: string, args: Record<string, unknown> = {}): Promise<void> {
     return this.getWaiter(name, args).promise();
+  }
+
+  /**
+   * An activity worker: long-polls GetActivityTask for `activityArn`, runs `handler(input, task)` for each task
+   * (`concurrency` at a time), sends SendTaskHeartbeat every `heartbeat` seconds while it runs, and reports
+   * SendTaskSuccess with its result (as JSON) or SendTaskFailure with the thrown error's name and message.
+   * `stop()` (or aborting `signal`) ends it once the running tasks are reported (activity-worker.ts).
+   */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  pollActivity<I = any, O = unknown>(activityArn: string, handler: ActivityHandler<I, O>, options: PollActivityOptions = {}): ActivityWorker {
+    const call = (operation: string, args: Record<string, unknown>) => this.execute(this.getCommand(operation, args));
+    return startActivityWorker({ call }, activityArn, handler as ActivityHandler, options);
   }
 
   /** Close the client's kept-alive connections. */

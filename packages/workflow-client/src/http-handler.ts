@@ -3,8 +3,9 @@
  * pair per client, so `destroy()` ends exactly its sockets). Per request it honours, from the command's `@http`
  * merged over the client's `http` option: `delay` (ms to wait before sending: retries' backoff and waiters'
  * delays), `timeout` (s, the whole request), `connect_timeout` (s), `http_stats_receiver` (called with
- * `{ total_time, connect_time?, … }` in seconds). A request that gets no answer rejects with a ConnectionError
- * (`connectionError: true`), which the terminal handler turns into a WorkflowServiceException.
+ * `{ total_time, connect_time?, … }` in seconds), `signal` (an AbortSignal that cancels the wait and the request).
+ * A request that gets no answer rejects with a ConnectionError (`connectionError: true`, code `ABORT_ERR` when
+ * aborted), which the terminal handler turns into a WorkflowServiceException.
  */
 import * as http from 'node:http';
 import * as https from 'node:https';
@@ -21,7 +22,22 @@ export class ConnectionError extends Error {
   }
 }
 
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+const aborted = () => new ConnectionError('The request was aborted', 'ABORT_ERR');
+
+/** Waits `ms`, or rejects as soon as `signal` aborts. */
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(aborted());
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(aborted());
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
 
 function queryString(q: WireRequest['query']): string {
   const parts: string[] = [];
@@ -44,7 +60,9 @@ export function createNodeHttpHandler(): NodeHttpHandler {
   };
   const handler = (async (request: WireRequest, options: HttpOptions = {}): Promise<WireResponse> => {
     const delay = Number(options.delay ?? 0);
-    if (delay > 0) await sleep(delay);
+    const signal = options.signal instanceof AbortSignal ? options.signal : undefined;
+    if (delay > 0) await sleep(delay, signal);
+    if (signal?.aborted) throw aborted();
     const t0 = process.hrtime.bigint();
     const secs = () => Number(process.hrtime.bigint() - t0) / 1e9;
     const mod = request.protocol === 'http:' ? http : https;
@@ -61,6 +79,7 @@ export function createNodeHttpHandler(): NodeHttpHandler {
           path: `${request.path}${queryString(request.query)}`,
           headers: request.headers,
           agent: agents[request.protocol],
+          ...(signal ? { signal } : {}),
           ...(typeof options.verify === 'boolean' && request.protocol === 'https:' ? { rejectUnauthorized: options.verify } : {}),
         },
         (res) => {
@@ -87,7 +106,9 @@ export function createNodeHttpHandler(): NodeHttpHandler {
         });
         socket.once('close', () => timer && clearTimeout(timer));
       });
-      req.on('error', (e) => reject(e instanceof ConnectionError ? e : new ConnectionError(e.message, (e as NodeJS.ErrnoException).code)));
+      req.on('error', (e) =>
+        reject(e instanceof ConnectionError ? e : signal?.aborted ? aborted() : new ConnectionError(e.message, (e as NodeJS.ErrnoException).code)),
+      );
       req.end(request.body);
     });
   }) as NodeHttpHandler;

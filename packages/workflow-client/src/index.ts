@@ -15,3 +15,4 @@ export { ResultPaginator } from './paginator';
 export { Waiter, WaiterError } from './waiter';
 export { SignatureV4Signer, defaultSignatureProvider } from './signer';
 export { NodeSha256 } from './node-sha256';
+export type { ActivityHandler, ActivityTask, ActivityWorker, PollActivityOptions } from './activity-worker';

@@ -41,6 +41,8 @@ export interface HttpOptions {
   connect_timeout?: number;
   /** Called with the adapter's transfer statistics when `stats.http` is on. */
   http_stats_receiver?: (stats: Record<string, unknown>) => void;
+  /** Cancels the request (and its retries); the command rejects with a connection error and is not retried. */
+  signal?: AbortSignal;
   [key: string]: unknown;
 }
 

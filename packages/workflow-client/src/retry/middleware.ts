@@ -227,6 +227,8 @@ export function retryMiddleware(config: ResolvedRetryConfig, options: RetryMiddl
           } catch (error) {
             const stats = httpStatsOf(error);
             if (stats) httpStats.push(...stats);
+            // A cancelled request (`@http.signal`) is the caller's decision, not a fault to retry.
+            if ((command.args['@http'] as HttpOptions | undefined)?.signal?.aborted) throw bindError(error);
             if (mode === 'legacy') {
               if (attempt >= maxAttempts || !isLegacyRetryableError(error)) throw bindError(error);
               scheduleRetry(legacyDelay(attempt - 1, random));
