@@ -16,6 +16,8 @@ import { seedWorkflowKey, SharedDatabase, sharedDatabase } from '../helpers/shar
 const PKG_DIR = path.join(ROOT, 'packages', 'workflow-client');
 const PKG = JSON.parse(fs.readFileSync(path.join(PKG_DIR, 'package.json'), 'utf8')) as { name: string; version: string };
 const SERVER_KEY = 'client-package-test-key';
+// Child processes (npm, node, tsc) on a machine the other test files share.
+jest.setTimeout(180_000);
 
 function run(cmd: string, args: string[], cwd: string, env: Record<string, string>): Promise<{ stdout: string; stderr: string }> {
   return new Promise((resolve, reject) =>
