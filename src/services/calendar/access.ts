@@ -6,6 +6,12 @@
  * Rule: a published post is public; a trashed one is visible to nobody (WordPress answers 403
  * `event-no-longer-available`); any other status (draft, pending, future, private) is visible to those who may edit
  * it: its author with edit rights, or an editor (read_private_posts).
+ *
+ * Rule for the trash (every kind): a trashed post is judged by the status it had before (WordPress'
+ * `_wp_trash_meta_status`): one that was published needs edit_published_posts / delete_published_posts, so a
+ * contributor can neither edit nor restore its own event after an editor published and trashed it. And the trash is
+ * read-only for everybody: a write to a trashed post answers what a read of it answers (events: 403
+ * `event-no-longer-available`); only a second delete (410) and restore act on it.
  */
 import type { CalendarPostStatus } from '../../../entities';
 import { can, CALENDAR_CAPABILITIES, CalendarAction } from '../../auth/permissions';
@@ -16,11 +22,18 @@ import { CALENDAR_CODES, CALENDAR_MESSAGES } from './error-codes';
 export interface PostFacts {
   status: CalendarPostStatus;
   authorId: number | null;
+  /** The status before the trash (posts in the trash). */
+  statusBeforeTrash?: CalendarPostStatus | null;
+}
+
+/** Published, or in the trash after being published: what the *_published_posts capabilities guard. */
+function wasPublished(post: PostFacts): boolean {
+  return post.status === 'publish' || (post.status === 'trash' && post.statusBeforeTrash === 'publish');
 }
 
 function resource(post: PostFacts) {
   // A post without author is nobody's own (0 is never a user id).
-  return { type: 'calendar' as const, authorId: post.authorId ?? 0, published: post.status === 'publish' };
+  return { type: 'calendar' as const, authorId: post.authorId ?? 0, published: wasPublished(post) };
 }
 
 /** May the viewer see this post at all? */

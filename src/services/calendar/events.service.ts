@@ -86,6 +86,11 @@ function eventNotFound(id: number): NotFoundError {
   return new NotFoundError(CALENDAR_MESSAGES[CALENDAR_CODES.EVENT_NOT_FOUND].replace('%d', String(id)), { domainCode: CALENDAR_CODES.EVENT_NOT_FOUND });
 }
 
+/** A trashed event, read or written (access.ts: the trash is read-only; restore first). */
+function noLongerAvailable(): ForbiddenError {
+  return new ForbiddenError(CALENDAR_MESSAGES[CALENDAR_CODES.EVENT_NO_LONGER_AVAILABLE], { domainCode: CALENDAR_CODES.EVENT_NO_LONGER_AVAILABLE });
+}
+
 function notAnEvent(): ValidationError {
   return new ValidationError(CALENDAR_MESSAGES[CALENDAR_CODES.INVALID_EVENT_ID], { domainCode: CALENDAR_CODES.INVALID_EVENT_ID });
 }
@@ -137,9 +142,7 @@ export class CalendarEventService {
 
   /** Single read rules: trash → no longer available; not visible → not accessible; password unless allowed. */
   private readable(ctx: RequestContext, e: CalendarEventEntity, password?: string): void {
-    if (e.status === 'trash') {
-      throw new ForbiddenError(CALENDAR_MESSAGES[CALENDAR_CODES.EVENT_NO_LONGER_AVAILABLE], { domainCode: CALENDAR_CODES.EVENT_NO_LONGER_AVAILABLE });
-    }
+    if (e.status === 'trash') throw noLongerAvailable();
     if (!postVisible(ctx.viewer, e)) {
       throw new ForbiddenError(CALENDAR_MESSAGES[CALENDAR_CODES.EVENT_NOT_ACCESSIBLE], { domainCode: CALENDAR_CODES.EVENT_NOT_ACCESSIBLE });
     }
@@ -319,6 +322,7 @@ export class CalendarEventService {
       const e = await lockedFindOne(tx.db, CalendarEventEntity, { id });
       if (!e) throw eventNotFound(id);
       if (!canEditPost(tx.viewer, e)) throw notAllowed(tx.viewer);
+      if (e.status === 'trash') throw noLongerAvailable();
       const patch: Partial<CalendarEventEntity> = {};
       if (input.startDate !== undefined || input.endDate !== undefined || input.timezone !== undefined || input.allDay !== undefined) {
         const times = normalizeEventTimes(

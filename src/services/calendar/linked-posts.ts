@@ -305,18 +305,18 @@ export class LinkedPostService<E extends LinkedEntity, I extends LinkedPostCommo
       const content = this.checkInput(patch, false);
       const row = await this.lockedLoad(tx, id);
       requireCalendar(tx.viewer, 'calendar.edit', row);
+      // The trash is read-only (access.ts): a write answers what a read answers.
+      if (row.status === 'trash') throw this.notAccessible();
       const language = contentLanguage(tx);
       const now = postDatesNow(tx);
 
       if (patch.authorId !== undefined && patch.authorId !== row.authorId) row.authorId = await this.checkAuthor(tx, patch.authorId);
       if (patch.status !== undefined) {
-        const before = row.status;
         row.status = effectiveStatus(tx.viewer, patch.status as CalendarPostStatus, row.authorId, row.status);
         if (row.status !== 'draft' && row.status !== 'pending' && row.dateUtc === null) {
           row.dateUtc = now.dateUtc;
           row.dateLocal = now.dateLocal;
         }
-        if (before === 'trash' && row.status !== 'trash') row.slug = untrashedSlug(row.slug);
       }
       if (patch.image !== undefined) row.image = this.checkImage(patch.image);
       this.spec.applyFields(row, patch);

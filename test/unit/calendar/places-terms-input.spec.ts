@@ -178,18 +178,21 @@ describe('calendar places and terms: input, search, filters and restore', () => 
   });
 
   describe('restore (F7): one trash/restore status rule for every kind', () => {
-    it('a contributor restoring what an editor had published gets pending, not publish; an editor gets it back published', async () => {
+    it('a contributor may neither edit nor restore what an editor had published and trashed (issue 20.6); an editor gets it back published', async () => {
       for (const svc of [venues(), organizers()] as const) {
         const id = (await svc.create(as('carol'), { name: `Carol's place ${svc === venues() ? 'v' : 'o'}` })).id;
         expect((await svc.update(as('alice'), id, { status: 'publish' })).status).toBe('publish');
         expect((await svc.delete(as('alice'), id)).status).toBe('trash');
-        // Trashed, the post is carol's and not published: she may edit it and take it out of the trash…
-        await svc.update(as('carol'), id, { description: 'Carol unreviewed text' });
-        const restored = await svc.restore(as('carol'), id);
-        // …but it goes to review, and the public does not see her text.
-        expect(restored.status).toBe('pending');
-        expect(answer(await failure(svc.get(as(), id))).code).toBe('FORBIDDEN');
+        // Trashed, the post is judged by the status it had (published): carol lacks edit/delete_published_posts.
+        expect(answer(await failure(svc.update(as('carol'), id, { description: 'Carol unreviewed text' }))).code).toBe('FORBIDDEN');
+        expect(answer(await failure(svc.restore(as('carol'), id))).code).toBe('FORBIDDEN');
+        expect((await svc.restore(as('alice'), id)).status).toBe('publish');
+        expect((await svc.get(as(), id)).description).not.toBe('Carol unreviewed text');
       }
+      // A contributor's own trashed draft comes back as a draft.
+      const draft = (await venues().create(as('carol'), { name: 'Carol draft hall' })).id;
+      await venues().delete(as('carol'), draft);
+      expect((await venues().restore(as('carol'), draft)).status).toBe('draft');
       const mine = (await venues().create(as('alice'), { name: 'Editor hall' })).id;
       await venues().delete(as('alice'), mine);
       expect((await venues().restore(as('alice'), mine)).status).toBe('publish');
