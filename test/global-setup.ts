@@ -4,10 +4,25 @@
  * built gateway requires. Both builds are incremental.
  */
 import { execFileSync } from 'node:child_process';
+import * as fs from 'node:fs';
 import * as path from 'node:path';
+
+/**
+ * node_modules installed before the workflow client became a workspace package lack npm's link to it, and the
+ * built gateway could not load it. Make the link `npm install` makes (relative, like npm's) and say so once.
+ */
+function linkWorkspace(root: string): void {
+  const link = path.join(root, 'node_modules', '@graphql-domain-gateway', 'workflow-client');
+  if (fs.existsSync(path.join(link, 'package.json'))) return;
+  fs.mkdirSync(path.dirname(link), { recursive: true });
+  fs.rmSync(link, { force: true });
+  fs.symlinkSync(path.join('..', '..', 'packages', 'workflow-client'), link, 'dir');
+  console.warn('test setup: linked node_modules/@graphql-domain-gateway/workflow-client to packages/workflow-client (run npm install to refresh node_modules)');
+}
 
 export default function globalSetup(): void {
   const root = path.join(__dirname, '..');
+  linkWorkspace(root);
   execFileSync(process.execPath, [path.join(root, 'packages', 'workflow-client', 'scripts', 'build.js')], { cwd: root, stdio: 'inherit' });
   execFileSync(process.execPath, [require.resolve('typescript/bin/tsc', { paths: [root] }), '-p', 'tsconfig.build.json'], {
     cwd: root,
