@@ -37,6 +37,7 @@ import { createServices } from './services';
 import { startWorkflowRunning } from './services/workflow/runner/setup';
 import { GraphQLError } from 'graphql';
 import { createRedis, RedisLike } from './db/redis';
+import { inRequestScope, installRequestCancellation } from './db/request-cancel';
 
 export interface App {
   fastify: FastifyInstance;
@@ -164,6 +165,16 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     routerOptions: { ignoreTrailingSlash: false, ignoreDuplicateSlashes: false },
   });
 
+  // PostgreSQL: a request whose client goes away has its running statements cancelled (src/db/request-cancel.ts).
+  if (dataSource.options.type === 'postgres') {
+    installRequestCancellation(dataSource);
+    fastify.addHook('onRoute', (route) => {
+      const handler = route.handler;
+      route.handler = function (this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) {
+        return inRequestScope(reply.raw, () => handler.call(this, req, reply));
+      };
+    });
+  }
   // Each request's first bytes are noted, so errors Node raises before a request exists (431, 408 on stalled
   // headers, unparsable heads) are answered in the style of the API the request line names. Registered after
   // Node's own connection listener (the socket then feeds the parser from JS), and ahead of the parser's.

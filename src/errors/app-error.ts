@@ -201,7 +201,8 @@ export function isDatabaseUnavailable(e: unknown): boolean {
   if (!e || typeof e !== 'object') return false;
   const err = e as { code?: string; message?: string; name?: string };
   const code = err.code ?? '';
-  if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', '57P01', '57P02', '57P03', '53300', '08006', '08001', '08003', '08004'].includes(code)) {
+  // 57014 query_canceled: a statement timeout, or a request's statement cancelled because its client went away.
+  if (['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'ENOTFOUND', 'EPIPE', '57014', '57P01', '57P02', '57P03', '53300', '08006', '08001', '08003', '08004'].includes(code)) {
     return true;
   }
   if (isDatabaseBusy(e)) return true;

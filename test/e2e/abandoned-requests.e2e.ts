@@ -1,0 +1,96 @@
+/**
+ * Abandoned requests release the database (issue 24, item 3): when a client closes its request before the
+ * answer, the request's running PostgreSQL statements are cancelled and its pooled connections come back,
+ * instead of being held until the statements end. The slow paths are routes this test registers itself (a
+ * pg_sleep statement, alone and inside a transaction); production code has none.
+ * SQLite runs statements synchronously (nothing to cancel): PostgreSQL only.
+ */
+import { loadConfig } from '../../src/config';
+import { createLogger } from '../../src/observability/logger';
+import { App, createApp } from '../../src/server';
+import { openTestDatabase, TestDatabase, testDialect } from '../helpers/db';
+
+interface PoolLike {
+  totalCount: number;
+  idleCount: number;
+  waitingCount: number;
+}
+
+const onPostgres = testDialect() === 'postgres' ? describe : describe.skip;
+
+onPostgres('abandoned requests (PostgreSQL)', () => {
+  let db: TestDatabase;
+  let app: App;
+  let url: string;
+  let pool: PoolLike;
+  const logs: Array<Record<string, unknown>> = [];
+  const finished: string[] = [];
+
+  beforeAll(async () => {
+    db = await openTestDatabase();
+    const config = { ...loadConfig({ PORT: '0', HOST: '127.0.0.1', WORKFLOW_RUNNER: 'off' }), database: db.database };
+    app = await createApp(config, { dataSource: db.dataSource, logger: createLogger('info', { write: (l: string) => void logs.push(JSON.parse(l)) }) });
+    app.fastify.get('/test/slow', async () => {
+      await app.dataSource.query('SELECT pg_sleep(30)');
+      finished.push('slow');
+      return { done: true };
+    });
+    app.fastify.get('/test/slow-transaction', async () => {
+      await app.dataSource.transaction(async (m) => {
+        await m.query('SELECT 1');
+        await m.query('SELECT pg_sleep(30)');
+        await m.query('SELECT 2');
+      });
+      finished.push('transaction');
+      return { done: true };
+    });
+    url = await app.listen();
+    pool = (app.dataSource.driver as unknown as { master: PoolLike }).master;
+  });
+  afterAll(async () => {
+    await app?.close();
+    await db?.drop();
+  });
+
+  const poll = async (cond: () => boolean | Promise<boolean>, ms: number) => {
+    const until = Date.now() + ms;
+    while (Date.now() < until) {
+      if (await cond()) return true;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    return cond();
+  };
+
+  it('50 slow requests closed early: their statements are cancelled and the pool is free again', async () => {
+    const controllers = Array.from({ length: 50 }, () => new AbortController());
+    const requests = controllers.map((c, i) =>
+      fetch(`${url}/test/${i % 2 ? 'slow-transaction' : 'slow'}`, { signal: c.signal }).then(
+        () => 'answered',
+        () => 'aborted',
+      ),
+    );
+    // Every pooled connection is busy and further requests wait for one.
+    expect(await poll(() => pool.totalCount > 0 && pool.idleCount === 0 && pool.waitingCount > 0, 10_000)).toBe(true);
+    for (const c of controllers) c.abort();
+    expect(new Set(await Promise.all(requests))).toEqual(new Set(['aborted']));
+
+    // Within a couple of seconds (the statements would run 30 s): nobody waits, every connection is idle.
+    expect(await poll(() => pool.waitingCount === 0 && pool.idleCount === pool.totalCount, 3_000)).toBe(true);
+    // PostgreSQL runs none of the sleeps any more.
+    const [{ n }] = await app.dataSource.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE query LIKE 'SELECT pg_sleep%' AND state = 'active' AND pid <> pg_backend_pid()`);
+    expect(n).toBe(0);
+    // No handler ran to its end (the statement after the sleep never ran), and the server serves at once.
+    expect(finished).toEqual([]);
+    const ready = await fetch(`${url}/readyz`);
+    expect(ready.status).toBe(200);
+    // Cancelling is no error of the server's.
+    expect(logs.filter((l) => Number(l.level) >= 50)).toEqual([]);
+  }, 30_000);
+
+  it('a request that completes is untouched, and statements of other work are never cancelled', async () => {
+    const r = await fetch(`${url}/readyz`);
+    expect(r.status).toBe(200);
+    // Work outside any request (e.g. the workflow runner) runs as before.
+    expect(await app.dataSource.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+  });
+});
