@@ -5,7 +5,16 @@
  * EvaluationFailed event); definitions Step Functions refuses are InvalidDefinition with its diagnostics; GraphQL
  * creates, updates and starts the same definitions.
  */
-import { CreateStateMachineCommand, DescribeExecutionCommand, GetExecutionHistoryCommand, SFNClient, StartExecutionCommand, UpdateStateMachineCommand } from '@aws-sdk/client-sfn';
+import { execFile } from 'node:child_process';
+import {
+  CreateStateMachineCommand,
+  DescribeExecutionCommand,
+  GetExecutionHistoryCommand,
+  SFNClient,
+  StartExecutionCommand,
+  UpdateStateMachineCommand,
+  ValidateStateMachineDefinitionCommand,
+} from '@aws-sdk/client-sfn';
 import { print } from 'graphql';
 import { CreateWorkflowDefinitionDocument, StartWorkflowJobDocument, UpdateWorkflowDefinitionDocument } from '../__generated__/graphql';
 import { IdentityFixtures, uniq } from '../fixtures/identity';
@@ -39,6 +48,7 @@ describe('JSONata and variables over the wire', () => {
   let t: TestApp;
   let sfn: SFNClient;
   let token: string;
+  let key: { accessKeyId: string; secretAccessKey: string };
 
   const settle = async (executionArn: string, timeoutMs = 20_000) => {
     const until = Date.now() + timeoutMs;
@@ -55,7 +65,8 @@ describe('JSONata and variables over the wire', () => {
     const fx = new IdentityFixtures(t.db.dataSource);
     const user = await fx.user(uniq('jsonata'));
     const k = await fx.services.identity.createAccessKey(t.db.dataSource.manager, { user: user.login });
-    sfn = new SFNClient({ region: 'us-east-1', endpoint: `${t.url}/workflow`, credentials: { accessKeyId: k.accessKeyId, secretAccessKey: k.secretAccessKey }, disableHostPrefix: true, maxAttempts: 1 });
+    key = { accessKeyId: k.accessKeyId, secretAccessKey: k.secretAccessKey };
+    sfn = new SFNClient({ region: 'us-east-1', endpoint: `${t.url}/workflow`, credentials: key, disableHostPrefix: true, maxAttempts: 1 });
     token = await fx.classicToken(user, ['workflow']);
   });
   afterAll(async () => {
@@ -127,5 +138,79 @@ describe('JSONata and variables over the wire', () => {
     );
     expect(refused.body.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     expect(refused.body.errors?.[0]?.message).toContain('INVALID_JSONATA_EXPRESSION');
+  });
+
+  describe('ValidateStateMachineDefinition', () => {
+    const validate = (definition: unknown, extra: Record<string, unknown> = {}) =>
+      sfn.send(new ValidateStateMachineDefinitionCommand({ definition: typeof definition === 'string' ? definition : JSON.stringify(definition), ...extra }));
+
+    it('OK with no diagnostics for a valid JSONata definition', async () => {
+      const r = await validate(GOOD);
+      expect(r.result).toBe('OK');
+      expect(r.diagnostics).toEqual([]);
+      expect(r.truncated).toBe(false);
+    });
+
+    it('FAIL with diagnostics (severity, code, message, location), never an error', async () => {
+      const bad = {
+        QueryLanguage: 'JSONata',
+        StartAt: 'A',
+        States: { A: { Type: 'Pass', InputPath: '$.a', Next: 'B' }, B: { Type: 'Pass', Output: { v: '{% phone %}', w: '{% 1 + %}' }, End: true } },
+      };
+      const r = await validate(bad);
+      expect(r.result).toBe('FAIL');
+      expect(r.diagnostics).toEqual(
+        expect.arrayContaining([
+          { severity: 'ERROR', code: 'SCHEMA_VALIDATION_FAILED', message: "The QueryLanguage is set to 'JSONata', but field 'InputPath' is only supported for the 'JSONPath' QueryLanguage", location: '/States/A' },
+          { severity: 'ERROR', code: 'UNSUPPORTED_JSONATA_EXPRESSION', message: "Reference to 'phone' at the top level is not supported.", location: '/States/B/Output/v' },
+          expect.objectContaining({ severity: 'ERROR', code: 'INVALID_JSONATA_EXPRESSION', location: '/States/B/Output/w' }),
+        ]),
+      );
+      const one = await validate(bad, { maxResults: 1 });
+      expect(one.diagnostics).toHaveLength(1);
+      expect(one.truncated).toBe(true);
+      const notJson = await validate('{nope');
+      expect(notJson.result).toBe('FAIL');
+      expect(notJson.diagnostics?.[0]?.code).toBe('INVALID_JSON_DESCRIPTION');
+      const unknownTask = await validate({ StartAt: 'T', States: { T: { Type: 'Task', Resource: 'arn:aws:lambda:us-east-1:1:function:x', End: true } } });
+      expect(unknownTask.diagnostics?.[0]).toEqual(expect.objectContaining({ code: 'INVALID_RESOURCE', location: '/States/T/Resource' }));
+    });
+
+    it('bad members are ValidationException', async () => {
+      const err = await validate(GOOD, { severity: 'LOUD' }).catch((e) => e);
+      expect(err.name).toBe('ValidationException');
+      expect(err.$metadata.httpStatusCode).toBe(400);
+    });
+
+    it('the AWS CLI: validate-state-machine-definition', async () => {
+      const cli = (args: string[]) =>
+        new Promise<{ code: number; stdout: string }>((resolve) => {
+          execFile(
+            'aws',
+            ['stepfunctions', ...args, '--endpoint-url', `${t.url}/workflow`, '--output', 'json'],
+            {
+              env: {
+                PATH: process.env.PATH,
+                HOME: process.env.HOME,
+                AWS_ACCESS_KEY_ID: key.accessKeyId,
+                AWS_SECRET_ACCESS_KEY: key.secretAccessKey,
+                AWS_DEFAULT_REGION: 'us-east-1',
+                AWS_CONFIG_FILE: '/dev/null',
+                AWS_SHARED_CREDENTIALS_FILE: '/dev/null',
+                AWS_MAX_ATTEMPTS: '1',
+              },
+            },
+            (err, stdout) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout }),
+          );
+        });
+      const ok = await cli(['validate-state-machine-definition', '--definition', JSON.stringify(GOOD)]);
+      expect(ok.code).toBe(0);
+      expect(JSON.parse(ok.stdout)).toEqual(expect.objectContaining({ result: 'OK', diagnostics: [] }));
+      const bad = await cli(['validate-state-machine-definition', '--definition', JSON.stringify(BAD_EXPRESSION).replace('$states.input.n', 'n')]);
+      expect(bad.code).toBe(0);
+      const body = JSON.parse(bad.stdout);
+      expect(body.result).toBe('FAIL');
+      expect(body.diagnostics[0]).toEqual(expect.objectContaining({ code: 'UNSUPPORTED_JSONATA_EXPRESSION', location: '/States/P/Output' }));
+    });
   });
 });

@@ -121,6 +121,21 @@ const OPERATIONS: Op<any, any>[] = [
     handle: (ctx, b) => ctx.services.workflowJobs.stop(ctx, { executionArn: b.executionArn!, error: b.error, cause: b.cause }),
     present: (job) => ({ stopDate: epochSeconds(job.stopDate!) }),
   }),
+  op<{ definition: string; type: string; severity: string; maxResults: number }, Awaited<ReturnType<RequestContext['services']['workflowDefinitions']['validate']>>>({
+    operation: 'ValidateStateMachineDefinition',
+    summary: "Check a definition: Step Functions' diagnostics (severity, code, message, location) and OK or FAIL",
+    body: bodySchema(
+      {
+        definition: { type: 'string', minLength: 1, maxLength: 1_048_576 },
+        type: { type: 'string', enum: ['STANDARD', 'EXPRESS'] },
+        severity: { type: 'string', enum: ['ERROR', 'WARNING'] },
+        maxResults: { type: 'integer', minimum: 0, maximum: 100, description: '0 or absent = 100' },
+      },
+      ['definition'],
+    ),
+    handle: (ctx, b) => ctx.services.workflowDefinitions.validate(ctx, { definition: b.definition!, type: b.type, severity: b.severity, maxResults: b.maxResults }),
+    present: (v) => v,
+  }),
   op<{ executionArn: string; maxResults: number; reverseOrder: boolean; nextToken: string; includeExecutionData: boolean }, Awaited<ReturnType<RequestContext['services']['workflowJobs']['history']>>>({
     operation: 'GetExecutionHistory',
     summary: "A job's history events",

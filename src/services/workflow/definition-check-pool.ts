@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { Piscina } from 'piscina';
 import { UnavailableError, ValidationError } from '../../errors/app-error';
-import { checkDefinition, type CheckedDefinition } from './definition-check';
+import { checkDefinition, diagnoseDefinition, type CheckedDefinition, type Diagnosis } from './definition-check';
 import { WORKFLOW_CODES } from './error-codes';
 
 /** Definitions up to this many characters are checked on the event loop (well under a millisecond). */
@@ -34,6 +34,18 @@ export class DefinitionCheckPool {
 
   async check(text: string): Promise<CheckedDefinition> {
     if (typeof text !== 'string' || text.length <= INLINE_LIMIT) return checkDefinition(text);
+    const answer = await this.inWorker<{ ok: CheckedDefinition } | { invalid: string }>(text, 'default');
+    if ('invalid' in answer) throw new ValidationError(answer.invalid, { domainCode: WORKFLOW_CODES.INVALID_DEFINITION });
+    return answer.ok;
+  }
+
+  /** All diagnostics of a definition (ValidateStateMachineDefinition), large ones off the event loop too. */
+  async diagnose(text: string): Promise<Diagnosis> {
+    if (text.length <= INLINE_LIMIT) return diagnoseDefinition(text);
+    return this.inWorker<Diagnosis>(text, 'diagnose');
+  }
+
+  private async inWorker<T>(text: string, name: string): Promise<T> {
     if (!this.pool) {
       const filename = workerFile();
       if (!existsSync(filename)) throw new Error(`the definition checker's worker ${filename} is missing: build with npm run build`);
@@ -47,12 +59,12 @@ export class DefinitionCheckPool {
     let done!: () => void;
     const mine = new Promise<void>((resolve) => (done = resolve));
     this.tail = before.then(() => mine);
-    let answer: { ok: CheckedDefinition } | { invalid: string };
+    let answer: T;
     try {
       await before;
       if (performance.now() - queuedAt > this.timeoutMs) throw new UnavailableError('Definition checks are busy; try again');
       try {
-        answer = (await pool.run(text, { signal: AbortSignal.timeout(this.timeoutMs) })) as typeof answer;
+        answer = (await pool.run(text, { name, signal: AbortSignal.timeout(this.timeoutMs) })) as T;
       } catch {
         // Timed out, or the thread ran out of its memory.
         throw new ValidationError('Invalid State Machine Definition: \'SCHEMA_VALIDATION_FAILED: The definition could not be validated within the time and memory limits\'', { domainCode: WORKFLOW_CODES.INVALID_DEFINITION });
@@ -60,8 +72,7 @@ export class DefinitionCheckPool {
     } finally {
       done();
     }
-    if ('invalid' in answer) throw new ValidationError(answer.invalid, { domainCode: WORKFLOW_CODES.INVALID_DEFINITION });
-    return answer.ok;
+    return answer;
   }
 
   async close(): Promise<void> {

@@ -4,7 +4,7 @@
  * global setup builds dist/).
  */
 import { ValidationError } from '../../errors/app-error';
-import { checkDefinition, type CheckedDefinition } from './definition-check';
+import { checkDefinition, diagnoseDefinition, type CheckedDefinition, type Diagnosis } from './definition-check';
 
 export default function checkInWorker(text: string): { ok: CheckedDefinition } | { invalid: string } {
   try {
@@ -13,4 +13,9 @@ export default function checkInWorker(text: string): { ok: CheckedDefinition } |
     if (e instanceof ValidationError) return { invalid: e.message };
     throw e;
   }
+}
+
+/** ValidateStateMachineDefinition's check: every diagnostic, nothing thrown. */
+export function diagnose(text: string): Diagnosis {
+  return diagnoseDefinition(text);
 }

@@ -8,6 +8,8 @@ import { WORKFLOW_CODES } from './error-codes';
 import { WORKFLOW_TASK_NAMES } from './runner/tasks';
 import { checkLanguage, type Diagnostic } from './definition-check-language';
 
+export type { Diagnostic };
+
 export const MAX_DEFINITION_CHARS = 1_048_576;
 const MAX_REPORTED = 10;
 /** Parallel/Map nesting levels (each a level of branches or item processors). */
@@ -31,45 +33,75 @@ export interface CheckedDefinition {
   timeoutSeconds: number | null;
 }
 
-export function checkDefinition(text: string): CheckedDefinition {
-  if (text.length < 1 || text.length > MAX_DEFINITION_CHARS) invalidLength();
+/** Every problem of a definition as Step Functions' diagnostics, and the InvalidDefinition detail when it fails. */
+export interface Diagnosis {
+  diagnostics: Diagnostic[];
+  /** set when the definition is refused: the text of InvalidDefinition's message (between its quotes) */
+  detail?: string;
+  checked?: CheckedDefinition;
+}
+
+const error = (code: string, message: string, location?: string): Diagnostic => ({ severity: 'ERROR', code, message, ...(location ? { location } : {}) });
+
+function refused(code: string, message: string): Diagnosis {
+  return { diagnostics: [error(code, message)], detail: `${code}: ${message}` };
+}
+
+export function diagnoseDefinition(text: string): Diagnosis {
+  if (text.length < 1 || text.length > MAX_DEFINITION_CHARS) {
+    const message = `The definition must be between 1 and ${MAX_DEFINITION_CHARS} characters long`;
+    return { diagnostics: [error('SCHEMA_VALIDATION_FAILED', message)], detail: message };
+  }
   let doc: unknown;
   try {
     doc = JSON.parse(text);
   } catch (e) {
-    throw invalid(`INVALID_JSON_DESCRIPTION: ${quoteInput((e as Error).message, '')}`);
+    return refused('INVALID_JSON_DESCRIPTION', quoteInput((e as Error).message, ''));
   }
-  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) throw invalid('SCHEMA_VALIDATION_FAILED: The definition must be a JSON object');
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) return refused('SCHEMA_VALIDATION_FAILED', 'The definition must be a JSON object');
   // asl-validator's schema checks each Parallel level twice (JSONPath and JSONata variants): its time doubles
   // with every nesting level (22 levels took 12 s on the event loop). Bound the shape first.
   const shape = shapeOf(doc as StatesDoc, 1);
-  if (shape.depth > MAX_NESTING) throw invalid(`SCHEMA_VALIDATION_FAILED: Parallel and Map states nest at most ${MAX_NESTING} levels deep`);
-  if (shape.states > MAX_STATES) throw invalid(`SCHEMA_VALIDATION_FAILED: A definition has at most ${MAX_STATES} states`);
+  if (shape.depth > MAX_NESTING) return refused('SCHEMA_VALIDATION_FAILED', `Parallel and Map states nest at most ${MAX_NESTING} levels deep`);
+  if (shape.states > MAX_STATES) return refused('SCHEMA_VALIDATION_FAILED', `A definition has at most ${MAX_STATES} states`);
   const timeout = (doc as { TimeoutSeconds?: unknown }).TimeoutSeconds;
-  if (typeof timeout === 'number' && timeout > MAX_TIMEOUT_SECONDS) throw invalid(`SCHEMA_VALIDATION_FAILED: TimeoutSeconds must be at most ${MAX_TIMEOUT_SECONDS}`);
+  if (typeof timeout === 'number' && timeout > MAX_TIMEOUT_SECONDS) return refused('SCHEMA_VALIDATION_FAILED', `TimeoutSeconds must be at most ${MAX_TIMEOUT_SECONDS}`);
   // Query languages, JSONata expressions and variables first: their messages are Step Functions' own.
   const language = checkLanguage(doc as Record<string, unknown>);
-  if (language.length) throw invalid(describe(language));
+  if (language.length) return { diagnostics: language, detail: describe(language) };
   let result: { isValid: boolean; errors: Array<Record<string, unknown>> };
   try {
     // The validator annotates the document it reads: give it its own copy.
     result = aslValidator(JSON.parse(text), { checkPaths: true, checkArn: false });
   } catch {
     // e.g. a document nested so deeply that the validator's recursion gives up
-    throw invalid('SCHEMA_VALIDATION_FAILED: The definition could not be validated');
+    return refused('SCHEMA_VALIDATION_FAILED', 'The definition could not be validated');
   }
   if (!result.isValid) {
-    const lines = result.errors.slice(0, MAX_REPORTED).map((e) => `${String(e['Error code'] ?? 'SCHEMA_VALIDATION_FAILED')}: ${String(e.Message ?? '')}`);
+    const diagnostics = result.errors.map((e) => {
+      const at = (e.schemaError as { instancePath?: unknown } | undefined)?.instancePath;
+      return error(String(e['Error code'] ?? 'SCHEMA_VALIDATION_FAILED'), String(e.Message ?? ''), typeof at === 'string' && at ? at : undefined);
+    });
+    const lines = diagnostics.slice(0, MAX_REPORTED).map((d) => `${d.code}: ${d.message}`);
     if (result.errors.length > MAX_REPORTED) lines.push(`and ${result.errors.length - MAX_REPORTED} more`);
-    throw invalid(lines.join('; '));
+    return { diagnostics, detail: lines.join('; ') };
   }
   const unknown = unknownTaskResources(doc as StatesDoc, '');
   if (unknown.length) {
     const shown = unknown.slice(0, MAX_REPORTED).map((u) => `${u.path}: ${quoteInput(u.resource, '')}`);
-    throw invalid(`SCHEMA_VALIDATION_FAILED: Unknown task resource (the gateway runs ${WORKFLOW_TASK_NAMES.join(', ')}) at ${shown.join(', ')}`);
+    return {
+      diagnostics: unknown.map((u) => error('INVALID_RESOURCE', `Unknown task resource ${quoteInput(u.resource)} (the gateway runs ${WORKFLOW_TASK_NAMES.join(', ')})`, u.path)),
+      detail: `SCHEMA_VALIDATION_FAILED: Unknown task resource (the gateway runs ${WORKFLOW_TASK_NAMES.join(', ')}) at ${shown.join(', ')}`,
+    };
   }
   const t = (doc as { TimeoutSeconds?: unknown }).TimeoutSeconds;
-  return { text, timeoutSeconds: typeof t === 'number' && Number.isInteger(t) && t > 0 ? t : null };
+  return { diagnostics: [], checked: { text, timeoutSeconds: typeof t === 'number' && Number.isInteger(t) && t > 0 ? t : null } };
+}
+
+export function checkDefinition(text: string): CheckedDefinition {
+  const d = diagnoseDefinition(text);
+  if (d.detail !== undefined || !d.checked) throw invalid(d.detail ?? 'SCHEMA_VALIDATION_FAILED: The definition could not be validated');
+  return d.checked;
 }
 
 /** Nesting depth (1 = no Parallel/Map) and number of states, stopping early past the limits. */
@@ -121,6 +153,3 @@ export function describe(diagnostics: Diagnostic[]): string {
   return lines.join('; ');
 }
 
-function invalidLength(): never {
-  throw invalid(`The definition must be between 1 and ${MAX_DEFINITION_CHARS} characters long`);
-}

@@ -14,6 +14,7 @@ import { isPostgres, lockedFindOne } from '../../db/transaction';
 import { ConflictError, NotFoundError, quoteInput, ValidationError } from '../../errors/app-error';
 import { DEFAULT_PAGE_SIZE, keysetPage, Page, PageArgs } from '../common/pagination';
 import { requireDefinitionOwner, requireWorkflowAccess } from './access';
+import type { Diagnostic } from './definition-check-language';
 import { definitionArn, parseDefinitionArn, requireRoleArn, requireValidName } from './arn';
 import { DefinitionCheckPool } from './definition-check-pool';
 import { WORKFLOW_CODES } from './error-codes';
@@ -73,12 +74,53 @@ function checkType(type: string | undefined): WorkflowType {
   );
 }
 
+export const MAX_VALIDATION_RESULTS = 100;
+
+export interface ValidateDefinitionInput {
+  definition: string;
+  type?: string;
+  severity?: string;
+  maxResults?: number;
+}
+
+export interface DefinitionValidation {
+  result: 'OK' | 'FAIL';
+  diagnostics: Diagnostic[];
+  truncated: boolean;
+}
+
 export class WorkflowDefinitionService {
   /** Large definitions are checked in a worker thread (asl-validator: ~0.5 s per MiB). */
   private readonly checker = new DefinitionCheckPool();
 
   async close(): Promise<void> {
     await this.checker.close();
+  }
+
+  /**
+   * ValidateStateMachineDefinition: the definition's diagnostics (errors, and warnings when `severity` is WARNING),
+   * at most `maxResults` (0 or absent = 100) with `truncated`; a definition is never refused by throwing.
+   */
+  async validate(ctx: RequestContext, input: ValidateDefinitionInput): Promise<DefinitionValidation> {
+    requireWorkflowAccess(ctx, 'read');
+    if (input.type !== undefined && input.type !== 'STANDARD' && input.type !== 'EXPRESS') checkType(input.type);
+    const severity = input.severity ?? 'ERROR';
+    if (severity !== 'ERROR' && severity !== 'WARNING') {
+      throw new ValidationError(`1 validation error detected: Value ${quoteInput(severity)} at 'severity' failed to satisfy constraint: Member must satisfy enum value set: [ERROR, WARNING]`);
+    }
+    const max = input.maxResults === undefined || input.maxResults === 0 ? MAX_VALIDATION_RESULTS : input.maxResults;
+    if (!Number.isInteger(max) || max < 0 || max > MAX_VALIDATION_RESULTS) {
+      throw new ValidationError(
+        `1 validation error detected: Value '${input.maxResults}' at 'maxResults' failed to satisfy constraint: Member must have value less than or equal to ${MAX_VALIDATION_RESULTS}`,
+      );
+    }
+    const { diagnostics } = await this.checker.diagnose(input.definition);
+    const shown = diagnostics.filter((d) => severity === 'WARNING' || d.severity === 'ERROR');
+    return {
+      result: diagnostics.some((d) => d.severity === 'ERROR') ? 'FAIL' : 'OK',
+      diagnostics: shown.slice(0, max),
+      truncated: shown.length > max,
+    };
   }
 
   /** Create a definition; the same name, definition, role and type again returns the existing one. */

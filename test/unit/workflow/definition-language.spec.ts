@@ -1,5 +1,6 @@
 /** Definition checks for JSONata states and variables: Step Functions' diagnostics on create/update. */
-import { checkDefinition } from '../../../src/services/workflow/definition-check';
+import { checkDefinition, diagnoseDefinition } from '../../../src/services/workflow/definition-check';
+import { DefinitionCheckPool, INLINE_LIMIT } from '../../../src/services/workflow/definition-check-pool';
 
 const refuse = (doc: unknown): string => {
   try {
@@ -105,5 +106,21 @@ describe('variables in definitions', () => {
   test('invalid and reserved variable names are refused', () => {
     expect(refuse(machine({ A: { Type: 'Pass', Assign: { 'a.b': 1 }, End: true } }))).toContain("The variable name 'a.b' is not valid");
     expect(refuse(machine({ A: { Type: 'Pass', Assign: { states: 1 }, End: true } }))).toContain("'states' is reserved");
+  });
+});
+
+describe('diagnostics of large definitions (worker thread)', () => {
+  test('a definition over the inline limit is diagnosed in the worker with the same diagnostics', async () => {
+    const pool = new DefinitionCheckPool();
+    try {
+      const doc = machine({ A: { Type: 'Pass', Comment: 'x'.repeat(INLINE_LIMIT), Output: '{% $ghost %}', End: true } });
+      const text = JSON.stringify(doc);
+      expect(text.length).toBeGreaterThan(INLINE_LIMIT);
+      const d = await pool.diagnose(text);
+      expect(d.diagnostics).toEqual(diagnoseDefinition(text).diagnostics);
+      expect(d.diagnostics[0]).toEqual(expect.objectContaining({ severity: 'ERROR', location: '/States/A/Output' }));
+    } finally {
+      await pool.close();
+    }
   });
 });
