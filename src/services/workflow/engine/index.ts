@@ -53,3 +53,5 @@ export type {
 export { TaskFailure } from './types';
 export { initialCheckpoint, advance, type AdvanceOptions } from './interpreter';
 export { AslError } from './errors';
+export { encodeCheckpoint, decodeCheckpoint } from './checkpoint-codec';
+export { engineStats } from './bounds';

@@ -16,7 +16,8 @@ import type {
   Thread,
 } from './types';
 import { TaskFailure } from './types';
-import { AslError, E, clip, errorMatches, isTerminalError, runtimeError, tooBig } from './errors';
+import { AslError, E, MAX_PAYLOAD, clip, errorMatches, isTerminalError, runtimeError } from './errors';
+import { jsonSize, requirePayload, Serializer } from './bounds';
 import { machineOf, type CState, type Machine, type ResultPathSpec } from './compile';
 import type { Template } from './template';
 import { clipPath, evalPath, mustPath, setAtPath, type CompiledPath } from './paths';
@@ -47,7 +48,19 @@ export interface AdvanceOptions {
   signal?: AbortSignal;
   /** Jitter source for `JitterStrategy: FULL` in [0,1); default: a hash of the attempt key (same on replay). */
   random?: (attemptKey: string) => number;
+  /**
+   * Bytes of history (events' details) one job may store; a step that would pass it is not taken and the job fails
+   * with States.DataLimitExceeded. Default: unbounded (the runner passes WORKFLOW_JOB_HISTORY_BYTES).
+   */
+  maxHistoryBytes?: number;
+  /** Called between batches of branches/iterations stepped in one advance (the runner lets other work in). */
+  pause?: () => Promise<void>;
 }
+
+/** Branches/iterations stepped between two `pause` calls. */
+export const PAUSE_EVERY = 64;
+/** A history event's own fields (id, previousEventId, timestamp, type) as stored, about. */
+const EVENT_OVERHEAD = 96;
 
 const NOT_TRUNCATED = Object.freeze({ truncated: false });
 const NO_SCOPES: JsonObject[] = [];
@@ -58,10 +71,6 @@ export const MAX_HISTORY_EVENTS = 25_000;
 /** Step Functions' upper bound for MaxDelaySeconds (366 days): no backoff waits longer. */
 const MAX_RETRY_DELAY = 31_622_400;
 
-function stringify(v: Json): string {
-  const s = JSON.stringify(v);
-  return s === undefined ? 'null' : s;
-}
 
 function asAsl(e: unknown): AslError {
   if (e instanceof AslError) return e;
@@ -99,6 +108,9 @@ function clearState(t: Thread): void {
   t.u = undefined;
   t.kd = undefined;
   t.it = undefined;
+  t.mi = undefined;
+  t.lz = undefined;
+  t.rb = undefined;
   t.rs = undefined;
   t.nx = undefined;
   t.nd = undefined;
@@ -118,6 +130,11 @@ class Run {
   jobTimedOut = false;
   /** Events emitted in this step so far. */
   private emitted = 0;
+  /** History bytes of the job including this step's events so far. */
+  historyBytes: number;
+  readonly maxHistoryBytes: number;
+  /** JSON texts of this step's values (one text per value, however many events carry it). */
+  readonly ser = new Serializer();
 
   constructor(
     readonly cp: Checkpoint,
@@ -126,6 +143,12 @@ class Run {
   ) {
     this.region = (typeof cp.ctx?.stateMachineArn === 'string' && cp.ctx.stateMachineArn.split(':')[3]) || 'us-east-1';
     this.jobDeadline = cp.dl ? Date.parse(cp.dl) : Infinity;
+    this.historyBytes = cp.hb ?? 0;
+    this.maxHistoryBytes = opts.maxHistoryBytes ?? Infinity;
+  }
+
+  text(v: Json | undefined): string {
+    return this.ser.text(v);
   }
 
   nowMs(): number {
@@ -158,11 +181,12 @@ class Run {
    * starts and steps no more threads (nested Maps would otherwise start 40 times the last step's iterations first).
    */
   overQuota(): boolean {
-    return this.cp.nid + this.emitted - 1 > MAX_HISTORY_EVENTS;
+    return this.cp.nid + this.emitted - 1 > MAX_HISTORY_EVENTS || this.historyBytes > this.maxHistoryBytes;
   }
 
   emitAfter(sc: StepCtx, th: Thread | null, prev: Prev, type: string, details?: Record<string, unknown>): PEvent {
     this.emitted++;
+    this.historyBytes += EVENT_OVERHEAD + type.length + (details ? jsonSize(details) : 0);
     const ev = { id: 0, previousEventId: 0, timestamp: this.iso(), type, ...details } as HistoryEvent;
     const pe: PEvent = { ev, prev };
     sc.sink.push(pe);
@@ -240,9 +264,8 @@ function applyResultPath(spec: ResultPathSpec, raw: Json, result: Json): Json {
   return setAtPath(raw, spec.segs, result, spec.raw);
 }
 
-function checkSize(s: string, what: string): void {
-  if (tooBig(s)) throw new AslError(E.DataLimitExceeded, `The ${what} has exceeded the maximum size of 262144 bytes`);
-}
+/** The value's JSON text fits 256 KiB (measured before any text is built), else States.DataLimitExceeded. */
+const checkSize = requirePayload;
 
 /* ------------------------------------------------------------------------------------------------ threads */
 
@@ -296,7 +319,7 @@ function stepThread(run: Run, th: Thread, m: Machine, sc: StepCtx): Promise<void
         } finally {
           th.pv = undefined;
         }
-        run.emit(sc, th, 'WaitStateExited', stateExited(st.name, stringify(out), assigned));
+        run.emit(sc, th, 'WaitStateExited', stateExited(st.name, run.text(out), assigned));
         transition(th, st, out);
       }
       return;
@@ -342,7 +365,7 @@ function enterState(run: Run, th: Thread, st: CState, sc: StepCtx): void | Promi
     failThread(th, E.Runtime, `The state '${clip(st.name, 200)}' has an unsupported Type '${clip(st.rawType, 80)}'`);
     return;
   }
-  run.emit(sc, th, `${type}StateEntered`, stateEntered(st.name, stringify(th.in)));
+  run.emit(sc, th, `${type}StateEntered`, stateEntered(st.name, run.text(th.in)));
   if (st.jn) return enterJsonata(run, th, st, sc);
   try {
     switch (type) {
@@ -365,7 +388,7 @@ function enterState(run: Run, th: Thread, st: CState, sc: StepCtx): void | Promi
           secs = v;
         }
         if (st.parameters) eff = st.parameters(run.env(th, eff));
-        checkSize(stringify(eff), 'input of the task after Parameters');
+        checkSize(eff, 'input of the task after Parameters');
         th.ti = eff;
         if (secs !== undefined && secs > 0) th.ts = secs;
         return scheduleTask(run, th, st, sc);
@@ -389,8 +412,8 @@ function enterState(run: Run, th: Thread, st: CState, sc: StepCtx): void | Promi
         }
         const values = assignValues(run, th, assign, eff);
         const out = applyOutputPath(run, th, st, eff);
-        const s = stringify(out);
-        checkSize(s, 'state output');
+        checkSize(out, 'state output');
+        const s = run.text(out);
         const assigned = commitVars(run, th, values);
         run.emit(sc, th, 'ChoiceStateExited', stateExited(st.name, s, assigned));
         clearState(th);
@@ -418,7 +441,7 @@ function enterState(run: Run, th: Thread, st: CState, sc: StepCtx): void | Promi
         }
         const values = assignValues(run, th, st.assign, eff);
         const out = applyOutputPath(run, th, st, eff);
-        checkSize(stringify(out), 'state output');
+        checkSize(out, 'state output');
         th.o = out;
         if (values) th.pv = values;
         th.u = run.iso(until);
@@ -427,8 +450,8 @@ function enterState(run: Run, th: Thread, st: CState, sc: StepCtx): void | Promi
       }
       case 'Succeed': {
         const out = applyOutputPath(run, th, st, applyInputPath(run, th, st, th.in));
-        const s = stringify(out);
-        checkSize(s, 'state output');
+        checkSize(out, 'state output');
+        const s = run.text(out);
         run.emit(sc, th, 'SucceedStateExited', stateExited(st.name, s));
         clearState(th);
         th.p = 'D';
@@ -465,8 +488,8 @@ function enterState(run: Run, th: Thread, st: CState, sc: StepCtx): void | Promi
 
 /** Emit `<Type>StateExited` with the output and move on (size checked first). */
 function exitWith(run: Run, th: Thread, st: CState, sc: StepCtx, out: Json, assigned?: Record<string, string>): void {
-  const s = stringify(out);
-  checkSize(s, 'state output');
+  checkSize(out, 'state output');
+  const s = run.text(out);
   run.emit(sc, th, `${st.type}StateExited`, stateExited(st.name, s, assigned));
   transition(th, st, out);
 }
@@ -479,7 +502,7 @@ function completeState(run: Run, th: Thread, st: CState, sc: StepCtx, result: Js
     const values = assignValues(run, th, st.assign, selected);
     const out = applyOutputPath(run, th, st, applyResultPath(st.resultPath, th.in, selected));
     // the output's size first: a state that fails assigns nothing
-    checkSize(stringify(out), 'state output');
+    checkSize(out, 'state output');
     exitWith(run, th, st, sc, out, commitVars(run, th, values));
   } catch (e) {
     const err = asAsl(e);
@@ -523,8 +546,8 @@ function handleError(run: Run, th: Thread, st: CState, sc: StepCtx, error: strin
         // only the catcher's Assign runs (on the error output), not the state's
         const values = assignValues(run, th, c.assign, errOut);
         const out = applyResultPath(c.resultPath, th.in, errOut);
-        const s = stringify(out);
-        checkSize(s, 'state output');
+        checkSize(out, 'state output');
+        const s = run.text(out);
         const assigned = commitVars(run, th, values);
         run.emit(sc, th, `${st.type}StateExited`, stateExited(st.name, s, assigned));
         clearState(th);
@@ -563,7 +586,7 @@ function retryNow(run: Run, th: Thread, st: CState, sc: StepCtx): void | Promise
 function scheduleTask(run: Run, th: Thread, st: CState, sc: StepCtx): void {
   const info = resourceInfo(st.resource);
   th.dl = th.ts ? run.iso(run.nowMs() + th.ts * 1000) : null;
-  const details: Record<string, unknown> = { ...info, region: run.region, parameters: stringify(th.ti ?? null) };
+  const details: Record<string, unknown> = { ...info, region: run.region, parameters: run.text(th.ti ?? null) };
   if (th.ts) details.timeoutInSeconds = th.ts;
   run.emit(sc, th, 'TaskScheduled', { taskScheduledEventDetails: details });
   th.p = 'T';
@@ -654,17 +677,22 @@ async function runTaskPhase(run: Run, th: Thread, st: CState, sc: StepCtx): Prom
   }
 
   let text: string | undefined;
-  let value: Json;
+  let value: Json = null;
+  let tooLarge = false;
   try {
-    text = JSON.stringify(outcome.v === undefined ? null : outcome.v);
-    value = text === undefined ? null : (JSON.parse(text) as Json);
-    text ??= 'null';
+    // measured first: a task's answer larger than the limit is never turned into text
+    tooLarge = jsonSize(outcome.v, MAX_PAYLOAD) > MAX_PAYLOAD;
+    if (!tooLarge) {
+      text = JSON.stringify(outcome.v === undefined ? null : outcome.v);
+      value = text === undefined ? null : (JSON.parse(text) as Json);
+      text ??= 'null';
+    }
   } catch {
     const cause = 'The task returned a value that is not JSON';
     run.emit(sc, th, 'TaskFailed', { taskFailedEventDetails: { ...info, error: E.TaskFailed, cause } });
     return handleError(run, th, st, sc, E.TaskFailed, cause);
   }
-  if (tooBig(text)) {
+  if (tooLarge || text === undefined || Buffer.byteLength(text, 'utf8') > MAX_PAYLOAD) {
     return failThread(th, E.DataLimitExceeded, 'The task output has exceeded the maximum size of 262144 bytes');
   }
   run.emit(sc, th, 'TaskSucceeded', { taskSucceededEventDetails: { ...info, output: text, outputDetails: NOT_TRUNCATED } });
@@ -681,7 +709,7 @@ function startParallel(run: Run, th: Thread, st: CState, sc: StepCtx, given?: Js
     eff = applyInputPath(run, th, st, th.in);
     if (st.parameters) eff = st.parameters(run.env(th, eff));
   }
-  checkSize(stringify(eff), 'input of the Parallel state after Parameters');
+  checkSize(eff, 'input of the Parallel state after Parameters');
   const started = run.emit(sc, th, 'ParallelStateStarted');
   run.fixups.push(() => (th.se = started.ev.id));
   const key = `${th.k}${th.s}@${th.n}.${th.a ?? 0}`;
@@ -704,10 +732,13 @@ async function stepChildren(run: Run, kids: Thread[], machines: (k: Thread) => M
   sc.signal?.addEventListener('abort', onParent, { once: true });
   const sinks: Sink[] = kids.map(() => []);
   const work: Promise<void>[] = [];
+  let stepped = 0;
   for (let i = 0; i < kids.length; i++) {
     const kid = kids[i];
     if (kid.p === 'D' || kid.p === 'F') continue;
     if (group.signal.aborted || run.overQuota()) break;
+    // A wide fan-out is stepped in batches, letting other work of the process in between.
+    if (run.opts.pause && ++stepped % PAUSE_EVERY === 0) await run.opts.pause();
     const r = stepThread(run, kid, machines(kid), { sink: sinks[i], signal: group.signal });
     if (r) {
       work.push(
@@ -733,6 +764,14 @@ async function stepParallel(run: Run, th: Thread, st: CState, sc: StepCtx): Prom
     th.kd = undefined;
     return handleError(run, th, st, sc, failed.e, failed.c);
   }
+  // The branches' outputs held so far form the result: past 256 KiB it can only fail, so it fails now.
+  let bytes = 2;
+  for (const k of kids) if (k.p === 'D') bytes += jsonSize(k.o ?? null, MAX_PAYLOAD) + 1;
+  if (bytes > MAX_PAYLOAD) {
+    run.emit(sc, th, 'ParallelStateFailed');
+    th.kd = undefined;
+    return handleError(run, th, st, sc, E.DataLimitExceeded, `The result of the Parallel state has exceeded the maximum size of ${MAX_PAYLOAD} bytes`);
+  }
   if (kids.every((k) => k.p === 'D')) {
     const result = kids.map((k) => k.o ?? null);
     run.emitAfter(sc, th, kids.map((k) => run.last(k)), 'ParallelStateSucceeded');
@@ -753,18 +792,25 @@ function startMap(run: Run, th: Thread, st: CState, sc: StepCtx): void | Promise
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw runtimeError('MaxConcurrencyPath must point to a non-negative integer');
     mc = v;
   }
-  const inputs = st.itemSelector
-    ? items.map((v, i) => st.itemSelector!(run.env(th, eff, { Map: { Item: { Index: i, Value: v } } })))
-    : items;
-  return beginMap(run, th, st, sc, inputs, mc);
+  // The items, not one copy of the input per item: ItemSelector runs when an iteration starts (at most
+  // MaxConcurrency inputs exist at once, and the checkpoint stores the items once, shared with the input).
+  return beginMap(run, th, st, sc, items, mc, st.itemSelector ? eff : undefined);
 }
 
-/** Start the iterations of a Map over its (selected) item inputs. */
-function beginMap(run: Run, th: Thread, st: CState, sc: StepCtx, inputs: Json[], mc: number): void | Promise<void> {
+/**
+ * Start the iterations of a Map over its item inputs; with `selectorInput`, `inputs` are the items and each
+ * iteration's input is made from them by the state's ItemSelector when it starts.
+ */
+function beginMap(run: Run, th: Thread, st: CState, sc: StepCtx, inputs: Json[], mc: number, selectorInput?: Json): void | Promise<void> {
   const items = inputs;
   const started = run.emit(sc, th, 'MapStateStarted', { mapStateStartedEventDetails: { length: items.length } });
   run.fixups.push(() => (th.se = started.ev.id));
   th.it = inputs;
+  if (selectorInput !== undefined) {
+    th.mi = selectorInput;
+    th.lz = 1;
+  }
+  th.rb = 2;
   th.rs = new Array<Json>(items.length).fill(null);
   th.nx = 0;
   th.nd = 0;
@@ -782,6 +828,9 @@ function beginMap(run: Run, th: Thread, st: CState, sc: StepCtx, inputs: Json[],
 function clearMap(th: Thread): void {
   th.kd = undefined;
   th.it = undefined;
+  th.mi = undefined;
+  th.lz = undefined;
+  th.rb = undefined;
   th.rs = undefined;
   th.nx = undefined;
   th.nd = undefined;
@@ -800,10 +849,19 @@ async function stepMap(run: Run, th: Thread, st: CState, sc: StepCtx): Promise<v
   const proc = st.processor!;
   const starts = new Map<Thread, PEvent>();
   const iterSc: StepCtx = { sink: [], signal: sc.signal };
+  let startFailed: AslError | undefined;
   while (kids.length < limit && (th.nx ?? 0) < items.length && !run.overQuota()) {
     const i = th.nx ?? 0;
+    let input: Json;
+    try {
+      input = th.lz && st.itemSelector ? st.itemSelector(run.env(th, th.mi ?? null, { Map: { Item: { Index: i, Value: items[i] } } })) : items[i];
+      checkSize(input, 'input of the Map iteration');
+    } catch (e) {
+      startFailed = asAsl(e);
+      break;
+    }
     th.nx = i + 1;
-    const kid: Thread = { s: proc.startAt, p: 'E', in: items[i], l: 0, k: `${th.k}${th.s}@${th.n}.${th.a ?? 0}[${i}]/`, n: 0, ix: i };
+    const kid: Thread = { s: proc.startAt, p: 'E', in: input, l: 0, k: `${th.k}${th.s}@${th.n}.${th.a ?? 0}[${i}]/`, n: 0, ix: i };
     const ev = run.emitAfter(iterSc, kid, th.se ?? run.last(th), 'MapIterationStarted', {
       mapIterationStartedEventDetails: { name: st.name, index: i },
     });
@@ -821,14 +879,18 @@ async function stepMap(run: Run, th: Thread, st: CState, sc: StepCtx): Promise<v
     for (const e of sinks[i]) sc.sink.push(e);
   }
 
-  let failed: Thread | undefined;
+  let failed: { e?: string; c?: string } | undefined = startFailed ? { e: startFailed.error, c: startFailed.cause } : undefined;
   const still: Thread[] = [];
   for (const kid of kids) {
     const details = { name: st.name, index: kid.ix ?? 0 };
     if (kid.p === 'D') {
+      // The results so far form the Map's result: past 256 KiB it can only fail, so it fails now (and the
+      // checkpoint never holds more than that).
+      th.rb = (th.rb ?? 2) + jsonSize(kid.o ?? null, MAX_PAYLOAD) + 1;
       th.rs![kid.ix ?? 0] = kid.o ?? null;
       th.nd = (th.nd ?? 0) + 1;
       run.emit(sc, kid, 'MapIterationSucceeded', { mapIterationSucceededEventDetails: details });
+      if (th.rb > MAX_PAYLOAD && !failed) failed = { e: E.DataLimitExceeded, c: `The result of the Map state has exceeded the maximum size of ${MAX_PAYLOAD} bytes` };
     } else if (kid.p === 'F' && !failed) {
       failed = kid;
       run.emit(sc, kid, 'MapIterationFailed', { mapIterationFailedEventDetails: details });
@@ -892,7 +954,9 @@ function activeState(th: Thread): string {
 export function initialCheckpoint(definition: AslDefinition | string, input: Json, ctx: JobContext, now: Date): Checkpoint {
   const m = machineOf(definition);
   const dl = m.timeoutSeconds ? new Date(now.getTime() + m.timeoutSeconds * 1000).toISOString() : null;
-  return { v: 1, ctx, input, nid: 2, dl, root: { s: m.startAt, p: 'E', in: input, l: 0, k: '', n: 0 } };
+  // ExecutionStarted (stored by the caller) counts toward the job's history bytes
+  const hb = EVENT_OVERHEAD + 'ExecutionStarted'.length + jsonSize({ executionStartedEventDetails: { input: JSON.stringify(input), inputDetails: NOT_TRUNCATED, roleArn: ctx.roleArn } });
+  return { v: 1, ctx, input, nid: 2, hb, dl, root: { s: m.startAt, p: 'E', in: input, l: 0, k: '', n: 0 } };
 }
 
 function terminalResult(cp: Checkpoint, events: HistoryEvent[]): Advance {
@@ -919,6 +983,7 @@ function finalize(run: Run, sink: Sink): HistoryEvent[] {
   }
   for (const [th, pe] of run.lasts) th.l = pe.ev.id;
   for (const f of run.fixups) f();
+  cp.hb = run.historyBytes;
   return events;
 }
 
@@ -927,7 +992,7 @@ function endJob(run: Run, sink: Sink, status: 'SUCCEEDED' | 'FAILED' | 'TIMED_OU
   const root = cp.root;
   const sc: StepCtx = { sink, signal: undefined };
   if (status === 'SUCCEEDED') {
-    cp.out = stringify(root.o ?? null);
+    cp.out = run.text(root.o ?? null);
     run.emit(sc, root, 'ExecutionSucceeded', { executionSucceededEventDetails: { output: cp.out, outputDetails: NOT_TRUNCATED } });
   } else {
     const details: Record<string, string> = {};
@@ -941,11 +1006,11 @@ function endJob(run: Run, sink: Sink, status: 'SUCCEEDED' | 'FAILED' | 'TIMED_OU
 }
 
 /** The step not taken: the job fails from the checkpoint it had, with only its ExecutionFailed event. */
-function failInstead(checkpoint: Checkpoint, m: Machine, opts: AdvanceOptions, cause: string): Advance {
+function failInstead(checkpoint: Checkpoint, m: Machine, opts: AdvanceOptions, cause: string, error: string = E.Runtime): Advance {
   const sink: Sink = [];
   const fresh: Checkpoint = { ...checkpoint, root: cloneThread(checkpoint.root) };
   const run = new Run(fresh, m, opts);
-  endJob(run, sink, 'FAILED', E.Runtime, cause);
+  endJob(run, sink, 'FAILED', error, cause);
   const events = finalize(run, sink);
   fresh.root = { s: fresh.root.s, p: 'F', in: null, l: fresh.root.l, k: '', n: fresh.root.n };
   return terminalResult(fresh, events);
@@ -993,6 +1058,10 @@ export async function advance(
   const lastId = events.length ? events[events.length - 1].id : 0;
   if (lastId > MAX_HISTORY_EVENTS || (!cp.st && lastId >= MAX_HISTORY_EVENTS)) {
     return failInstead(checkpoint, m, opts, `The execution reached the maximum number of history events (${MAX_HISTORY_EVENTS}).`);
+  }
+  // The history bytes quota, the same way: the step whose events would pass it is not stored.
+  if (run.historyBytes > run.maxHistoryBytes) {
+    return failInstead(checkpoint, m, opts, `The execution's history reached the maximum size of ${run.maxHistoryBytes} bytes.`, E.DataLimitExceeded);
   }
   if (cp.st) {
     // keep the stored checkpoint small once the job is over: the output/error are in cp.out / cp.err / cp.cau
@@ -1049,13 +1118,13 @@ async function enterJsonata(run: Run, th: Thread, st: CState, sc: StepCtx): Prom
       case 'Pass': {
         const out = jn.output ? await evalJ(jn.output, env) : th.in;
         const values = jn.assign ? await evalJ(jn.assign, env) : undefined;
-        checkSize(stringify(out), 'state output');
+        checkSize(out, 'state output');
         return exitWith(run, th, st, sc, out, commitVars(run, th, values));
       }
       case 'Succeed': {
         const out = jn.output ? await evalJ(jn.output, env) : th.in;
-        const s = stringify(out);
-        checkSize(s, 'state output');
+        checkSize(out, 'state output');
+        const s = run.text(out);
         run.emit(sc, th, 'SucceedStateExited', stateExited(st.name, s));
         clearState(th);
         th.p = 'D';
@@ -1099,8 +1168,8 @@ async function enterJsonata(run: Run, th: Thread, st: CState, sc: StepCtx): Prom
         if (next === undefined || next === '') throw new AslError(E.NoChoiceMatched, 'No Choice Rule matched and no Default was specified');
         const out = output ? await evalJ(output, env) : th.in;
         const values = assign ? await evalJ(assign, env) : undefined;
-        const s = stringify(out);
-        checkSize(s, 'state output');
+        checkSize(out, 'state output');
+        const s = run.text(out);
         const assigned = commitVars(run, th, values);
         run.emit(sc, th, 'ChoiceStateExited', stateExited(st.name, s, assigned));
         clearState(th);
@@ -1122,7 +1191,7 @@ async function enterJsonata(run: Run, th: Thread, st: CState, sc: StepCtx): Prom
         if (values !== undefined && (values === null || typeof values !== 'object' || Array.isArray(values))) {
           throw new QueryError("The field 'Assign' must evaluate to a JSON object", 'Assign');
         }
-        checkSize(stringify(out), 'state output');
+        checkSize(out, 'state output');
         th.o = out;
         if (values) th.pv = values;
         th.u = run.iso(until);
@@ -1148,7 +1217,7 @@ async function startJsonataTask(run: Run, th: Thread, st: CState, sc: StepCtx, g
     const args = jn.arguments ? await evalJ(jn.arguments, env) : th.in;
     const secs = jn.timeoutSeconds ? await intField(jn.timeoutSeconds, env, 'TimeoutSeconds', 1) : undefined;
     if (jn.heartbeatSeconds) await intField(jn.heartbeatSeconds, env, 'HeartbeatSeconds', 1);
-    checkSize(stringify(args), 'input of the task after Arguments');
+    checkSize(args, 'input of the task after Arguments');
     th.ti = args;
     th.ts = secs;
     return scheduleTask(run, th, st, sc);
@@ -1190,7 +1259,7 @@ async function completeJsonata(run: Run, th: Thread, st: CState, sc: StepCtx, re
     const env = run.jenv(th, jsonataStates(run, th, { result }));
     const out = jn.output ? await evalJ(jn.output, env) : result;
     const values = jn.assign ? await evalJ(jn.assign, env) : undefined;
-    checkSize(stringify(out), 'state output');
+    checkSize(out, 'state output');
     exitWith(run, th, st, sc, out, commitVars(run, th, values));
   } catch (e) {
     return failJsonata(run, th, st, sc, e);
@@ -1204,8 +1273,8 @@ async function catchJsonata(run: Run, th: Thread, st: CState, sc: StepCtx, c: Ca
     const env = run.jenv(th, jsonataStates(run, th, { errorOutput }));
     const out = c.jOutput ? await evalJ(c.jOutput, env) : errorOutput;
     const values = c.jAssign ? await evalJ(c.jAssign, env) : undefined;
-    const s = stringify(out);
-    checkSize(s, 'state output');
+    checkSize(out, 'state output');
+    const s = run.text(out);
     const assigned = commitVars(run, th, values);
     run.emit(sc, th, `${st.type}StateExited`, stateExited(st.name, s, assigned));
     clearState(th);

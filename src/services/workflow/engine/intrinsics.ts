@@ -6,7 +6,8 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { Json, JsonObject } from './types';
-import { AslError, intrinsicError } from './errors';
+import { AslError, E, MAX_PAYLOAD, intrinsicError } from './errors';
+import { jsonSize, requirePayload } from './bounds';
 import { compilePath, readAt, type CompiledPath, type VarLookup } from './paths';
 
 export type Node =
@@ -148,12 +149,16 @@ export function evalIntrinsic(node: Node, env: Env): Json {
       const fn = FUNCTIONS[node.name];
       if (!fn) throw intrinsicError(`Unknown function States.${node.name.slice(0, 64)}`);
       const args = node.args.map((a) => evalIntrinsic(a, env));
+      let out: Json;
       try {
-        return fn(args, node);
+        out = fn(args, node);
       } catch (e) {
         if (e instanceof AslError) throw e;
         throw intrinsicError(`States.${node.name} failed`);
       }
+      // Every result fits the payload limit, so no argument of an enclosing call is larger (measured, not built).
+      requirePayload(out, `result of States.${node.name}`);
+      return out;
     }
   }
 }
@@ -226,6 +231,12 @@ const FUNCTIONS: Record<string, Fn> = {
     const raw = first.k === 'lit' && typeof first.raw === 'string' ? first.raw : null;
     const tmpl = str('Format', args[0], 'the template');
     const values = args.slice(1);
+    // The text's size before it is built: the template plus every value as formatted (each may be used once).
+    let size = tmpl.length;
+    for (const v of values) {
+      size += typeof v === 'string' ? v.length : jsonSize(v, MAX_PAYLOAD);
+      if (size > MAX_PAYLOAD) throw new AslError(E.DataLimitExceeded, `The result of States.Format has exceeded the maximum size of ${MAX_PAYLOAD} bytes`);
+    }
     let out = '';
     let used = 0;
     const src = raw ?? tmpl;
@@ -256,6 +267,7 @@ const FUNCTIONS: Record<string, Fn> = {
   },
   JsonToString(args) {
     arity('JsonToString', args, 1);
+    requirePayload(args[0], 'result of States.JsonToString');
     return JSON.stringify(args[0]);
   },
   Array(args) {

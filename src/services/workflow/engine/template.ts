@@ -5,7 +5,8 @@
  * scalars are literal).
  */
 import type { Json, JsonObject } from './types';
-import { runtimeError } from './errors';
+import { AslError, E, MAX_PAYLOAD, runtimeError } from './errors';
+import { jsonSize, jsonStringBytes } from './bounds';
 import { compilePath, readAt, clipPath, setKey } from './paths';
 import { evalIntrinsic, parseIntrinsic, type Env } from './intrinsics';
 
@@ -30,7 +31,15 @@ export function compileTemplate(t: unknown, field: string): Template {
   }
   return (env) => {
     const out: JsonObject = {};
-    for (const p of parts) setKey(out, p.key, p.fn(env));
+    // A running count of the output's JSON size: a template that multiplies its input stops at the first part
+    // past the payload limit (sizes are measured by reference, nothing is serialized).
+    let bytes = 2;
+    for (const p of parts) {
+      const v = p.fn(env);
+      bytes += jsonStringBytes(p.key) + 2 + jsonSize(v, MAX_PAYLOAD - bytes);
+      if (bytes > MAX_PAYLOAD) throw new AslError(E.DataLimitExceeded, `The result of ${field || 'the payload template'} has exceeded the maximum size of ${MAX_PAYLOAD} bytes`);
+      setKey(out, p.key, v);
+    }
     return out;
   };
 }

@@ -121,8 +121,14 @@ export interface Thread {
   c?: string;
   /** Parallel: the branch threads; Map: the running iteration threads */
   kd?: Thread[];
-  /** Map: iteration inputs (after ItemSelector) */
+  /** Map: the items (`lz` set: ItemSelector is applied when an iteration starts), else iteration inputs */
   it?: Json[];
+  /** Map: ItemSelector's input (the Map's effective input), kept when `lz` is set */
+  mi?: Json;
+  /** Map: 1 = iteration inputs are derived from `it` and `mi` when each iteration starts */
+  lz?: number;
+  /** Parallel/Map: JSON bytes of the results collected so far (the result may not pass 256 KiB) */
+  rb?: number;
   /** Map: results so far (null until an iteration ends) */
   rs?: Json[];
   /** Map: next iteration index to start; number finished */
@@ -149,6 +155,8 @@ export interface Checkpoint {
   input: Json;
   /** next history event id */
   nid: number;
+  /** history bytes stored so far (events' details), for the per-job quota */
+  hb?: number;
   /** job deadline (ISO) from the top-level TimeoutSeconds */
   dl: string | null;
   root: Thread;

@@ -8,6 +8,7 @@
 import type { Json, JsonObject, Thread } from './types';
 import { AslError, E } from './errors';
 import { setKey } from './paths';
+import { jsonSize } from './bounds';
 
 export const MAX_VARIABLE_BYTES = 262_144;
 export const MAX_ASSIGN_BYTES = 262_144;
@@ -36,6 +37,10 @@ export function commitAssign(root: Thread, th: Thread, values: JsonObject): Reco
   let added = 0;
   const old = th.va ?? {};
   for (const [name, v] of Object.entries(values)) {
+    // measured before the text is built (a value may reference one large input many times)
+    if (jsonSize(v, MAX_VARIABLE_BYTES) > MAX_VARIABLE_BYTES) {
+      throw new AslError(E.DataLimitExceeded, `The value assigned to the variable '${name.slice(0, 80)}' has exceeded the maximum size of ${MAX_VARIABLE_BYTES} bytes`);
+    }
     const text = json(v);
     const n = bytes(text);
     if (n > MAX_VARIABLE_BYTES) {

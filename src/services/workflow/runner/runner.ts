@@ -23,7 +23,7 @@ import { contextFor } from '../../../context';
 import { finishDeletion } from '../definitions.service';
 import { taskViewer } from '../job-credential';
 import { lastJobEventId } from '../jobs.service';
-import { advance, Checkpoint, HistoryEvent, initialCheckpoint, Json, RunTask, TaskFailure } from '../engine';
+import { advance, Checkpoint, decodeCheckpoint, encodeCheckpoint, HistoryEvent, initialCheckpoint, Json, RunTask, TaskFailure } from '../engine';
 import { RunnerStore } from './store';
 import { asTaskFailure, WORKFLOW_TASKS } from './tasks';
 
@@ -184,7 +184,7 @@ export class WorkflowRunner {
     try {
       checkpoint =
       job.checkpoint !== null
-        ? (JSON.parse(job.checkpoint) as Checkpoint)
+        ? decodeCheckpoint(job.checkpoint)
         : initialCheckpoint(
             definition,
             JSON.parse(job.input) as Json,
@@ -252,7 +252,13 @@ export class WorkflowRunner {
       renew.unref();
       let adv;
       try {
-        adv = await advance(definition, checkpoint, { now: () => new Date(), runTask, signal: step.signal });
+        adv = await advance(definition, checkpoint, {
+          now: () => new Date(),
+          runTask,
+          signal: step.signal,
+          maxHistoryBytes: this.deps.config.workflowJobHistoryBytes,
+          pause: yieldToEventLoop,
+        });
       } finally {
         this.steps.delete(jobId);
         clearInterval(renew);
@@ -296,7 +302,7 @@ export class WorkflowRunner {
     const now = new Date();
     const terminal = adv.status !== 'RUNNING';
     const t = {
-      checkpoint: JSON.stringify(checkpoint),
+      checkpoint: encodeCheckpoint(checkpoint),
       currentState: terminal ? null : adv.currentState,
       status: adv.status,
       output: terminal ? (adv.output ?? null) : null,
@@ -336,6 +342,11 @@ export class WorkflowRunner {
   private async release(job: JobRow): Promise<void> {
     await this.store.release(job.id, job.version, this.owner).catch((err) => this.deps.log.error({ err, jobId: job.id }, 'workflow runner: releasing a job failed'));
   }
+}
+
+/** Let I/O and other jobs in (between batches of a wide Parallel/Map step). */
+function yieldToEventLoop(): Promise<void> {
+  return new Promise<void>((r) => setImmediate(r));
 }
 
 /** Errors that come from the job's data (and would recur), not from the database being unavailable. */

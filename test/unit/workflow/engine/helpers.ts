@@ -1,6 +1,8 @@
 /** Test helpers for the workflow engine: a fake clock and runToEnd (advance until terminal, jumping to wakeAt). */
 import {
   advance,
+  decodeCheckpoint,
+  encodeCheckpoint,
   initialCheckpoint,
   type Advance,
   type AslDefinition,
@@ -48,7 +50,7 @@ export interface RunResult {
 export interface RunOptions {
   clock?: Clock;
   maxSteps?: number;
-  /** JSON round trip of the checkpoint between advances (as a runner that stores it does). Default true. */
+  /** Stored-text round trip of the checkpoint between advances (as a runner that stores it does). Default true. */
   roundTrip?: boolean;
   /** jump the clock to wakeAt when nothing is runnable (default true) */
   jump?: boolean;
@@ -67,7 +69,7 @@ export async function runToEnd(
   const events: HistoryEvent[] = [];
   const steps: Advance[] = [];
   for (let i = 0; i < (o.maxSteps ?? 10_000); i++) {
-    if (o.roundTrip !== false) cp = JSON.parse(JSON.stringify(cp)) as Checkpoint;
+    if (o.roundTrip !== false) cp = decodeCheckpoint(encodeCheckpoint(cp));
     const r = await advance(definition, cp, { now: clock.now, runTask, random: o.random });
     steps.push(r);
     events.push(...r.events);
