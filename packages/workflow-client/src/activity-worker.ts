@@ -272,12 +272,12 @@ export function startActivityWorker(client: ActivityClient, activityArn: string,
     stopping.abort();
     return done;
   };
-  if (options.signal) {
-    if (options.signal.aborted) stopping.abort();
-    else options.signal.addEventListener('abort', () => stopping.abort(), { once: true });
-  }
+  const onAbort = () => stopping.abort();
+  if (options.signal?.aborted) stopping.abort();
+  else options.signal?.addEventListener('abort', onAbort, { once: true });
 
   const done = Promise.all(Array.from({ length: concurrency }, () => loop())).then(() => {
+    options.signal?.removeEventListener('abort', onAbort);
     if (fatal !== undefined) throw fatal;
   });
   // `done` rejects for whoever awaits it; an unobserved rejection must not end the process.
