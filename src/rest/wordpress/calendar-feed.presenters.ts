@@ -12,7 +12,7 @@ import ical, { ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
 import type { CalendarEventEntity, CalendarVenueEntity } from '../../../entities';
 import type { EventRelations } from '../../services/calendar/events.service';
 import { parseYmdHis } from '../../services/calendar/dates';
-import { vtimezone } from '../../services/calendar/vtimezone';
+import { icalTzid, vtimezone } from '../../services/calendar/vtimezone';
 import { permalink, WireContext } from './calendar-wire';
 
 export const ICS_MEDIA_TYPE = 'text/calendar; charset=utf-8';
@@ -31,9 +31,18 @@ export interface FeedOptions {
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
 
+/**
+ * RFC 5545 TEXT has no CONTROL characters but HTAB (newlines are written escaped, `\n`): the others (C0 but tab and
+ * line feed, and DEL) are dropped from every text the feed carries, wherever they came from (titles, descriptions,
+ * entities such as `&#1;`, venue fields).
+ */
+export function icsText(s: string): string {
+  return s.replace(/\r\n?/g, '\n').replace(/[\u0000-\u0008\u000B-\u001F\u007F]/g, '');
+}
+
 /** HTML (WordPress post content) as plain text: paragraphs and line breaks kept as newlines, tags dropped, entities decoded. */
 export function plainText(html: string): string {
-  return html
+  return icsText(html
     .replace(/\r\n?/g, '\n')
     .replace(/<br\s*\/?>/gi, '\n')
     .replace(/<\/(p|div|h[1-6]|li|blockquote|tr)>/gi, '\n\n')
@@ -41,12 +50,14 @@ export function plainText(html: string): string {
     .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (m, name: string) => {
       if (name[0] === '#') {
         const code = name[1] === 'x' || name[1] === 'X' ? parseInt(name.slice(2), 16) : parseInt(name.slice(1), 10);
-        return Number.isFinite(code) && code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : m;
+        if (!Number.isFinite(code) || code <= 0 || code > 0x10ffff) return m;
+        // A surrogate code point is no character: U+FFFD, as a decoder makes of it.
+        return code >= 0xd800 && code <= 0xdfff ? '\ufffd' : String.fromCodePoint(code);
       }
       return ENTITIES[name.toLowerCase()] ?? m;
     })
     .replace(/[ \t]+\n/g, '\n')
-    .replace(/\n{3,}/g, '\n\n')
+    .replace(/\n{3,}/g, '\n\n'))
     .trim();
 }
 
@@ -54,7 +65,7 @@ export function plainText(html: string): string {
 export function venueLocation(v: CalendarVenueEntity): { title: string; address?: string } {
   const region = v.stateprovince || v.state || v.province;
   const cityLine = [v.city, [region, v.zip].filter(Boolean).join(' ')].filter(Boolean).join(', ');
-  const address = [v.address, cityLine, v.country].filter((s) => s && s.trim() !== '').join(', ');
+  const address = icsText([v.address, cityLine, v.country].filter((s) => s && s.trim() !== '').join(', '));
   return address ? { title: plainText(v.title), address } : { title: plainText(v.title) };
 }
 
@@ -94,9 +105,16 @@ export function presentFeed(items: FeedEvent[], wire: WireContext, opts: FeedOpt
     url: `${wire.siteUrl}/calendar/events.ics`,
     // No calendar-wide zone: DTSTAMP and LAST-MODIFIED are then UTC (RFC 5545 §3.8.7.2), all-day dates carry no
     // zone, and each timed event names its own zone in DTSTART/DTEND (with its VTIMEZONE from the generator).
-    timezone: { name: '', generator: (tz) => vtimezone(tz, fromYear, toYear) },
+    // Events name their zone by its iCalendar TZID (icalTzid); the generator is asked for that TZID.
+    timezone: { name: '', generator: (tzid) => vtimezone(zoneOfTzid.get(tzid) ?? tzid, fromYear, toYear, tzid) },
   });
-  cal.x([{ key: 'X-WR-TIMEZONE', value: wire.siteTz }]);
+  const zoneOfTzid = new Map<string, string>();
+  const tzidOf = (tz: string) => {
+    const tzid = icalTzid(tz);
+    zoneOfTzid.set(tzid, tz);
+    return tzid;
+  };
+  cal.x([{ key: 'X-WR-TIMEZONE', value: icalTzid(wire.siteTz) }]);
   for (const { event: e, relations, masked } of items) {
     const tz = zoneOf(e);
     const url = permalink(wire, 'event', e.slug);
@@ -109,7 +127,7 @@ export function presentFeed(items: FeedEvent[], wire: WireContext, opts: FeedOpt
       status: feedStatus(e),
       ...(e.allDay
         ? { allDay: true, start: wallDay(e.startLocal), end: wallDay(e.endLocal, 1) }
-        : { timezone: tz, start: wallDate(e.startLocal), end: wallDate(e.endLocal) }),
+        : { timezone: tzidOf(tz), start: wallDate(e.startLocal), end: wallDate(e.endLocal) }),
     });
     // Masked as the REST list masks them (§1.5): no description, venue, organizer or terms.
     if (masked) continue;

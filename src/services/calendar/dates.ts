@@ -29,7 +29,7 @@ export interface WallClock {
 }
 
 /** `UTC`, `UTC+2`, `UTC-5:30`, `UTC+5.5` (WordPress' manual offsets), `UTC+0`: the offset in minutes, else null. */
-function utcOffsetZone(tz: string): number | null {
+export function utcOffsetZone(tz: string): number | null {
   const m = /^UTC(?:([+-])(\d{1,2})(?:(?::([0-5]\d))|(?:\.(\d+)))?)?$/.exec(tz);
   if (!m) return null;
   if (!m[1]) return 0;

@@ -7,7 +7,23 @@
  *
  * Pure: the years are an argument.
  */
-import { canonicalTimezone, offsetSeconds, timezoneAbbr } from './dates';
+import { canonicalTimezone, offsetSeconds, timezoneAbbr, utcOffsetZone } from './dates';
+
+/**
+ * The TZID a zone gets in iCalendar. IANA names stay. WordPress' manual offsets (`UTC+5:30`, `UTC-9:30`, `UTC+2`)
+ * cannot: `:` ends a parameter value unless quoted, and parsers read `TZID=UTC+5:30:20260610T…` as zone `UTC+5`.
+ * A whole-hour offset becomes its IANA fixed-offset zone (`Etc/GMT-5` is UTC+5: POSIX signs are inverted), which
+ * calendar clients know even without the VTIMEZONE; another offset a name of SAFE-CHARs only (`UTC+0530`). Each
+ * comes with a VTIMEZONE of that fixed offset.
+ */
+export function icalTzid(tz: string): string {
+  const minutes = utcOffsetZone(tz);
+  if (minutes === null) return tz;
+  if (minutes === 0) return 'UTC';
+  if (minutes % 60 === 0) return `Etc/GMT${minutes > 0 ? '-' : '+'}${Math.abs(minutes) / 60}`;
+  const a = Math.abs(minutes);
+  return `UTC${minutes < 0 ? '-' : '+'}${String(Math.floor(a / 60)).padStart(2, '0')}${String(a % 60).padStart(2, '0')}`;
+}
 
 const DAY_MS = 86_400_000;
 
@@ -66,12 +82,12 @@ const cache = new Map<string, string>();
 
 /**
  * The VTIMEZONE of `tz` (an IANA name or TEC's `UTC±H[:MM]`) covering the years `fromYear`..`toYear` (inclusive),
- * lines joined with CRLF, no trailing line break; null for an unknown zone.
+ * named `tzid` (default: icalTzid(tz)), lines joined with CRLF, no trailing line break; null for an unknown zone.
  */
-export function vtimezone(tz: string, fromYear: number, toYear: number): string | null {
+export function vtimezone(tz: string, fromYear: number, toYear: number, tzid = icalTzid(tz)): string | null {
   const zone = canonicalTimezone(tz);
   if (!zone) return null;
-  const key = `${tz}|${fromYear}|${toYear}`;
+  const key = `${tz}|${tzid}|${fromYear}|${toYear}`;
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
   const from = Date.UTC(fromYear, 0, 1) - DAY_MS;
@@ -80,7 +96,7 @@ export function vtimezone(tz: string, fromYear: number, toYear: number): string 
   const startOffset = offsetSeconds(zone, from);
   // Standard time is the smaller offset of the period; the larger one is daylight saving time.
   const standard = Math.min(startOffset, ...changes.map((c) => c.to));
-  const lines = ['BEGIN:VTIMEZONE', `TZID:${tz}`];
+  const lines = ['BEGIN:VTIMEZONE', `TZID:${tzid}`];
   const observance = (at: number, fromOff: number, toOff: number) => {
     const kind = toOff > standard ? 'DAYLIGHT' : 'STANDARD';
     lines.push(

@@ -3,7 +3,7 @@
  * across DST changes in both hemispheres, for zones without DST and for TEC's `UTC±H[:MM]` offsets.
  */
 import { fromWallClock } from '../../../src/services/calendar/dates';
-import { icalOffset, transitions, vtimezone } from '../../../src/services/calendar/vtimezone';
+import { icalOffset, icalTzid, transitions, vtimezone } from '../../../src/services/calendar/vtimezone';
 
 type IcalModule = typeof import('ical.js', { with: { 'resolution-mode': 'import' } }).default;
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -37,7 +37,23 @@ describe('vtimezone', () => {
   ])('%s: %s maps to the instant Intl gives', (tz, wall) => {
     const text = vtimezone(tz, 2026, 2026)!;
     expect(text).toMatch(/^BEGIN:VTIMEZONE\r\nTZID:/);
-    expect(instantVia(text, tz, wall)).toBe(fromWallClock(wall, tz).toISOString());
+    expect(instantVia(text, icalTzid(tz), wall)).toBe(fromWallClock(wall, tz).toISOString());
+  });
+
+  it('names manual offsets with TZIDs a parameter can hold (issue 20.8): IANA fixed zones for whole hours, SAFE-CHARs otherwise', () => {
+    expect(['UTC+5:30', 'UTC-9:30', 'UTC+5.75', 'UTC+2', 'UTC-3', 'UTC+14', 'UTC-12', 'UTC', 'UTC+0', 'Asia/Kolkata', 'Pacific/Chatham'].map(icalTzid)).toEqual([
+      'UTC+0530',
+      'UTC-0930',
+      'UTC+0545',
+      'Etc/GMT-2',
+      'Etc/GMT+3',
+      'Etc/GMT-14',
+      'Etc/GMT+12',
+      'UTC',
+      'UTC',
+      'Asia/Kolkata',
+      'Pacific/Chatham',
+    ]);
   });
 
   it('lists each DST change of the covered years once, with its offsets and names', () => {
