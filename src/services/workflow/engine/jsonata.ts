@@ -8,6 +8,7 @@
  */
 import jsonata from 'jsonata';
 import { createHash, randomUUID } from 'node:crypto';
+import { setFlagsFromString } from 'node:v8';
 import type { Json, JsonObject } from './types';
 import { AslError } from './errors';
 
@@ -26,6 +27,20 @@ export const MAX_RESULT_CHARS = 4 * 1_048_576;
 export const MAX_RANGE_ITEMS = 1000;
 /** Let other work run after this many steps (jsonata's awaits are microtasks: they do not let I/O in). */
 const YIELD_EVERY = 4_096;
+
+// Expressions run regular expressions of the definition's author on the job's data with JavaScript's backtracking
+// engine. V8 switches a regular expression that backtracks excessively to its linear-time engine, so a catastrophic
+// pattern (`/(a+)+$/`) cannot hold the process; backreferences, which that engine lacks, are refused below.
+setFlagsFromString('--enable-experimental-regexp-engine-on-excessive-backtracks');
+
+/** The regular expressions of expressions: no backreferences (they would keep backtracking without bound). */
+class BoundedRegExp extends RegExp {
+  constructor(pattern: string | RegExp, flags?: string) {
+    const source = typeof pattern === 'string' ? pattern : pattern.source;
+    if (/\\[1-9]|\\k</.test(source)) throw new Refusal('Regular expressions with backreferences are not supported');
+    super(pattern, flags);
+  }
+}
 
 /** A `{% … %}` string: exactly that, no spaces outside the delimiters. */
 export function isExpression(v: unknown): v is string {
@@ -185,7 +200,7 @@ const builtinsReady = (async () => {
 export function compileExpression(source: string, field: string): Expr {
   const text = source.slice(2, -2).trim();
   try {
-    const run = jsonata(text, { stack: MAX_DEPTH });
+    const run = jsonata(text, { stack: MAX_DEPTH, RegexEngine: BoundedRegExp as unknown as RegExpConstructor });
     registerStepFunctions(run);
     return { text, field, run };
   } catch (e) {

@@ -388,4 +388,16 @@ describe('bounded evaluation', () => {
     expect(r.error).toBe('States.QueryEvaluationError');
     expect(r.cause).toContain(why);
   });
+
+  test('a catastrophic regular expression finishes (V8 falls back to its linear engine)', async () => {
+    const r = await runToEnd(jsonata({ P: { Type: 'Pass', Output: '{% $contains($states.input.s, /^(a+)+$/) %}', End: true } }), { s: `${'a'.repeat(60)}b` });
+    expect(r.status).toBe('SUCCEEDED');
+    expect(r.output).toBe(false);
+  });
+
+  test('a regular expression with a backreference is refused', async () => {
+    const r = await runToEnd(jsonata({ P: { Type: 'Pass', Output: '{% $contains($states.input.s, /(a*)*\\1b/) %}', End: true } }), { s: 'aaa' });
+    expect(r.error).toBe('States.QueryEvaluationError');
+    expect(r.cause).toContain('backreferences');
+  });
 });
