@@ -311,8 +311,9 @@ export type JTemplate = { k: 'const'; v: Json } | { k: 'dyn'; fn: (env: JEnv) =>
 
 export function compileJTemplate(v: unknown, field: string): JTemplate {
   if (isExpression(v)) {
-    const e = compileExpression(v, field);
-    return { k: 'dyn', fn: (env) => evalExpression(e, env) };
+    // parsed on first use: a definition's expressions are not all parsed on the event loop at once
+    let e: Expr | undefined;
+    return { k: 'dyn', fn: (env) => evalExpression((e ??= compileExpression(v, field)), env) };
   }
   if (Array.isArray(v)) {
     const parts = v.map((x, i) => compileJTemplate(x, `${field}[${i}]`));
