@@ -21,9 +21,11 @@ import { SecretScanningAlertCounterEntity } from './secret-scanning/secret-scann
 import { SecretScanningLocationEntity } from './secret-scanning/secret-scanning-location.entity';
 import { SecretScanningScanEntity } from './secret-scanning/secret-scanning-scan.entity';
 import { SecretScanningAlertTotalEntity } from './secret-scanning/secret-scanning-total.entity';
+import { WorkflowActivityEntity } from './workflow/workflow-activity.entity';
 import { WorkflowDefinitionEntity } from './workflow/workflow-definition.entity';
 import { WorkflowJobEventEntity } from './workflow/workflow-job-event.entity';
 import { WorkflowJobEntity } from './workflow/workflow-job.entity';
+import { WorkflowTaskEntity } from './workflow/workflow-task.entity';
 
 export * from './calendar/calendar-event.entity';
 export * from './calendar/calendar-event-source.entity';
@@ -49,9 +51,11 @@ export * from './secret-scanning/secret-scanning-counter.entity';
 export * from './secret-scanning/secret-scanning-location.entity';
 export * from './secret-scanning/secret-scanning-scan.entity';
 export * from './secret-scanning/secret-scanning-total.entity';
+export * from './workflow/workflow-activity.entity';
 export * from './workflow/workflow-definition.entity';
 export * from './workflow/workflow-job-event.entity';
 export * from './workflow/workflow-job.entity';
+export * from './workflow/workflow-task.entity';
 
 /** Every entity of every domain; ormconfig.ts registers exactly this list. */
 export const ENTITIES = [
@@ -83,4 +87,6 @@ export const ENTITIES = [
   WorkflowDefinitionEntity,
   WorkflowJobEntity,
   WorkflowJobEventEntity,
+  WorkflowActivityEntity,
+  WorkflowTaskEntity,
 ];

@@ -79,6 +79,10 @@ export interface AppConfig {
   workflowHistoryPageBytes: number;
   /** History bytes one job may store (WORKFLOW_JOB_HISTORY_BYTES, default 32 MiB): past it the job fails with States.DataLimitExceeded. */
   workflowJobHistoryBytes: number;
+  /** Longest a GetActivityTask waits for a task (WORKFLOW_ACTIVITY_POLL_SECONDS, 1-60, default 60 as Step Functions). */
+  workflowActivityPollMs: number;
+  /** GetActivityTask polls one credential may have waiting at once (WORKFLOW_ACTIVITY_POLLS_PER_CREDENTIAL, default 1000). */
+  workflowActivityPollsPerCredential: number;
 }
 
 export class ConfigError extends Error {
@@ -235,7 +239,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     workflowLeaseMs: parseLeaseSeconds(env.WORKFLOW_LEASE_SECONDS) * 1000,
     workflowHistoryPageBytes: parseByteBound('WORKFLOW_HISTORY_PAGE_BYTES', env.WORKFLOW_HISTORY_PAGE_BYTES, 1024 * 1024),
     workflowJobHistoryBytes: parseByteBound('WORKFLOW_JOB_HISTORY_BYTES', env.WORKFLOW_JOB_HISTORY_BYTES, 32 * 1024 * 1024),
+    workflowActivityPollMs: parseRange('WORKFLOW_ACTIVITY_POLL_SECONDS', env.WORKFLOW_ACTIVITY_POLL_SECONDS, 60, 1, 60) * 1000,
+    workflowActivityPollsPerCredential: parseRange('WORKFLOW_ACTIVITY_POLLS_PER_CREDENTIAL', env.WORKFLOW_ACTIVITY_POLLS_PER_CREDENTIAL, 1000, 1, 100_000),
   };
+}
+
+function parseRange(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
+  const n = parsePositiveInt(name, raw, fallback);
+  if (n < min || n > max) throw new ConfigError(`${name} must be from ${min} to ${max} (got "${String(raw).slice(0, 64)}")`);
+  return n;
 }
 
 /** A byte bound of the workflow service: 1 KiB to 16 GiB. */

@@ -44,6 +44,8 @@ export interface HttpRequestFacts {
   headers: Record<string, string | string[] | undefined>;
   /** The body bytes as received; undefined without a body. */
   rawBody?: Buffer;
+  /** Aborted when the client goes away before the answer (long polls stop waiting). */
+  signal?: AbortSignal;
 }
 
 export interface AppDeps {

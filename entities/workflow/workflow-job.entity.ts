@@ -113,4 +113,12 @@ export class WorkflowJobEntity {
   /** When the job times out (the definition's TimeoutSeconds from its start); null = never. */
   @Column({ type: Date, nullable: true })
   deadline: Date | null;
+
+  /** How many times RedriveExecution resumed the job (`$$.Execution.RedriveCount`). */
+  @Column({ name: 'redrive_count', type: 'integer', default: 0 })
+  redriveCount: number;
+
+  /** When the job was last redriven; null = never. */
+  @Column({ name: 'redrive_date', type: Date, nullable: true })
+  redriveDate: Date | null;
 }

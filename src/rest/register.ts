@@ -90,13 +90,18 @@ async function serve(deps: AppDeps, r: RestRoute<any, any>, family: RestFamily, 
       throw new ValidationError('Body should be a JSON object', { domainCode: REQUEST_CODES.BODY_NOT_OBJECT });
     }
   }
+  // The client hanging up before the answer aborts this (a long poll stops waiting).
+  const gone = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) gone.abort();
+  });
   const ctx = await createContext(
     deps,
     {
       id: req.id,
       headers: req.headers,
       log: req.log,
-      http: { method: rr.method, target: rr.target, headers: rr.headers, rawBody: rr.rawBody },
+      http: { method: rr.method, target: rr.target, headers: rr.headers, rawBody: rr.rawBody, signal: gone.signal },
       language: rr.language,
     },
     viewer,

@@ -15,6 +15,7 @@ import { SecretScanningAlertUpdateService } from './secret-scanning/alert-update
 import { DetectorPool } from './secret-scanning/detector/pool';
 import { SecretScanningPushService } from './secret-scanning/push.service';
 import { SecretScanningScanService } from './secret-scanning/scans';
+import { WorkflowActivityService } from './workflow/activities.service';
 import { WorkflowDefinitionService } from './workflow/definitions.service';
 import { WorkflowJobService } from './workflow/jobs.service';
 
@@ -51,6 +52,8 @@ export function createServices(options: ServicesOptions = {}) {
     workflowDefinitions: new WorkflowDefinitionService(),
     /** workflow: jobs (executions): start, describe, list, stop, history; the runner plugs in with setHooks */
     workflowJobs: new WorkflowJobService(),
+    /** workflow: activities, GetActivityTask long polls, task tokens (SendTask*) of activities and callbacks */
+    workflowActivities: new WorkflowActivityService(),
   };
 }
 

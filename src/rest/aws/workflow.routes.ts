@@ -11,6 +11,74 @@ import { route, RestRoute } from '../route-table';
 import { BodySchema, bodySchema, decodeBody, MemberSchema } from './body';
 import { presentDefinition, presentDefinitionItem, presentEvent, presentJob, presentJobItem, epochSeconds } from './workflow.presenters';
 
+/** Activities and task tokens (activities.service.ts). */
+function ACTIVITY_OPERATIONS(): Op<any, any>[] {
+  const tokenMember: MemberSchema = { type: 'string', minLength: 1, maxLength: 2048 };
+  type Activities = RequestContext['services']['workflowActivities'];
+  return [
+    // tags and encryptionConfiguration are accepted and ignored (undeclared members are).
+    op<{ name: string }, Awaited<ReturnType<Activities['create']>>>({
+      operation: 'CreateActivity',
+      summary: 'Create an activity (idempotent by name)',
+      body: bodySchema({ name: nameMember }, ['name']),
+      handle: (ctx, b) => ctx.services.workflowActivities.create(ctx, { name: b.name! }),
+      present: (a) => ({ activityArn: a.arn, creationDate: epochSeconds(a.createdAt) }),
+    }),
+    op<{ activityArn: string }, Awaited<ReturnType<Activities['describe']>>>({
+      operation: 'DescribeActivity',
+      summary: 'Describe an activity',
+      body: bodySchema({ activityArn: arnMember }, ['activityArn']),
+      handle: (ctx, b) => ctx.services.workflowActivities.describe(ctx, b.activityArn!),
+      present: (a) => ({ activityArn: a.arn, name: a.name, creationDate: epochSeconds(a.createdAt), encryptionConfiguration: { type: 'AWS_OWNED_KEY' } }),
+    }),
+    op<{ activityArn: string }, void>({
+      operation: 'DeleteActivity',
+      summary: 'Delete an activity',
+      body: bodySchema({ activityArn: arnMember }, ['activityArn']),
+      handle: (ctx, b) => ctx.services.workflowActivities.delete(ctx, b.activityArn!),
+      present: () => ({}),
+    }),
+    op<{ maxResults: number; nextToken: string }, Awaited<ReturnType<Activities['list']>>>({
+      operation: 'ListActivities',
+      summary: 'List activities by name',
+      body: bodySchema({ maxResults, nextToken }),
+      handle: (ctx, b) => ctx.services.workflowActivities.list(ctx, { maxResults: b.maxResults, nextToken: b.nextToken }),
+      present: (p) => ({
+        activities: p.items.map((a) => ({ activityArn: a.arn, name: a.name, creationDate: epochSeconds(a.createdAt) })),
+        ...(p.nextToken ? { nextToken: p.nextToken } : {}),
+      }),
+    }),
+    op<{ activityArn: string; workerName: string }, Awaited<ReturnType<Activities['getTask']>>>({
+      operation: 'GetActivityTask',
+      summary: 'Take a scheduled task of an activity (long poll of up to 60 s; an empty answer when none came)',
+      body: bodySchema({ activityArn: arnMember, workerName: nameMember }, ['activityArn']),
+      handle: (ctx, b) => ctx.services.workflowActivities.getTask(ctx, { activityArn: b.activityArn!, workerName: b.workerName, signal: ctx.request?.signal }),
+      present: (t) => (t ? { taskToken: t.taskToken, input: t.input } : {}),
+    }),
+    op<{ taskToken: string; output: string }, void>({
+      operation: 'SendTaskSuccess',
+      summary: 'Complete the task of a task token with its output',
+      body: bodySchema({ taskToken: tokenMember, output: { type: 'string', maxLength: 262_144 * 4 } }, ['taskToken', 'output']),
+      handle: (ctx, b) => ctx.services.workflowActivities.sendSuccess(ctx, { taskToken: b.taskToken!, output: b.output! }),
+      present: () => ({}),
+    }),
+    op<{ taskToken: string; error: string; cause: string }, void>({
+      operation: 'SendTaskFailure',
+      summary: 'Fail the task of a task token',
+      body: bodySchema({ taskToken: tokenMember, error: { type: 'string', maxLength: 256 }, cause: { type: 'string', maxLength: 32_768 } }, ['taskToken']),
+      handle: (ctx, b) => ctx.services.workflowActivities.sendFailure(ctx, { taskToken: b.taskToken!, error: b.error, cause: b.cause }),
+      present: () => ({}),
+    }),
+    op<{ taskToken: string }, void>({
+      operation: 'SendTaskHeartbeat',
+      summary: 'Keep the task of a task token alive (its HeartbeatSeconds start again)',
+      body: bodySchema({ taskToken: tokenMember }, ['taskToken']),
+      handle: (ctx, b) => ctx.services.workflowActivities.sendHeartbeat(ctx, { taskToken: b.taskToken! }),
+      present: () => ({}),
+    }),
+  ];
+}
+
 export const WORKFLOW_TARGET_PREFIX = 'AWSStepFunctions';
 export const WORKFLOW_PATHS = ['/workflow', '/'] as const;
 
@@ -153,6 +221,7 @@ const OPERATIONS: Op<any, any>[] = [
       }),
     present: (p) => ({ events: p.items.map(presentEvent), ...(p.nextToken ? { nextToken: p.nextToken } : {}) }),
   }),
+  ...ACTIVITY_OPERATIONS(),
 ];
 
 function rowsAt(path: string): RestRoute<any, any>[] {

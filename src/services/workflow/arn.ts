@@ -51,7 +51,7 @@ function invalidArn(arn: string): ValidationError {
  * The pieces of an ARN of this service, or an InvalidArn error. An ARN of another region or account is well
  * formed but names nothing here: `local` is false then (callers answer "does not exist", as AWS does).
  */
-function parseArn(config: ArnConfig, arn: string, kind: 'stateMachine' | 'execution'): { local: boolean; names: string[] } {
+function parseArn(config: ArnConfig, arn: string, kind: 'stateMachine' | 'execution' | 'activity'): { local: boolean; names: string[] } {
   if (arn.length < 1 || arn.length > MAX_ARN_LENGTH) {
     throw new ValidationError(`Invalid Arn: 'Length must be between 1 and ${MAX_ARN_LENGTH}'`, { domainCode: WORKFLOW_CODES.INVALID_ARN });
   }
@@ -61,13 +61,23 @@ function parseArn(config: ArnConfig, arn: string, kind: 'stateMachine' | 'execut
   if (!/^[a-z]{2}(-[a-z]+)+-\d{1,2}$/.test(parts[3]) || !/^\d{12}$/.test(parts[4])) throw invalidArn(arn);
   if (parts[5] !== kind) throw invalidArn(arn);
   const names = parts.slice(6);
-  if (names.length !== (kind === 'stateMachine' ? 1 : 2) || names.some((n) => nameProblem(n) !== null)) throw invalidArn(arn);
+  if (names.length !== (kind === 'execution' ? 2 : 1) || names.some((n) => nameProblem(n) !== null)) throw invalidArn(arn);
   return { local: parts[3] === config.workflowRegion && parts[4] === config.workflowAccountId && parts[1] === 'aws', names };
 }
 
 /** The definition name an ARN names here, null when it is another region's or account's. Throws InvalidArn. */
 export function parseDefinitionArn(config: ArnConfig, arn: string): string | null {
   const { local, names } = parseArn(config, arn, 'stateMachine');
+  return local ? names[0] : null;
+}
+
+export function activityArn(config: ArnConfig, name: string): string {
+  return `arn:aws:states:${config.workflowRegion}:${config.workflowAccountId}:activity:${name}`;
+}
+
+/** The activity name an ARN names here, null when it is another region's or account's. Throws InvalidArn. */
+export function parseActivityArn(config: ArnConfig, arn: string): string | null {
+  const { local, names } = parseArn(config, arn, 'activity');
   return local ? names[0] : null;
 }
 

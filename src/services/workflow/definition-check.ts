@@ -3,6 +3,7 @@
  * valid Amazon States Language document by `asl-validator` (resources are not required to be ARNs: the gateway's
  * tasks have short names such as `echo`). Problems -> InvalidDefinition with the validator's messages (at most 10).
  */
+import { externalKind } from './engine/external';
 import { quoteInput, ValidationError } from '../../errors/app-error';
 import { WORKFLOW_CODES } from './error-codes';
 import { WORKFLOW_TASK_NAMES } from './runner/tasks';
@@ -128,13 +129,20 @@ interface StatesDoc {
   States?: Record<string, { Type?: unknown; Resource?: unknown; Branches?: unknown; ItemProcessor?: unknown; Iterator?: unknown }>;
 }
 
+/** A task of the gateway, an activity ARN, or a gateway task with `.waitForTaskToken` (arn:aws:states:::echo.waitForTaskToken). */
+function knownResource(resource: string): boolean {
+  if (WORKFLOW_TASK_NAMES.includes(resource)) return true;
+  const ext = externalKind(resource);
+  return ext !== null && (ext.kind === 'activity' || WORKFLOW_TASK_NAMES.includes(ext.task));
+}
+
 /** Task states (also inside Parallel branches and Map processors) whose Resource is no task of the gateway. */
 function unknownTaskResources(doc: StatesDoc, at: string): Array<{ path: string; resource: string }> {
   const out: Array<{ path: string; resource: string }> = [];
   for (const [name, state] of Object.entries(doc.States ?? {})) {
     if (!state || typeof state !== 'object') continue;
     const path = `${at}/States/${name}`;
-    if (state.Type === 'Task' && typeof state.Resource === 'string' && !WORKFLOW_TASK_NAMES.includes(state.Resource)) out.push({ path: `${path}/Resource`, resource: state.Resource });
+    if (state.Type === 'Task' && typeof state.Resource === 'string' && !knownResource(state.Resource)) out.push({ path: `${path}/Resource`, resource: state.Resource });
     if (Array.isArray(state.Branches)) state.Branches.forEach((b, i) => b && typeof b === 'object' && out.push(...unknownTaskResources(b as StatesDoc, `${path}/Branches/${i}`)));
     for (const key of ['ItemProcessor', 'Iterator'] as const) {
       const p = state[key];

@@ -9,7 +9,7 @@ import type { EntityManager } from 'typeorm';
 import { WorkflowDefinitionEntity, WorkflowJobEntity, WorkflowJobEventEntity } from '../../../entities';
 import type { RequestContext } from '../../context';
 import { withTransaction } from '../../context';
-import { queryRows } from '../../db/rows';
+import { queryRows, sqlFor } from '../../db/rows';
 import { isPostgres, lockedFindOne } from '../../db/transaction';
 import { ConflictError, NotFoundError, quoteInput, ValidationError } from '../../errors/app-error';
 import { DEFAULT_PAGE_SIZE, keysetPage, Page, PageArgs } from '../common/pagination';
@@ -275,6 +275,7 @@ export async function finishDeletion(db: EntityManager, definitionId: number, op
   }
   const running = await db.getRepository(WorkflowJobEntity).exists({ where: { definitionId, status: 'RUNNING' } });
   if (running) return false;
+  await db.query(sqlFor(db, 'DELETE FROM workflow_tasks WHERE job_id IN (SELECT id FROM workflow_jobs WHERE definition_id = ?)'), [definitionId]);
   await db
     .createQueryBuilder()
     .delete()

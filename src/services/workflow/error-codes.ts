@@ -18,6 +18,19 @@ export const WORKFLOW_CODES = {
   EXECUTION_DOES_NOT_EXIST: 'EXECUTION_DOES_NOT_EXIST',
   /** StopExecution of a job that has already ended. */
   EXECUTION_NOT_RUNNING: 'EXECUTION_NOT_RUNNING',
+  ACTIVITY_DOES_NOT_EXIST: 'ACTIVITY_DOES_NOT_EXIST',
+  ACTIVITY_LIMIT_EXCEEDED: 'ACTIVITY_LIMIT_EXCEEDED',
+  /** Too many GetActivityTask polls waiting (per activity, or per credential). */
+  ACTIVITY_WORKER_LIMIT_EXCEEDED: 'ACTIVITY_WORKER_LIMIT_EXCEEDED',
+  /** A task token this gateway did not issue (malformed). */
+  INVALID_TASK_TOKEN: 'INVALID_TASK_TOKEN',
+  /** A well-formed task token that names no task. */
+  TASK_DOES_NOT_EXIST: 'TASK_DOES_NOT_EXIST',
+  /** The task of the token has ended (completed, timed out, stopped) or its deadline has passed. */
+  TASK_TIMED_OUT: 'TASK_TIMED_OUT',
+  INVALID_OUTPUT: 'INVALID_OUTPUT',
+  EXECUTION_NOT_REDRIVABLE: 'EXECUTION_NOT_REDRIVABLE',
+  EXECUTION_LIMIT_EXCEEDED: 'EXECUTION_LIMIT_EXCEEDED',
   /** Request signing (SigV4): no Authorization, a malformed one, a wrong signature, a stale date, a foreign scope. */
   MISSING_AUTHENTICATION_TOKEN: 'MISSING_AUTHENTICATION_TOKEN',
   INCOMPLETE_SIGNATURE: 'INCOMPLETE_SIGNATURE',

@@ -15,6 +15,7 @@ import { isPostgres, lockedFindOne } from '../../db/transaction';
 import { ConflictError, NotFoundError, quoteInput, UnavailableError, ValidationError } from '../../errors/app-error';
 import { DEFAULT_PAGE_SIZE, keysetPage, Page, PageArgs } from '../common/pagination';
 import { jobVisibilityFilter, jobVisible, requireWorkflowAccess } from './access';
+import { closeOpenTasks } from './activities.service';
 import { definitionArn, jobArn, parseDefinitionArn, parseJobArn, requireValidName } from './arn';
 import { finishDeletion, ListArgs, ListPage, listSize, stateMachineDoesNotExist } from './definitions.service';
 import { WORKFLOW_CODES } from './error-codes';
@@ -476,6 +477,8 @@ export class WorkflowJobService {
         timestamp: now,
         details: JSON.stringify({ executionAbortedEventDetails: details }),
       });
+      // Its activity and callback tasks end with it (their tokens answer TaskTimedOut).
+      await closeOpenTasks(tx.db, job.id);
       await finishDeletion(tx.db, job.definitionId);
       return Object.assign(job, patch);
     });

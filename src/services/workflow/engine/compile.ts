@@ -58,6 +58,8 @@ export interface CState {
   resource: string;
   timeoutSeconds?: number;
   timeoutSecondsPath?: CompiledPath;
+  heartbeatSeconds?: number;
+  heartbeatSecondsPath?: CompiledPath;
   // Choice
   choices: Array<{ cond: Cond; next: string; assign?: Template }>;
   default?: string;
@@ -177,6 +179,8 @@ function compileState(name: string, raw: unknown, inherited: QueryLanguage): CSt
     case 'Task':
       st.timeoutSeconds = num(s.TimeoutSeconds);
       if (typeof s.TimeoutSecondsPath === 'string') st.timeoutSecondsPath = compilePath(s.TimeoutSecondsPath);
+      st.heartbeatSeconds = num(s.HeartbeatSeconds);
+      if (typeof s.HeartbeatSecondsPath === 'string') st.heartbeatSecondsPath = compilePath(s.HeartbeatSecondsPath);
       break;
     case 'Choice':
       if (Array.isArray(s.Choices) && ql === 'JSONPath') {

@@ -4,6 +4,7 @@ export const E = {
   ALL: 'States.ALL',
   TaskFailed: 'States.TaskFailed',
   Timeout: 'States.Timeout',
+  HeartbeatTimeout: 'States.HeartbeatTimeout',
   Runtime: 'States.Runtime',
   DataLimitExceeded: 'States.DataLimitExceeded',
   IntrinsicFailure: 'States.IntrinsicFailure',
@@ -34,7 +35,9 @@ export function errorMatches(errorEquals: readonly string[], name: string): bool
   if (isTerminalError(name)) return false;
   for (const candidate of errorEquals) {
     if (candidate === name || candidate === E.ALL) return true;
-    if (candidate === E.TaskFailed && name !== E.Timeout) return true;
+    // A missed heartbeat is a kind of timeout: States.Timeout matches it, States.TaskFailed does not.
+    if (candidate === E.Timeout && name === E.HeartbeatTimeout) return true;
+    if (candidate === E.TaskFailed && name !== E.Timeout && name !== E.HeartbeatTimeout) return true;
   }
   return false;
 }

@@ -55,3 +55,14 @@ export { initialCheckpoint, advance, type AdvanceOptions } from './interpreter';
 export { AslError } from './errors';
 export { encodeCheckpoint, decodeCheckpoint } from './checkpoint-codec';
 export { engineStats } from './bounds';
+export {
+  externalKind,
+  externalWaits,
+  hashTaskToken,
+  isTaskTokenShape,
+  newTaskToken,
+  type ExternalOutcome,
+  type ExternalState,
+  type ExternalTasks,
+  type ExternalTaskSpec,
+} from './external';

@@ -26,6 +26,7 @@ import { isTimestamp } from './choice';
 import { commitAssign, lookupVar, visibleVars } from './variables';
 import { evalJTemplate, QueryError, type JEnv, type JTemplate } from './jsonata';
 import type { Catcher } from './compile';
+import { attemptKeyOf, callbackResourceInfo, externalKind, newTaskToken, parseOutput, type ExternalKind, type ExternalTasks } from './external';
 
 /* ------------------------------------------------------------------------------------------------ events */
 
@@ -55,6 +56,8 @@ export interface AdvanceOptions {
   maxHistoryBytes?: number;
   /** Called between batches of branches/iterations stepped in one advance (the runner lets other work in). */
   pause?: () => Promise<void>;
+  /** Activity and callback tasks (external.ts); without it such tasks fail with States.Runtime. */
+  external?: ExternalTasks;
 }
 
 /** Branches/iterations stepped between two `pause` calls. */
@@ -117,6 +120,10 @@ function clearState(t: Thread): void {
   t.mc = undefined;
   t.se = undefined;
   t.et = undefined;
+  t.tk = undefined;
+  t.hs = undefined;
+  t.hb = undefined;
+  t.sd = undefined;
   // fields left `undefined` vanish from the stored JSON; deleting them would slow property access down
 }
 
@@ -203,7 +210,8 @@ class Run {
         Name: c.executionName,
         RoleArn: c.roleArn,
         StartTime: c.startTime,
-        RedriveCount: 0,
+        RedriveCount: c.redriveCount ?? 0,
+        ...(c.redriveTime ? { RedriveTime: c.redriveTime } : {}),
       },
       State: { EnteredTime: th.et ?? c.startTime, Name: th.s, RetryCount: th.a ?? 0 },
       StateMachine: { Id: c.stateMachineArn, Name: c.stateMachineName },
@@ -236,7 +244,7 @@ class Run {
   }
 
   attemptKey(th: Thread): string {
-    return `${this.cp.ctx.executionArn}#${th.k}${th.s}@${th.n}#${th.a ?? 0}`;
+    return attemptKeyOf(this.cp, th);
   }
 }
 
@@ -299,10 +307,18 @@ function stepThread(run: Run, th: Thread, m: Machine, sc: StepCtx): Promise<void
     return;
   }
   switch (th.p) {
-    case 'E':
-      return enterState(run, th, st, sc);
+    case 'E': {
+      const entered = enterState(run, th, st, sc);
+      // An activity task is registered in the step that schedules it (registering is idempotent per attempt).
+      const thenRegister = () => {
+        if ((th.p as Thread['p']) === 'T' && st.type === 'Task' && externalKind(st.resource)?.kind === 'activity') return runTaskPhase(run, th, st, sc);
+      };
+      return entered ? entered.then(thenRegister) : thenRegister();
+    }
     case 'T':
       return runTaskPhase(run, th, st, sc);
+    case 'X':
+      return stepExternal(run, th, st, sc);
     case 'R':
       if (run.nowMs() >= Date.parse(th.u!)) return retryNow(run, th, st, sc);
       return;
@@ -387,7 +403,9 @@ function enterState(run: Run, th: Thread, st: CState, sc: StepCtx): void | Promi
           }
           secs = v;
         }
-        if (st.parameters) eff = st.parameters(run.env(th, eff));
+        const ext = externalKind(st.resource);
+        if (ext) prepareExternal(run, th, st, eff, ext);
+        if (st.parameters) eff = st.parameters(run.env(th, eff, th.tk ? { Task: { Token: th.tk } } : undefined));
         checkSize(eff, 'input of the task after Parameters');
         th.ti = eff;
         if (secs !== undefined && secs > 0) th.ts = secs;
@@ -584,8 +602,10 @@ function retryNow(run: Run, th: Thread, st: CState, sc: StepCtx): void | Promise
 /* ------------------------------------------------------------------------------------------------ Task */
 
 function scheduleTask(run: Run, th: Thread, st: CState, sc: StepCtx): void {
-  const info = resourceInfo(st.resource);
   th.dl = th.ts ? run.iso(run.nowMs() + th.ts * 1000) : null;
+  const ext = externalKind(st.resource);
+  if (ext) return scheduleExternal(run, th, st, sc, ext);
+  const info = resourceInfo(st.resource);
   const details: Record<string, unknown> = { ...info, region: run.region, parameters: run.text(th.ti ?? null) };
   if (th.ts) details.timeoutInSeconds = th.ts;
   run.emit(sc, th, 'TaskScheduled', { taskScheduledEventDetails: details });
@@ -595,12 +615,15 @@ function scheduleTask(run: Run, th: Thread, st: CState, sc: StepCtx): void {
 type Outcome = { k: 'ok'; v: unknown } | { k: 'err'; e: unknown } | { k: 'aborted' };
 
 async function runTaskPhase(run: Run, th: Thread, st: CState, sc: StepCtx): Promise<void> {
-  const info = resourceInfo(st.resource);
+  const ext = externalKind(st.resource);
+  const info = ext ? callbackResourceInfo(st.resource) : resourceInfo(st.resource);
   const taskDl = th.dl ? Date.parse(th.dl) : Infinity;
   const start = run.nowMs();
   const timedOut = () => {
-    run.emit(sc, th, 'TaskTimedOut', { taskTimedOutEventDetails: { ...info, error: E.Timeout, cause: 'The task did not finish within its TimeoutSeconds' } });
-    return handleError(run, th, st, sc, E.Timeout, 'The task did not finish within its TimeoutSeconds');
+    const cause = 'The task did not finish within its TimeoutSeconds';
+    if (ext?.kind === 'activity') run.emit(sc, th, 'ActivityTimedOut', { activityTimedOutEventDetails: { error: E.Timeout, cause } });
+    else run.emit(sc, th, 'TaskTimedOut', { taskTimedOutEventDetails: { ...info, error: E.Timeout, cause } });
+    return handleError(run, th, st, sc, E.Timeout, cause);
   };
   if (start >= taskDl) return timedOut();
   if (start >= run.jobDeadline) {
@@ -608,6 +631,10 @@ async function runTaskPhase(run: Run, th: Thread, st: CState, sc: StepCtx): Prom
     return;
   }
   if (sc.signal?.aborted || run.opts.signal?.aborted) return;
+  // Activities and callbacks: registered first (a worker or the callback's receiver may answer at once); an
+  // activity then waits (phase X), a callback's own task runs below and waits after it.
+  if (ext && !(await registerExternal(run, th, st, sc, ext))) return;
+  if (ext?.kind === 'activity') return;
 
   run.emit(sc, th, 'TaskStarted', { taskStartedEventDetails: info });
   const ctl = new AbortController();
@@ -637,7 +664,7 @@ async function runTaskPhase(run: Run, th: Thread, st: CState, sc: StepCtx): Prom
       let p: Promise<Json>;
       try {
         p = Promise.resolve(
-          run.opts.runTask({ resource: st.resource, input: structuredClone(th.ti ?? null), attemptKey: run.attemptKey(th), deadline, signal: ctl.signal }),
+          run.opts.runTask({ resource: ext?.kind === 'callback' ? ext.task : st.resource, input: structuredClone(th.ti ?? null), attemptKey: run.attemptKey(th), deadline, signal: ctl.signal }),
         );
       } catch (e) {
         p = Promise.reject(e);
@@ -695,8 +722,166 @@ async function runTaskPhase(run: Run, th: Thread, st: CState, sc: StepCtx): Prom
   if (tooLarge || text === undefined || Buffer.byteLength(text, 'utf8') > MAX_PAYLOAD) {
     return failThread(th, E.DataLimitExceeded, 'The task output has exceeded the maximum size of 262144 bytes');
   }
+  if (ext) {
+    // The own task's answer is the callback's immediate response; the state waits for SendTask* now.
+    run.emit(sc, th, 'TaskSubmitted', { taskSubmittedEventDetails: { ...info, output: text, outputDetails: NOT_TRUNCATED } });
+    th.p = 'X';
+    return;
+  }
   run.emit(sc, th, 'TaskSucceeded', { taskSucceededEventDetails: { ...info, output: text, outputDetails: NOT_TRUNCATED } });
   return completeState(run, th, st, sc, value);
+}
+
+/* ------------------------------------------------------------------------------------------------ external tasks */
+
+/** A waiting external task without timers of its own is looked at again after this long (it is woken on news). */
+const EXTERNAL_IDLE_MS = 365 * 24 * 3600 * 1000;
+
+/** Entering a Task whose Resource is an activity or a callback: its heartbeat and (callbacks) its task token. */
+function prepareExternal(run: Run, th: Thread, st: CState, eff: Json, ext: ExternalKind): void {
+  let hs = st.heartbeatSeconds;
+  if (st.heartbeatSecondsPath) {
+    const v = readPath(run, th, st.heartbeatSecondsPath, eff, 'HeartbeatSecondsPath');
+    if (typeof v !== 'number') throw runtimeError('HeartbeatSecondsPath must point to a positive integer');
+    hs = v;
+  }
+  if (hs !== undefined) {
+    if (!Number.isInteger(hs) || hs <= 0) throw runtimeError('HeartbeatSeconds must be a positive integer');
+    th.hs = hs;
+  }
+  if (ext.kind === 'callback') th.tk = newTaskToken();
+}
+
+/** Every occurrence of one token in a value replaced by another (a retried callback gets a fresh token). */
+function swapToken(v: Json, from: string, to: string): Json {
+  if (typeof v === 'string') return v.includes(from) ? v.split(from).join(to) : v;
+  if (Array.isArray(v)) return v.map((x) => swapToken(x, from, to));
+  if (v && typeof v === 'object') {
+    const o: JsonObject = {};
+    for (const [k, x] of Object.entries(v)) o[k] = swapToken(x, from, to);
+    return o;
+  }
+  return v;
+}
+
+function scheduleExternal(run: Run, th: Thread, st: CState, sc: StepCtx, ext: ExternalKind): void {
+  th.hb = undefined;
+  th.sd = undefined;
+  if (ext.kind === 'callback' && (th.a ?? 0) > 0 && th.tk) {
+    const fresh = newTaskToken();
+    th.ti = swapToken(th.ti ?? null, th.tk, fresh);
+    th.tk = fresh;
+  }
+  if (ext.kind === 'activity') {
+    const d: Record<string, unknown> = { resource: st.resource, input: run.text(th.ti ?? null), inputDetails: NOT_TRUNCATED };
+    if (th.ts) d.timeoutInSeconds = th.ts;
+    if (th.hs) d.heartbeatInSeconds = th.hs;
+    run.emit(sc, th, 'ActivityScheduled', { activityScheduledEventDetails: d });
+  } else {
+    const d: Record<string, unknown> = { ...callbackResourceInfo(st.resource), region: run.region, parameters: run.text(th.ti ?? null) };
+    if (th.ts) d.timeoutInSeconds = th.ts;
+    if (th.hs) d.heartbeatInSeconds = th.hs;
+    run.emit(sc, th, 'TaskScheduled', { taskScheduledEventDetails: d });
+  }
+  th.p = 'T';
+}
+
+/** Register the task with the runner (durably); false when the thread does not go on (refused, or stopping). */
+async function registerExternal(run: Run, th: Thread, st: CState, sc: StepCtx, ext: ExternalKind): Promise<boolean> {
+  const ex = run.opts.external;
+  let failure: { error: string; cause: string } | null = null;
+  if (!ex) failure = { error: E.Runtime, cause: 'Activity and callback tasks are not available here' };
+  else {
+    try {
+      await ex.schedule({
+        kind: ext.kind,
+        resource: st.resource,
+        stateName: st.name,
+        attemptKey: run.attemptKey(th),
+        input: run.text(th.ti ?? null),
+        ...(th.tk ? { token: th.tk } : {}),
+        timeoutAt: th.dl ?? null,
+        heartbeatSeconds: th.hs ?? null,
+      });
+    } catch (e) {
+      if (!(e instanceof TaskFailure)) return false; // the store is unavailable: no progress (the runner retries later)
+      failure = { error: clip(e.error, 256), cause: clip(String(e.cause ?? '')) };
+    }
+  }
+  if (failure) {
+    if (ext.kind === 'activity') run.emit(sc, th, 'ActivityScheduleFailed', { activityScheduleFailedEventDetails: failure });
+    else run.emit(sc, th, 'TaskStartFailed', { taskStartFailedEventDetails: { ...callbackResourceInfo(st.resource), ...failure } });
+    handleError(run, th, st, sc, failure.error, failure.cause);
+    return false;
+  }
+  if (ext.kind === 'activity') th.p = 'X';
+  return true;
+}
+
+/** A thread waiting for its activity worker or callback: record what happened since, and go on once it ended. */
+async function stepExternal(run: Run, th: Thread, st: CState, sc: StepCtx): Promise<void> {
+  const ext = externalKind(st.resource);
+  const ex = run.opts.external;
+  if (!ext || !ex) return failThread(th, E.Runtime, 'Activity and callback tasks are not available here');
+  if (run.nowMs() >= run.jobDeadline) {
+    run.jobTimedOut = true;
+    return;
+  }
+  if (sc.signal?.aborted || run.opts.signal?.aborted) return;
+  let state;
+  try {
+    state = await ex.check(run.attemptKey(th), run.opts.now());
+  } catch {
+    return; // the store is unavailable: no progress
+  }
+  if (!state) {
+    // Not registered (it always is before a thread waits): register it again rather than wait forever.
+    th.p = 'T';
+    return;
+  }
+  const activity = ext.kind === 'activity';
+  if (activity && state.started && !th.sd) {
+    const d = state.started.workerName ? { workerName: state.started.workerName } : {};
+    run.emit(sc, th, 'ActivityStarted', { activityStartedEventDetails: d });
+    th.sd = 1;
+  }
+  const o = state.outcome;
+  if (!o) {
+    th.hb = state.heartbeatUntil ?? null;
+    return;
+  }
+  const info = callbackResourceInfo(st.resource);
+  if (o.k === 'ok') {
+    let value: Json;
+    try {
+      value = parseOutput(o.output);
+    } catch {
+      value = null;
+    }
+    if (activity) run.emit(sc, th, 'ActivitySucceeded', { activitySucceededEventDetails: { output: o.output, outputDetails: NOT_TRUNCATED } });
+    else run.emit(sc, th, 'TaskSucceeded', { taskSucceededEventDetails: { ...info, output: o.output, outputDetails: NOT_TRUNCATED } });
+    return completeState(run, th, st, sc, value);
+  }
+  const d: Record<string, string> = {};
+  if (o.error !== null) d.error = o.error;
+  if (o.cause !== null) d.cause = o.cause;
+  if (o.k === 'err') {
+    if (activity) run.emit(sc, th, 'ActivityFailed', { activityFailedEventDetails: d });
+    else run.emit(sc, th, 'TaskFailed', { taskFailedEventDetails: { ...info, ...d } });
+  } else if (activity) run.emit(sc, th, 'ActivityTimedOut', { activityTimedOutEventDetails: d });
+  else run.emit(sc, th, 'TaskTimedOut', { taskTimedOutEventDetails: { ...info, ...d } });
+  handleError(run, th, st, sc, o.error ?? undefined, o.cause ?? undefined);
+}
+
+/** When a waiting external task must be looked at: its timeout or heartbeat deadline (0 = now). */
+function externalWake(th: Thread, now: number): number {
+  let w = Infinity;
+  const dl = th.dl ? Date.parse(th.dl) : NaN;
+  if (!Number.isNaN(dl)) w = Math.min(w, dl);
+  const hb = th.hb ? Date.parse(th.hb) : NaN;
+  if (!Number.isNaN(hb)) w = Math.min(w, hb);
+  if (!Number.isFinite(w)) w = now + EXTERNAL_IDLE_MS;
+  return w <= now ? 0 : w;
 }
 
 /* ------------------------------------------------------------------------------------------------ Parallel */
@@ -926,6 +1111,8 @@ function wakeOf(th: Thread, now: number): number {
       const u = Date.parse(th.u ?? '');
       return Number.isNaN(u) || u <= now ? 0 : u;
     }
+    case 'X':
+      return externalWake(th, now);
     case 'P':
       return Math.min(Infinity, ...(th.kd ?? []).map((k) => wakeOf(k, now)));
     case 'M': {
@@ -1213,10 +1400,18 @@ async function enterJsonata(run: Run, th: Thread, st: CState, sc: StepCtx): Prom
 async function startJsonataTask(run: Run, th: Thread, st: CState, sc: StepCtx, given?: JEnv): Promise<void> {
   const jn = st.jn!;
   try {
-    const env = given ?? run.jenv(th, jsonataStates(run, th));
+    // A callback's task token is new for every attempt ($states.context.Task.Token).
+    const ext = externalKind(st.resource);
+    th.tk = ext?.kind === 'callback' ? newTaskToken() : undefined;
+    const env = given && !th.tk ? given : run.jenv(th, jsonataStates(run, th, undefined, th.tk ? { Task: { Token: th.tk } } : undefined));
     const args = jn.arguments ? await evalJ(jn.arguments, env) : th.in;
     const secs = jn.timeoutSeconds ? await intField(jn.timeoutSeconds, env, 'TimeoutSeconds', 1) : undefined;
-    if (jn.heartbeatSeconds) await intField(jn.heartbeatSeconds, env, 'HeartbeatSeconds', 1);
+    th.hs = undefined;
+    if (jn.heartbeatSeconds) {
+      const hs = await intField(jn.heartbeatSeconds, env, 'HeartbeatSeconds', 1);
+      if (ext) th.hs = hs;
+    }
+    if (ext && th.hs === undefined && st.heartbeatSeconds !== undefined && Number.isInteger(st.heartbeatSeconds) && st.heartbeatSeconds > 0) th.hs = st.heartbeatSeconds;
     checkSize(args, 'input of the task after Arguments');
     th.ti = args;
     th.ts = secs;

@@ -11,6 +11,9 @@ export interface JobContext {
   roleArn: string;
   stateMachineArn: string;
   stateMachineName: string;
+  /** RedriveExecution: how many times the job was redriven, and when last ($$.Execution.RedriveCount/RedriveTime). */
+  redriveCount?: number;
+  redriveTime?: string;
 }
 
 /** Step Functions' HistoryEvent shape, ready to store and to return from GetExecutionHistory. */
@@ -86,7 +89,8 @@ export type Phase =
   | 'P' // Parallel state running its branches `k`
   | 'M' // Map state running iterations
   | 'D' // done (Succeed or End), output `o`
-  | 'F'; // failed with `e`/`c`
+  | 'F' // failed with `e`/`c`
+  | 'X'; // waiting for an external task (activity worker or callback): see external.ts
 
 export interface Thread {
   /** current state name */
@@ -146,6 +150,11 @@ export interface Thread {
   vb?: number;
   /** Wait: variables assigned when the state was entered, committed when it exits */
   pv?: JsonObject;
+  /** external task (external.ts): callback token, heartbeat seconds, heartbeat deadline (ISO), ActivityStarted written */
+  tk?: string;
+  hs?: number;
+  hb?: string | null;
+  sd?: 1;
 }
 
 export interface Checkpoint {

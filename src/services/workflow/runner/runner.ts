@@ -23,8 +23,11 @@ import { contextFor } from '../../../context';
 import { finishDeletion } from '../definitions.service';
 import { taskViewer } from '../job-credential';
 import { lastJobEventId } from '../jobs.service';
-import { advance, Checkpoint, decodeCheckpoint, encodeCheckpoint, HistoryEvent, initialCheckpoint, Json, RunTask, TaskFailure } from '../engine';
+import { advance, Checkpoint, decodeCheckpoint, encodeCheckpoint, externalWaits, HistoryEvent, initialCheckpoint, Json, RunTask, TaskFailure } from '../engine';
+import type { ExternalTasks } from '../engine';
+import { closeOpenTasks } from '../activities.service';
 import { RunnerStore } from './store';
+import { TaskStore } from './task-store';
 import { asTaskFailure, WORKFLOW_TASKS } from './tasks';
 
 export interface RunnerOptions {
@@ -65,6 +68,7 @@ export class WorkflowRunner {
   private readonly stopAll = new AbortController();
   private readonly later: RunnerOptions['later'];
   private readonly store: RunnerStore;
+  private readonly tasks: TaskStore;
 
   constructor(
     private readonly deps: AppDeps,
@@ -76,6 +80,7 @@ export class WorkflowRunner {
     this.concurrency = opts.concurrency ?? 64;
     this.later = opts.later;
     this.store = new RunnerStore(deps.dataSource);
+    this.tasks = new TaskStore(deps.dataSource, deps.config, (activityId) => deps.services.workflowActivities.polls.notify(activityId));
   }
 
   /**
@@ -215,6 +220,17 @@ export class WorkflowRunner {
         throw asTaskFailure(e);
       }
     };
+    // Activity and callback tasks (engine/external.ts): rows of workflow_tasks; a step that scheduled one, or a job
+    // that waits for one, also closes the tasks it no longer waits for when it is written.
+    let scheduled = false;
+    const jobTasks = this.tasks.forJob(jobId);
+    const external: ExternalTasks = {
+      schedule: (spec) => {
+        scheduled = true;
+        return jobTasks.schedule(spec);
+      },
+      check: (key, now) => jobTasks.check(key, now),
+    };
     let transitions = 0;
     let lastYield = performance.now();
     for (;;) {
@@ -252,12 +268,14 @@ export class WorkflowRunner {
       renew.unref();
       let adv;
       try {
+        scheduled = false;
         adv = await advance(definition, checkpoint, {
           now: () => new Date(),
           runTask,
           signal: step.signal,
           maxHistoryBytes: this.deps.config.workflowJobHistoryBytes,
           pause: yieldToEventLoop,
+          external,
         });
       } finally {
         this.steps.delete(jobId);
@@ -266,8 +284,10 @@ export class WorkflowRunner {
       }
       if (step.signal.aborted) return; // stopped, taken over or shutting down: the step is not progress
       let written: JobRow | null;
+      const waits = adv.status === 'RUNNING' ? externalWaits(adv.checkpoint) : [];
+      const tidy = scheduled || waits.length > 0 || externalWaits(checkpoint).length > 0;
       try {
-        written = await this.persist(job, adv.checkpoint, adv.events, adv);
+        written = await this.persist(job, adv.checkpoint, adv.events, adv, tidy ? waits.map((w) => w.key) : undefined);
       } catch (e) {
         if (!isDeterministic(e)) throw e;
         return void (await this.failJob(job, e));
@@ -278,6 +298,9 @@ export class WorkflowRunner {
       if (adv.status !== 'RUNNING') return;
       if (adv.wakeAt !== null) {
         const delay = Date.parse(adv.wakeAt) - Date.now();
+        // A worker's answer (or start) that came while this step ran woke the job before the step's own wake
+        // time was written over it: look once more before letting go (the due-jobs poll would find it later).
+        if (delay > 0 && waits.length > 0 && (await this.tasks.news(jobId, waits).catch(() => false))) continue;
         if (delay > 0) {
           // Durable: released with wake_at; a timer here for waits the poll would see late.
           await this.release(job);
@@ -298,7 +321,14 @@ export class WorkflowRunner {
   }
 
   /** Write one transition: the job row conditional on our version (and RUNNING), and its events; the new row or null. */
-  private async persist(job: JobRow, checkpoint: Checkpoint, events: HistoryEvent[], adv: { status: string; output?: string; error?: string; cause?: string; currentState: string | null; wakeAt: string | null }): Promise<JobRow | null> {
+  private async persist(
+    job: JobRow,
+    checkpoint: Checkpoint,
+    events: HistoryEvent[],
+    adv: { status: string; output?: string; error?: string; cause?: string; currentState: string | null; wakeAt: string | null },
+    /** The external tasks the job still waits for (undefined: it has none to look after). */
+    waiting?: string[],
+  ): Promise<JobRow | null> {
     const now = new Date();
     const terminal = adv.status !== 'RUNNING';
     const t = {
@@ -314,7 +344,14 @@ export class WorkflowRunner {
       leaseMs: terminal ? null : this.leaseMs,
       wakeAt: terminal ? null : adv.wakeAt ? new Date(adv.wakeAt) : now,
     };
-    const ok = await this.store.persist(job.id, job.version, this.owner, t, events, terminal ? (m) => finishDeletion(m, job.definitionId) : undefined);
+    const then =
+      terminal || waiting !== undefined
+        ? async (m: import('typeorm').EntityManager) => {
+            if (waiting) await closeOpenTasks(m, job.id, terminal ? [] : waiting);
+            if (terminal) await finishDeletion(m, job.definitionId);
+          }
+        : undefined;
+    const ok = await this.store.persist(job.id, job.version, this.owner, t, events, then);
     if (!ok) return null;
     if (terminal) this.deps.log.info({ jobId: job.id, arn: job.arn, status: adv.status, runner: this.owner }, 'workflow job ended');
     return Object.assign({}, job, t, { version: job.version + 1, status: adv.status as JobRow['status'] }) as JobRow;
@@ -331,7 +368,10 @@ export class WorkflowRunner {
     const id = (await lastJobEventId(this.deps.dataSource.manager, job.id)) + 1;
     const event: HistoryEvent = { id, previousEventId: id - 1, timestamp: now.toISOString(), type: 'ExecutionFailed', executionFailedEventDetails: { error: 'States.Runtime', cause } };
     const t = { checkpoint: job.checkpoint ?? 'null', currentState: null, status: 'FAILED', output: null, error: 'States.Runtime', cause, stopDate: now, leaseOwner: null, leaseUntil: null, leaseMs: null, wakeAt: null };
-    await this.store.persist(job.id, job.version, this.owner, t, [event], (m) => finishDeletion(m, job.definitionId));
+    await this.store.persist(job.id, job.version, this.owner, t, [event], async (m) => {
+      await closeOpenTasks(m, job.id);
+      await finishDeletion(m, job.definitionId);
+    });
   }
 
   private renew(job: JobRow): Promise<boolean> {

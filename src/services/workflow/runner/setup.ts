@@ -9,6 +9,7 @@
  * With a queue, StopExecution is broadcast over Redis so the worker running the job aborts its step at once.
  */
 import type { AppDeps } from '../../../context';
+import { startActivitySignals } from './activity-signals';
 import { WorkflowQueue } from './queue';
 import { WorkflowRunner } from './runner';
 
@@ -20,7 +21,17 @@ export interface WorkflowRunning {
 
 export function startWorkflowRunning(deps: AppDeps, mode: AppDeps['config']['workflowRunner'] = deps.config.workflowRunner): WorkflowRunning {
   const { config, services, log } = deps;
-  if (mode === 'off') return { close: async () => undefined };
+  // GetActivityTask polls park in every mode (any instance serves workers); they re-check for tasks periodically
+  // and wake on news from this process or another.
+  const activities = services.workflowActivities;
+  activities.polls.pendingCount = (activityId, limit) => activities.pendingCount(deps.dataSource.manager, activityId, limit);
+  activities.polls.onError = (err) => log.warn({ err: { message: (err as Error)?.message } }, 'workflow: re-checking activity tasks failed');
+  const signals = startActivitySignals(deps, activities.polls);
+  const closeActivities = async () => {
+    activities.close();
+    await signals.close();
+  };
+  if (mode === 'off') return { close: closeActivities };
   const queue = mode === 'queue' || mode === 'dispatch' ? new WorkflowQueue(config.redisUrl!, config.workflowQueuePrefix) : undefined;
   const runner =
     mode === 'dispatch'
@@ -43,6 +54,12 @@ export function startWorkflowRunning(deps: AppDeps, mode: AppDeps['config']['wor
       if (queue) void queue.publishStop(jobId).catch((err) => log.warn({ err, jobId }, 'workflow: broadcasting a stop failed (the lease renewal will notice it)'));
     },
   });
+  // A worker started or answered a task: the job goes on now, here or through the queue.
+  activities.setHooks({
+    onTaskEvent: queue
+      ? (jobId) => void queue.enqueue(jobId).catch((err) => log.warn({ err, jobId }, 'workflow: queueing a woken job failed (the due-jobs poll will find it)'))
+      : (jobId) => runner!.kick(jobId),
+  });
   if (runner) {
     runner.start();
     if (queue) {
@@ -55,6 +72,7 @@ export function startWorkflowRunning(deps: AppDeps, mode: AppDeps['config']['wor
     queue,
     async close() {
       // Running steps are aborted unpersisted: their jobs resume from the last transition elsewhere or at the next start.
+      await closeActivities();
       if (runner) await runner.stop();
       if (queue) await queue.close();
     },
