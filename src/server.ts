@@ -38,6 +38,7 @@ import { startWorkflowRunning } from './services/workflow/runner/setup';
 import { GraphQLError } from 'graphql';
 import { createRedis, RedisLike } from './db/redis';
 import { inRequestScope, installRequestCancellation } from './db/request-cancel';
+import { wellFormedJson } from './services/common/decode';
 
 export interface App {
   fastify: FastifyInstance;
@@ -191,7 +192,8 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     (req: FastifyRequest, body: string | Buffer, done: (err: Error | null, body?: unknown) => void) => {
       // GraphQL never needs the bytes again: only REST requests keep them (a body may be up to 10 MB).
       if (!isGraphqlPath(req.url)) req.rawBody = body as Buffer;
-      parse(req, (body as Buffer).toString('utf8'), done);
+      // Strings decoded the same way whatever database stores them (lone surrogates → U+FFFD).
+      parse(req, (body as Buffer).toString('utf8'), (err, value) => (err ? done(err) : done(null, wellFormedJson(value))));
     };
   fastify.removeContentTypeParser('application/json');
   fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, keepingRawBody(fastify.getDefaultJsonParser('error', 'error')));

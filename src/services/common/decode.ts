@@ -129,3 +129,43 @@ export function decodeColumnValue(driver: Driver, column: ColumnMetadata, value:
   }
   return decoded === undefined ? undefined : { value: decoded };
 }
+
+/** A lone surrogate code unit: a high one not followed by a low one, or a low one not preceded by a high one. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const ANY_SURROGATE = /[\uD800-\uDFFF]/;
+
+/** String.prototype.toWellFormed (ES2024, beyond this project's TypeScript lib): each lone surrogate → U+FFFD. */
+export function wellFormed(s: string): string {
+  return ANY_SURROGATE.test(s) ? s.replace(LONE_SURROGATE, '\uFFFD') : s;
+}
+
+/**
+ * Client JSON (REST bodies, GraphQL variables) with every string well formed: a lone UTF-16 surrogate (`"\ud800"`
+ * is valid JSON) becomes one U+FFFD, as String.prototype.toWellFormed makes it. Without this, each database driver
+ * encodes it to UTF-8 its own way (SQLite stored three U+FFFD, PostgreSQL one), so the same write read back
+ * differently. Keys are made well formed too. Returns the value itself when nothing needs it (no copy).
+ */
+export function wellFormedJson(value: unknown): unknown {
+  if (typeof value === 'string') return wellFormed(value);
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const v = value[i];
+      if (v !== null && (typeof v === 'object' || typeof v === 'string')) value[i] = wellFormedJson(v);
+    }
+    return value;
+  }
+  const o = value as Record<string, unknown>;
+  for (const key of Object.keys(o)) {
+    const v = o[key];
+    const fixed = v !== null && (typeof v === 'object' || typeof v === 'string') ? wellFormedJson(v) : v;
+    const k = wellFormed(key);
+    if (k === key) {
+      if (fixed !== v) o[key] = fixed;
+    } else {
+      delete o[key];
+      o[k] = fixed;
+    }
+  }
+  return value;
+}
