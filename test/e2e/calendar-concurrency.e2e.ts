@@ -6,6 +6,7 @@
  * Retry-After), and a single write right after a burst succeeds.
  */
 import { Client } from 'pg';
+import { toGlobalId } from '../../resolvers/common/global-id';
 import { IdentityFixtures } from '../fixtures/identity';
 import { startTestApp, TestApp } from '../helpers/app';
 import { testDialect } from '../helpers/db';
@@ -174,5 +175,48 @@ describe(`concurrent calendar writes (${testDialect()})`, () => {
       expect(new Set(list.map((a) => a.body.slug)).size).toBe(12);
       expect(list.map((a) => a.body.slug).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }))).toEqual([stem, ...Array.from({ length: 11 }, (_, i) => `${stem}-${i + 2}`)]);
     }
+  }, 120_000);
+
+  it('concurrent trash and restore of linked events: one winner per transition, term counts right', async () => {
+    const cat = await call('POST', '/categories', editorA, { name: 'Trash race' });
+    const tag = await call('POST', '/tags', editorA, { name: 'trash-race-tag' });
+    const ids: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const e = await call('POST', '/events', editorA, mkEvent(`Trash race ${i}`, { categories: [cat.body.id], tags: [tag.body.id] }));
+      expect(e.status).toBe(201);
+      ids.push(e.body.id);
+    }
+    const restore = (id: number, token: string) =>
+      fetch(`${t.url}/graphql`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: 'mutation($id: ID!) { restoreEvent(id: $id) { status } }', variables: { id: toGlobalId('Event', id) } }),
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+    for (let round = 0; round < 2; round++) {
+      // Eight concurrent deletes per event: exactly one moves it to the trash (200), the others find it there (410).
+      const deletes = await Promise.all(ids.flatMap((id) => Array.from({ length: 8 }, (_, k) => call('DELETE', `/events/${id}`, k % 2 ? editorA : editorB).then((a) => ({ id, a })))));
+      expectNoFailure(deletes.map((d) => d.a));
+      for (const id of ids) {
+        const mine = deletes.filter((d) => d.id === id).map((d) => d.a.status);
+        expect(mine.filter((s) => s === 200)).toHaveLength(1);
+        expect(mine.filter((s) => s === 410)).toHaveLength(7);
+      }
+      await expectCountsConsistent();
+      // Concurrent restores and a concurrent edit: every event is back, published, with its links; slug without __trashed.
+      const restores = await Promise.all(ids.flatMap((id) => Array.from({ length: 4 }, (_, k) => restore(id, k % 2 ? editorA : editorB))));
+      expect(restores.map((r) => r.body.errors?.map((e: any) => e.extensions?.code))).toEqual(restores.map(() => undefined));
+      expect(new Set(restores.map((r) => r.body.data.restoreEvent.status))).toEqual(new Set(['PUBLISH']));
+      await expectCountsConsistent();
+      for (const id of ids) {
+        const e = await call('GET', `/events/${id}`, editorA);
+        expect({ status: e.status, trashed: String(e.body.slug).endsWith('__trashed'), categories: e.body.categories.map((c: any) => c.id) }).toEqual({
+          status: 200,
+          trashed: false,
+          categories: [cat.body.id],
+        });
+      }
+    }
+    const counts = await call('GET', `/categories/${cat.body.id}`, editorA);
+    expect(counts.body.count).toBe(ids.length);
   }, 120_000);
 });
