@@ -4,7 +4,7 @@
  * in a temporary directory outside the repository (it cannot see the gateway's node_modules; its dependencies come
  * from the registry or npm's cache), and drive a running gateway process (`node dist/src/main.js`) through it:
  * the README's JavaScript example as written, `import` from an ES module, `require` from CommonJS, both sharing one
- * copy of each class, and the package's TypeScript types from both kinds of module.
+ * copy of each class, an activity worker (pollActivity), and the package's TypeScript types from both kinds of module.
  */
 import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -40,7 +40,7 @@ describe('the workflow client package, packed, installed elsewhere, against a ru
   beforeAll(async () => {
     db = await sharedDatabase('wf-client-pkg');
     key = await seedWorkflowKey(db, 'client-package-user', SERVER_KEY);
-    gateway = await startServerProcess({ DATABASE_URL: db.url, GATEWAY_SECRET_KEY: SERVER_KEY, SEED_DEMO: 'false', LOG_LEVEL: 'warn' });
+    gateway = await startServerProcess({ DATABASE_URL: db.url, GATEWAY_SECRET_KEY: SERVER_KEY, SEED_DEMO: 'false', LOG_LEVEL: 'warn', WORKFLOW_ACTIVITY_POLL_SECONDS: '1' });
 
     tmp = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'wf-client-pkg-')));
     const npmEnv = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? tmp, npm_config_update_notifier: 'false' };
@@ -149,6 +149,24 @@ describe('the workflow client package, packed, installed elsewhere, against a ru
     const out = JSON.parse(stdout) as { names: number; code: string; typed: boolean; status: number };
     expect(out.names).toBeGreaterThanOrEqual(2); // the README example's and the ES module's workflows, one page each
     expect([out.code, out.typed, out.status]).toEqual(['StateMachineDoesNotExist', true, 400]);
+  });
+
+  it('runs an activity worker (pollActivity) from the installed package', async () => {
+    const script = `
+      import { WorkflowClient } from '${PKG.name}';
+      const client = new WorkflowClient({ region: 'us-east-1', version: 'latest', endpoint: process.env.WF_ENDPOINT, credentials: { key: process.env.WF_KEY, secret: process.env.WF_SECRET } });
+      const { activityArn } = await client.createActivity({ name: 'pkg-' + Date.now() });
+      const definition = { StartAt: 'Work', States: { Work: { Type: 'Task', Resource: activityArn, HeartbeatSeconds: 30, End: true } } };
+      const { stateMachineArn } = await client.createStateMachine({ name: 'pkg-activity-' + Date.now(), roleArn: 'arn:aws:iam::000000000000:role/r', definition: JSON.stringify(definition) });
+      const { executionArn } = await client.startExecution({ stateMachineArn, input: JSON.stringify({ n: 20 }) });
+      const worker = client.pollActivity(activityArn, (input) => ({ n: input.n + 1 }), { concurrency: 2, heartbeat: 5 });
+      await client.waitUntil('ExecutionSucceeded', { executionArn, '@waiter': { delay: 0.2, maxAttempts: 300 } });
+      await worker.stop();
+      console.log((await client.describeExecution({ executionArn })).output);
+      client.destroy();`;
+    fs.writeFileSync(path.join(app, 'worker.mjs'), script);
+    const { stdout } = await run(process.execPath, ['worker.mjs'], app, env);
+    expect(JSON.parse(stdout)).toEqual({ n: 21 });
   });
 
   it('ships TypeScript types for import and require', async () => {
