@@ -176,6 +176,14 @@ describe('JSONata and variables over the wire', () => {
       expect(unknownTask.diagnostics?.[0]).toEqual(expect.objectContaining({ code: 'INVALID_RESOURCE', location: '/States/T/Resource' }));
     });
 
+    it('warnings only with severity WARNING; the result stays OK', async () => {
+      const warned = { StartAt: 'A', States: { A: { Type: 'Pass', Parameters: { literal: '$.x' }, End: true } } };
+      expect(await validate(warned)).toEqual(expect.objectContaining({ result: 'OK', diagnostics: [] }));
+      const w = await validate(warned, { severity: 'WARNING' });
+      expect(w.result).toBe('OK');
+      expect(w.diagnostics).toEqual([expect.objectContaining({ severity: 'WARNING', code: 'NO_DOLLAR', location: '/States/A/Parameters/literal' })]);
+    });
+
     it('bad members are ValidationException', async () => {
       const err = await validate(GOOD, { severity: 'LOUD' }).catch((e) => e);
       expect(err.name).toBe('ValidationException');

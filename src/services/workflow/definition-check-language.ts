@@ -239,3 +239,46 @@ export function checkLanguage(doc: Obj): Diagnostic[] {
   resolve(root);
   return out;
 }
+
+/**
+ * Warnings (ValidateStateMachineDefinition with severity WARNING; never a reason to refuse a definition):
+ * NO_DOLLAR — a JSONPath payload field whose value looks like a path but whose name lacks `.$` (it stays a literal);
+ * PASS_RESULT_IS_STATIC — a Pass state's Result holding paths, which Result never evaluates.
+ */
+export function checkWarnings(doc: Obj): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const warn = (code: string, message: string, location: string) => {
+    if (out.length < MAX_DIAGNOSTICS) out.push({ severity: 'WARNING', code, message, location });
+  };
+  const looksLikePath = (v: unknown) => typeof v === 'string' && (/^\$\$?[.[]/.test(v) || /^States\.[A-Za-z]+\(/.test(v));
+  const noDollar = (v: unknown, at: string, depth: number) => {
+    if (depth > 64 || !isObj(v)) return;
+    for (const [k, x] of Object.entries(v)) {
+      if (k.endsWith('.$')) continue;
+      if (looksLikePath(x)) warn('NO_DOLLAR', `The value of the field '${k.slice(0, 80)}' looks like a path, but the field name does not end with '.$': it is passed on as a literal string`, `${at}/${k}`);
+      else noDollar(x, `${at}/${k}`, depth + 1);
+    }
+  };
+  const staticResult = (v: unknown, depth: number): boolean =>
+    depth <= 64 && isObj(v) && Object.entries(v).some(([k, x]) => k.endsWith('.$') || staticResult(x, depth + 1));
+  const topQl = doc.QueryLanguage === 'JSONata' ? 'JSONata' : 'JSONPath';
+  const machine = (m: unknown, at: string, depth: number) => {
+    if (!isObj(m) || !isObj(m.States) || depth > 12) return;
+    for (const [name, s] of Object.entries(m.States)) {
+      if (!isObj(s)) continue;
+      const loc = `${at}/States/${name}`;
+      const ql = s.QueryLanguage === 'JSONata' || s.QueryLanguage === 'JSONPath' ? s.QueryLanguage : topQl;
+      if (ql === 'JSONPath') {
+        for (const f of ['Parameters', 'ResultSelector', 'ItemSelector', 'Assign']) noDollar(s[f], `${loc}/${f}`, 0);
+        if (s.Type === 'Pass' && staticResult(s.Result, 0)) {
+          warn('PASS_RESULT_IS_STATIC', "The Result of a Pass state is static: fields ending with '.$' in it are not evaluated (use Parameters)", `${loc}/Result`);
+        }
+      }
+      if (Array.isArray(s.Branches)) s.Branches.forEach((b: unknown, i: number) => machine(b, `${loc}/Branches/${i}`, depth + 1));
+      if (s.ItemProcessor !== undefined) machine(s.ItemProcessor, `${loc}/ItemProcessor`, depth + 1);
+      if (s.Iterator !== undefined) machine(s.Iterator, `${loc}/Iterator`, depth + 1);
+    }
+  };
+  machine(doc, '', 0);
+  return out;
+}

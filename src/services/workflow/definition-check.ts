@@ -7,7 +7,7 @@ import { externalKind } from './engine/external';
 import { quoteInput, ValidationError } from '../../errors/app-error';
 import { WORKFLOW_CODES } from './error-codes';
 import { WORKFLOW_TASK_NAMES } from './runner/tasks';
-import { checkLanguage, type Diagnostic } from './definition-check-language';
+import { checkLanguage, checkWarnings, type Diagnostic } from './definition-check-language';
 
 export type { Diagnostic };
 
@@ -96,7 +96,7 @@ export function diagnoseDefinition(text: string): Diagnosis {
     };
   }
   const t = (doc as { TimeoutSeconds?: unknown }).TimeoutSeconds;
-  return { diagnostics: [], checked: { text, timeoutSeconds: typeof t === 'number' && Number.isInteger(t) && t > 0 ? t : null } };
+  return { diagnostics: checkWarnings(doc as Record<string, unknown>), checked: { text, timeoutSeconds: typeof t === 'number' && Number.isInteger(t) && t > 0 ? t : null } };
 }
 
 export function checkDefinition(text: string): CheckedDefinition {

@@ -124,3 +124,21 @@ describe('diagnostics of large definitions (worker thread)', () => {
     }
   });
 });
+
+describe('warnings', () => {
+  test('NO_DOLLAR and PASS_RESULT_IS_STATIC are warnings of a definition that is accepted', () => {
+    const text = JSON.stringify({
+      StartAt: 'A',
+      States: {
+        A: { Type: 'Pass', Parameters: { literal: '$.looks.like.a.path', nested: { fn: 'States.UUID()' }, 'ok.$': '$.x' }, Next: 'B' },
+        B: { Type: 'Pass', Result: { 'v.$': '$.x' }, End: true },
+      },
+    });
+    expect(() => checkDefinition(text)).not.toThrow();
+    expect(diagnoseDefinition(text).diagnostics).toEqual([
+      expect.objectContaining({ severity: 'WARNING', code: 'NO_DOLLAR', location: '/States/A/Parameters/literal' }),
+      expect.objectContaining({ severity: 'WARNING', code: 'NO_DOLLAR', location: '/States/A/Parameters/nested/fn' }),
+      expect.objectContaining({ severity: 'WARNING', code: 'PASS_RESULT_IS_STATIC', location: '/States/B/Result' }),
+    ]);
+  });
+});
