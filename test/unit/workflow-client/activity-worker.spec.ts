@@ -331,14 +331,14 @@ describe('client.pollActivity (activity worker) against an AWS JSON protocol pee
     expect(errors).toEqual([]);
   });
 
-  it('keeps polling after a server error (backing off), and stops with the error for an unknown activity', async () => {
-    peer.failNextPolls.push({ status: 500, type: 'InternalFailure' }, { status: 503, type: 'ServiceUnavailable' });
+  it('keeps polling after a server error or a poll cap (backing off), and stops with the error for an unknown activity', async () => {
+    peer.failNextPolls.push({ status: 500, type: 'InternalFailure' }, { status: 400, type: 'ActivityWorkerLimitExceeded' }, { status: 503, type: 'ServiceUnavailable' });
     const task = peer.queue({ n: 1 });
     const worker = client.pollActivity(ACTIVITY, (input: { n: number }) => input.n + 1, { onError });
     await peer.until(() => task.state === 'succeeded');
     await worker.stop();
     expect(task.output).toBe('2');
-    expect(errors.map((e) => (e as WorkflowServiceException).code)).toEqual(['InternalFailure', 'ServiceUnavailable']);
+    expect(errors.map((e) => (e as WorkflowServiceException).code)).toEqual(['InternalFailure', 'ActivityWorkerLimitExceeded', 'ServiceUnavailable']);
 
     errors.length = 0;
     const missing = client.pollActivity(`${ACTIVITY}-missing`, () => 1, { concurrency: 2, onError });
