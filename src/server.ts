@@ -16,6 +16,7 @@ import { openDatabase } from '../ormconfig';
 import { AppConfig, describeConfig } from './config';
 import { AppDeps, createContext } from './context';
 import { AppError, toAppError, UnauthenticatedError, ValidationError } from './errors/app-error';
+import type { ApolloServerPlugin } from '@apollo/server';
 import { createApollo, fastifyGraphqlHandler, GraphqlContext } from './graphql/apollo';
 import { PLAYGROUND_ASSET_PREFIX, playgroundAsset, playgroundPage } from './graphql/playground';
 import { getSchema } from './graphql/schema';
@@ -59,6 +60,8 @@ export interface CreateAppOptions {
   logger?: Logger;
   /** The REST route rows to serve (default: every domain's, src/rest/routes.ts). */
   routes?: RestRoute<any, any>[];
+  /** More Apollo plugins (tests observe the GraphQL pipeline with one). */
+  graphqlPlugins?: ApolloServerPlugin<GraphqlContext>[];
 }
 
 const REQUEST_ID_RE = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -352,7 +355,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
 
   // ---- GraphQL ----
   const schema = await getSchema();
-  const apollo = createApollo({ schema, metrics, log, introspection: config.introspection });
+  const apollo = createApollo({ schema, metrics, log, introspection: config.introspection, plugins: options.graphqlPlugins });
   await apollo.start();
   const graphqlHandler = fastifyGraphqlHandler(apollo, {
     context: async (req: FastifyRequest) => {

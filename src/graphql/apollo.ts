@@ -1,7 +1,10 @@
 /**
- * Apollo Server 5 for the one graph. Cache-control plugin off (no response caching is used; it costs 2.2x
- * on lists), landing page off (the offline GraphiQL is served by our own route), no global type-graphql
- * middleware. Operation limits come from maintained libraries:
+ * Apollo Server 5 for the one graph, the only way into GraphQL: every request passes Apollo's pipeline and every
+ * plugin. Documents are parsed and validated once per query text (Apollo's documentStore); execution is the
+ * compiled executor plugged in through Apollo's gateway interface (./exec/gateway.ts). Cache-control plugin off
+ * (no response caching is used; it costs 2.2x on lists), inline tracing off (not a federated subgraph), landing
+ * page off (the offline GraphiQL is served by our own route), no global type-graphql middleware. Operation limits
+ * come from maintained libraries:
  *  - graphql-armor: depth, aliases, directives (validation rules); graphql-js' parser: tokens,
  *  - graphql-query-complexity: cost, counting list sizes (`first`/`last`), the way GitHub's node limit does,
  *  - Apollo itself: batched HTTP operations are refused (allowBatchedHttpRequests: false).
@@ -9,11 +12,14 @@
 import { ApolloServer, ApolloServerPlugin, BaseContext, HeaderMap } from '@apollo/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Readable } from 'node:stream';
-import { ApolloServerPluginCacheControlDisabled } from '@apollo/server/plugin/disabled';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginInlineTraceDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from '@apollo/server/plugin/disabled';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
-import { DocumentNode, GraphQLError, GraphQLSchema, Kind, separateOperations, ValidationRule } from 'graphql';
-import { FastQueryPath } from './fast-path';
+import { DocumentNode, GraphQLError, GraphQLSchema, Kind, OperationDefinitionNode, separateOperations } from 'graphql';
+import { CompiledExecutorGateway, CompiledGatewayOptions } from './exec/gateway';
 import { ComplexityEstimatorArgs, fieldExtensionsEstimator, getComplexity } from 'graphql-query-complexity';
 import type { Logger } from 'pino';
 import type { RequestContext } from '../context';
@@ -51,26 +57,6 @@ function listAwareEstimator(options: ComplexityEstimatorArgs): number | void {
   return 1 + options.childComplexity;
 }
 
-/**
- * Subscriptions need a streaming transport this server does not offer; over HTTP they are the client's
- * mistake (400 BAD_REQUEST), not graphql-js' "Schema is not configured to execute subscription operation".
- */
-function noSubscriptionsOverHttpPlugin(): ApolloServerPlugin<GraphqlContext> {
-  return {
-    async requestDidStart() {
-      return {
-        async didResolveOperation({ operation }) {
-          if (operation?.operation === 'subscription') {
-            throw new GraphQLError('Subscriptions are not supported over HTTP: send a query or a mutation.', {
-              extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
-            });
-          }
-        },
-      };
-    },
-  };
-}
-
 /** The query cost of `query` with `variables`; throws the client-facing GraphQLError (400) when too high or uncoercible. */
 function checkComplexity(schema: GraphQLSchema, query: DocumentNode, variables: Record<string, unknown>): void {
   let cost: number;
@@ -97,29 +83,37 @@ function checkComplexity(schema: GraphQLSchema, query: DocumentNode, variables: 
   }
 }
 
-function complexityPlugin(schema: GraphQLSchema): ApolloServerPlugin<GraphqlContext> {
-  return {
-    async requestDidStart() {
-      return {
-        async didResolveOperation({ request, document }) {
-          // Only a document with several operations needs splitting (the common single-operation case skips the walk).
-          const operations = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION).length;
-          const query = operations > 1 && request.operationName ? separateOperations(document)[request.operationName] ?? document : document;
-          checkComplexity(schema, query, request.variables ?? {});
-        },
-      };
-    },
+/**
+ * This server's own request hooks, as one plugin (each plugin costs Apollo a promise per hook and request):
+ *  - subscriptions need a streaming transport this server does not offer; over HTTP they are the client's
+ *    mistake (400 BAD_REQUEST), not graphql-js' "Schema is not configured to execute subscription operation";
+ *  - the cost limit, checked once the operation is resolved; an operation without variable definitions has one
+ *    cost, so it is checked once per parsed document (Apollo's documentStore keeps one document per query text);
+ *  - metrics and the request log's operation fields; unexpected errors logged with the request id.
+ */
+function gatewayPlugin(schema: GraphQLSchema, metrics: Metrics, log: Logger): ApolloServerPlugin<GraphqlContext> {
+  const costChecked = new WeakMap<DocumentNode, Set<string>>();
+  const checkCost = (document: DocumentNode, operation: OperationDefinitionNode | undefined, operationName: string | undefined, variables: Record<string, unknown>) => {
+    const constant = !operation?.variableDefinitions?.length;
+    const name = operationName ?? '';
+    if (constant && costChecked.get(document)?.has(name)) return;
+    // Only a document with several operations needs splitting (the common single-operation case skips the walk).
+    const operations = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION).length;
+    const query = operations > 1 && operationName ? separateOperations(document)[operationName] ?? document : document;
+    checkComplexity(schema, query, variables);
+    if (constant) {
+      let names = costChecked.get(document);
+      if (!names) costChecked.set(document, (names = new Set()));
+      names.add(name);
+    }
   };
-}
-
-function observabilityPlugin(metrics: Metrics, log: Logger): ApolloServerPlugin<GraphqlContext> {
   return {
     async requestDidStart({ contextValue }) {
       const started = process.hrtime.bigint();
       let op = 'anonymous';
       let type = 'unknown';
       return {
-        async didResolveOperation({ operationName, operation }) {
+        async didResolveOperation({ request, document, operationName, operation }) {
           op = metrics.operationLabel(operationName);
           type = operation?.operation ?? 'unknown';
           // Mutate the holder created with the context: Apollo may shallow-clone contextValue.
@@ -127,6 +121,12 @@ function observabilityPlugin(metrics: Metrics, log: Logger): ApolloServerPlugin<
             contextValue.graphql.operationName = operationName ?? undefined;
             contextValue.graphql.operationType = type;
           }
+          if (operation?.operation === 'subscription') {
+            throw new GraphQLError('Subscriptions are not supported over HTTP: send a query or a mutation.', {
+              extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
+            });
+          }
+          checkCost(document, operation, request.operationName, request.variables ?? {});
         },
         async didEncounterErrors({ errors }) {
           for (const e of errors) {
@@ -153,6 +153,9 @@ export function createApollo(opts: {
   metrics: Metrics;
   log: Logger;
   introspection: boolean;
+  /** More plugins (after ours): they see every request, as ours do. */
+  plugins?: ApolloServerPlugin<GraphqlContext>[];
+  executor?: CompiledGatewayOptions;
 }): ApolloServer<GraphqlContext> {
   const armor = new ApolloArmor({
     maxDepth: { n: LIMITS.maxDepth, ignoreIntrospection: true, flattenFragments: true, exposeLimits: true },
@@ -166,8 +169,11 @@ export function createApollo(opts: {
     blockFieldSuggestion: { enabled: false },
   });
   const protection = armor.protect();
-  const apollo = new ApolloServer<GraphqlContext>({
-    schema: opts.schema,
+  return new ApolloServer<GraphqlContext>({
+    gateway: new CompiledExecutorGateway(opts.schema, {
+      ...opts.executor,
+      onExecute: (executor) => opts.metrics.graphqlExecutions.inc({ executor }),
+    }),
     introspection: opts.introspection,
     includeStacktraceInErrorResponses: false,
     allowBatchedHttpRequests: false,
@@ -176,33 +182,46 @@ export function createApollo(opts: {
     // The app's own SIGTERM/SIGINT handling stops Apollo after in-flight requests finished.
     stopOnTerminationSignals: false,
     formatError: makeFormatError(opts.log),
+    // graphql-armor's limits are validation rules: they run once per query text, with the rest of validation.
     validationRules: [...protection.validationRules],
     plugins: [
       ...(protection.plugins as ApolloServerPlugin<BaseContext>[]),
       ApolloServerPluginCacheControlDisabled(),
+      ApolloServerPluginInlineTraceDisabled(),
       ApolloServerPluginLandingPageDisabled(),
-      noSubscriptionsOverHttpPlugin(),
-      complexityPlugin(opts.schema),
-      observabilityPlugin(opts.metrics, opts.log),
+      gatewayPlugin(opts.schema, opts.metrics, opts.log),
+      ...(opts.plugins ?? []),
     ] as ApolloServerPlugin<GraphqlContext>[],
   });
-  // Every plugin above either acts on errors only, or is mirrored by the fast path (complexity, metrics,
-  // no subscriptions). Armor adds validation rules only; a plugin from it would disable the fast path.
-  if (protection.plugins.length === 0) {
-    FAST_PATHS.set(
-      apollo,
-      new FastQueryPath({
-        schema: opts.schema,
-        // What Apollo validates with: graphql-js' specified rules, NoIntrospection when introspection is off, ours.
-        validationRules: protection.validationRules as ValidationRule[],
-        introspection: opts.introspection,
-        maxTokens: LIMITS.maxTokens,
-        checkComplexity: (document, variables) => checkComplexity(opts.schema, document, variables),
-        metrics: opts.metrics,
-      }),
-    );
-  }
-  return apollo;
+}
+
+/**
+ * The Fastify route handler for Apollo (what @as-integrations/fastify does, minus one thing): the query
+ * string is taken from the request target alone. The integration parses `new URL(url, protocol://hostname)`,
+ * which throws (a 500) for a Host header such as `[::1` or an empty one, and no URL is ever built from Host.
+ */
+export function fastifyGraphqlHandler<C extends BaseContext>(
+  apollo: ApolloServer<C>,
+  options: { context: (req: FastifyRequest, reply: FastifyReply) => Promise<C> },
+) {
+  apollo.assertStarted('fastifyGraphqlHandler()');
+  return async function graphqlHandler(req: FastifyRequest, reply: FastifyReply) {
+    const headers = new HeaderMap();
+    for (const [key, value] of Object.entries(req.headers)) {
+      if (value) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
+    }
+    const accept = headers.get('accept');
+    if (accept !== undefined) headers.set('accept', githubMediaTypesAsJson(accept));
+    const q = req.url.indexOf('?');
+    const response = await apollo.executeHTTPGraphQLRequest({
+      httpGraphQLRequest: { method: req.method.toUpperCase(), headers, body: req.body, search: q < 0 ? '' : req.url.slice(q) },
+      context: () => options.context(req, reply),
+    });
+    for (const [key, value] of response.headers) void reply.header(key, value);
+    void reply.code(response.status ?? 200);
+    if (response.body.kind === 'complete') return response.body.string;
+    return reply.send(Readable.from(response.body.asyncIterator));
+  };
 }
 
 /** GitHub's JSON media types (`application/vnd.github+json`, `application/vnd.github.v3+json`, any parameters). */
@@ -222,47 +241,4 @@ export function githubMediaTypesAsJson(accept: string): string {
       return GITHUB_JSON.test(type.trim()) ? ['application/json', ...params].join(';') : range;
     })
     .join(',');
-}
-
-/** The fast path of each Apollo server createApollo built (read by fastifyGraphqlHandler). */
-const FAST_PATHS = new WeakMap<object, FastQueryPath>();
-
-/**
- * The Fastify route handler for Apollo (what @as-integrations/fastify does, minus one thing): the query
- * string is taken from the request target alone. The integration parses `new URL(url, protocol://hostname)`,
- * which throws (a 500) for a Host header such as `[::1` or an empty one, and no URL is ever built from Host.
- */
-export function fastifyGraphqlHandler<C extends BaseContext>(
-  apollo: ApolloServer<C>,
-  options: { context: (req: FastifyRequest, reply: FastifyReply) => Promise<C> },
-) {
-  apollo.assertStarted('fastifyGraphqlHandler()');
-  const fast = FAST_PATHS.get(apollo);
-  return async function graphqlHandler(req: FastifyRequest, reply: FastifyReply) {
-    // A context made by the fast path is reused when Apollo answers instead (one token check per request).
-    let made: Promise<C> | undefined;
-    const context = () => (made ??= options.context(req, reply));
-    if (fast && req.method === 'POST') {
-      const body = await fast.tryExecute(req.headers, req.body, context as unknown as () => Promise<GraphqlContext>);
-      if (body !== undefined) {
-        void reply.code(200).header('content-type', 'application/json; charset=utf-8');
-        return body;
-      }
-    }
-    const headers = new HeaderMap();
-    for (const [key, value] of Object.entries(req.headers)) {
-      if (value) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
-    }
-    const accept = headers.get('accept');
-    if (accept !== undefined) headers.set('accept', githubMediaTypesAsJson(accept));
-    const q = req.url.indexOf('?');
-    const response = await apollo.executeHTTPGraphQLRequest({
-      httpGraphQLRequest: { method: req.method.toUpperCase(), headers, body: req.body, search: q < 0 ? '' : req.url.slice(q) },
-      context,
-    });
-    for (const [key, value] of response.headers) void reply.header(key, value);
-    void reply.code(response.status ?? 200);
-    if (response.body.kind === 'complete') return response.body.string;
-    return reply.send(Readable.from(response.body.asyncIterator));
-  };
 }

@@ -10,7 +10,7 @@
  * @Authorized roles, that is the same call at a fraction of the cost: the method is called with the same
  * arguments, on the same instance.
  *
- * Applied once, on the built schema, from type-graphql's metadata: graphql-js and the fast path both use the
+ * Applied once, on the built schema, from type-graphql's metadata: graphql-js and the compiled executor both use the
  * result. @Args classes of plain scalar or enum fields (ConnectionArgs, CalendarPageArgs) are converted as
  * type-graphql converts them (a new instance holding the given fields) and validated with the same
  * class-validator call and options; an arguments object that passed once is not validated again (the compiled

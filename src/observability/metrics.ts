@@ -15,6 +15,7 @@ export class Metrics {
   readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
   readonly graphqlOperations: Counter<'operation' | 'type' | 'outcome'>;
   readonly graphqlDuration: Histogram<'operation' | 'type'>;
+  readonly graphqlExecutions: Counter<'executor'>;
   private readonly seenOperations = new Set<string>();
 
   constructor(opts: { defaultMetrics?: boolean } = {}) {
@@ -43,6 +44,12 @@ export class Metrics {
       help: 'GraphQL operation latency by operation name and type.',
       labelNames: ['operation', 'type'],
       buckets: BUCKETS,
+      registers: [this.registry],
+    });
+    this.graphqlExecutions = new Counter({
+      name: 'graphql_executions_total',
+      help: "GraphQL executions by executor: a query's compiled plan, or graphql-js (mutations, introspection, failures).",
+      labelNames: ['executor'],
       registers: [this.registry],
     });
   }

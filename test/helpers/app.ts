@@ -7,7 +7,7 @@ import type { Logger } from 'typeorm';
 import { AppConfig, loadConfig } from '../../src/config';
 import { createLogger } from '../../src/observability/logger';
 import type { RestRoute } from '../../src/rest/route-table';
-import { App, createApp } from '../../src/server';
+import { App, createApp, CreateAppOptions } from '../../src/server';
 import { openTestDatabase, TestDatabase } from './db';
 
 export interface TestApp {
@@ -21,7 +21,14 @@ export interface TestApp {
 }
 
 export async function startTestApp(
-  opts: { env?: Record<string, string>; logger?: Logger; db?: TestDatabase; keepDb?: boolean; routes?: RestRoute<any, any>[] } = {},
+  opts: {
+    env?: Record<string, string>;
+    logger?: Logger;
+    db?: TestDatabase;
+    keepDb?: boolean;
+    routes?: RestRoute<any, any>[];
+    graphqlPlugins?: CreateAppOptions['graphqlPlugins'];
+  } = {},
 ): Promise<TestApp> {
   const db = opts.db ?? (await openTestDatabase({ logger: opts.logger }));
   const config: AppConfig = {
@@ -32,7 +39,7 @@ export async function startTestApp(
   };
   const logs: Array<Record<string, unknown>> = [];
   const logger = createLogger(config.logLevel, { write: (line: string) => void logs.push(JSON.parse(line)) });
-  const app = await createApp(config, { dataSource: db.dataSource, logger, routes: opts.routes });
+  const app = await createApp(config, { dataSource: db.dataSource, logger, routes: opts.routes, graphqlPlugins: opts.graphqlPlugins });
   const url = await app.listen();
   // URLs the API returns point at this server.
   app.config.publicUrl = opts.env?.PUBLIC_URL ?? url;

@@ -1,5 +1,5 @@
 /**
- * A compiled executor for validated query documents (the GraphQL fast path's success case).
+ * A compiled executor for validated query documents (Apollo's executor: ./gateway.ts).
  *
  * graphql-js' `execute` re-derives, for every object of a list, what never changes within a document: the
  * fields to collect, each field's definition, its argument values, a fresh GraphQLResolveInfo, the kind of

@@ -1,13 +1,13 @@
 /**
- * The GraphQL fast path (src/graphql/fast-path.ts) answers exactly as Apollo does: the same bytes, status
- * and content type for a query it runs (compared with the same query over GET, which always goes through
- * Apollo), and Apollo's own answer whenever the result would carry errors, for mutations, persisted
- * queries, and operations over the cost limit.
+ * The compiled executor inside Apollo (src/graphql/exec/gateway.ts) answers exactly as graphql-js does: the same
+ * bytes, status and content type for a query over POST and over GET, the first time (document parsed, validated
+ * and compiled) and the next (from Apollo's document store), and graphql-js' own answer whenever the result carries
+ * errors, for mutations, persisted queries, and operations over the cost limit.
  */
 import { IdentityFixtures } from '../fixtures/identity';
 import { startTestApp, TestApp } from '../helpers/app';
 
-describe('GraphQL fast path', () => {
+describe('GraphQL compiled executor inside Apollo', () => {
   let t: TestApp;
   let token: string;
 
