@@ -17,6 +17,17 @@ export interface DataSourceExtras {
   logger?: Logger;
 }
 
+/**
+ * Pages read as one value order their rows with an ORDER BY inside `group_concat` (list-query.ts `rowsAsJson`),
+ * which SQLite has since 3.44; better-sqlite3 bundles its own SQLite, so a build against an older one fails here.
+ */
+export function checkSqliteOrderedAggregates(version: string): void {
+  const [major, minor] = version.split('.').map(Number);
+  if (!(major > 3 || (major === 3 && minor >= 44))) {
+    throw new Error(`SQLite ${version} is too old: ORDER BY inside aggregates needs SQLite 3.44 or later (better-sqlite3 bundles one)`);
+  }
+}
+
 export function buildDataSourceOptions(database: DatabaseConfig, extras: DataSourceExtras = {}): DataSourceOptions {
   const common = {
     entities: ENTITIES,
@@ -35,7 +46,8 @@ export function buildDataSourceOptions(database: DatabaseConfig, extras: DataSou
       database: database.path,
       migrations: SQLITE_MIGRATIONS,
       enableWAL: database.path !== ':memory:',
-      prepareDatabase: (db: { pragma(s: string): unknown }) => {
+      prepareDatabase: (db: { pragma(s: string): unknown; prepare(sql: string): { get(): unknown } }) => {
+        checkSqliteOrderedAggregates((db.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v);
         db.pragma('foreign_keys = ON');
         db.pragma('busy_timeout = 5000');
         db.pragma('synchronous = NORMAL');

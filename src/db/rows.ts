@@ -119,8 +119,8 @@ function sqliteRead<R>(ds: DataSource, text: string, params: unknown[]): R[] {
 
 /**
  * `value` of every row of a FROM clause as one JSON array text: `'[' || group_concat(value, ',') || ']'` (PostgreSQL
- * `string_agg`), NULL when there are no rows; each `value` must be a JSON text. The rows are joined in the order
- * the FROM clause yields them (a sorted subquery keeps its order: see list-query.ts `rowsAsJson`).
+ * `string_agg`), NULL when there are no rows; each `value` must be a JSON text. The rows are joined in no particular
+ * order: readers that need one sort what they read (calendar links by position).
  */
 export function jsonArrayAggregate(dialect: 'sqlite' | 'postgres', value: string): string {
   return `'[' || ${dialect === 'postgres' ? 'string_agg' : 'group_concat'}(${value}, ',') || ']'`;
@@ -132,11 +132,13 @@ export const TEXT_SEQUENCE_SEPARATOR = '\u001e';
 /**
  * `value` of every row of a FROM clause as one text, the rows' JSON texts separated by U+001E, NULL when there are
  * no rows; each `value` must be a JSON text, so the separator never occurs inside one (JSON escapes every control
- * character in strings, and both databases' JSON functions write no raw control characters). In the order the FROM
- * clause yields the rows, as `jsonArrayAggregate`.
+ * character in strings, and both databases' JSON functions write no raw control characters). The rows are joined in
+ * `orderBy`'s order: an ORDER BY inside the aggregate (SQLite >= 3.44, PostgreSQL), never the order a subquery
+ * happens to yield ('' for none: no order).
  */
-export function jsonTextSequence(dialect: 'sqlite' | 'postgres', value: string): string {
-  return dialect === 'postgres' ? `string_agg(${value}, chr(30))` : `group_concat(${value}, char(30))`;
+export function jsonTextSequence(dialect: 'sqlite' | 'postgres', value: string, orderBy: string): string {
+  const order = orderBy ? ` ORDER BY ${orderBy}` : '';
+  return dialect === 'postgres' ? `string_agg(${value}, chr(30)${order})` : `group_concat(${value}, char(30)${order})`;
 }
 
 // ------------------------------------------------------------------ rows -> entities
@@ -279,6 +281,25 @@ function zoneIsUtc(): boolean {
   return (utcZone ??= UTC_ZONES.has(Intl.DateTimeFormat().resolvedOptions().timeZone));
 }
 
+/**
+ * TypeORM runs an entity's @AfterLoad methods and subscribers' `afterLoad` on every entity it loads; the compiled
+ * converters below do not, so an entity that declares one (or a subscriber that listens to it) is refused loudly
+ * rather than loaded without them.
+ */
+export function assertNoLoadListeners(ds: DataSource, meta: EntityMetadata): void {
+  const target = meta.target;
+  const listening = ds.subscribers.filter((s) => {
+    if (typeof s.afterLoad !== 'function') return false;
+    const to = s.listenTo?.();
+    return to === undefined || to === target || (typeof to === 'function' && typeof target === 'function' && target.prototype instanceof to);
+  });
+  if (meta.afterLoadListeners.length > 0 || listening.length > 0) {
+    throw new Error(
+      `rows: ${meta.name} has @AfterLoad listeners or afterLoad subscribers, which the compiled row converters do not run; load it through TypeORM (find/getMany) instead`,
+    );
+  }
+}
+
 /** Row -> entity conversion of one entity on one dialect, compiled once (see `compileHydrator`). */
 export interface EntityHydrator<T> {
   /** The columns read, in the order `fromValues` expects them (virtual columns excluded). */
@@ -301,6 +322,7 @@ export interface EntityHydrator<T> {
  */
 export function compileHydrator<T extends ObjectLiteral>(ds: DataSource, entity: new () => T, properties?: ReadonlySet<string>): EntityHydrator<T> {
   const meta: EntityMetadata = ds.getMetadata(entity);
+  assertNoLoadListeners(ds, meta);
   const driver = ds.driver;
   const dialect = dialectOf(ds);
   // A subset (`properties`): its columns and the primary key's, in the entity's column order.
