@@ -88,6 +88,41 @@ export interface Expr {
   run: jsonata.Expression | null;
   /** parser message when it does not parse */
   invalid?: string;
+  /** `$states.input.a.b` / `$name.a`: read directly when every step is an object member (the common case) */
+  fast?: { root: string; states: boolean; keys: string[] };
+}
+
+const FAST_STATES = /^\$states(?:\.[A-Za-z_][A-Za-z0-9_]*)+$/;
+const FAST_VARIABLE = /^\$([A-Za-z_][A-Za-z0-9_]*)(?:\.[A-Za-z_][A-Za-z0-9_]*)*$/;
+
+function fastPath(text: string): Expr['fast'] {
+  if (FAST_STATES.test(text)) {
+    const [, root, ...keys] = text.split('.');
+    return { root, states: true, keys };
+  }
+  const m = FAST_VARIABLE.exec(text);
+  if (m && m[1] !== 'states' && !FUNCTION_NAMES.has(m[1])) {
+    const [, ...keys] = text.split('.');
+    return { root: m[1], states: false, keys };
+  }
+  return undefined;
+}
+
+const own = (o: object, k: string) => Object.prototype.hasOwnProperty.call(o, k);
+
+/**
+ * A member path read directly, as jsonata would read it when no step meets an array: undefined when it cannot
+ * answer that way (an array on the way or at the end, a missing member), and jsonata evaluates it instead.
+ */
+function readFast(f: NonNullable<Expr['fast']>, env: JEnv): Json | undefined {
+  const base = f.states ? env.states : env.vars;
+  if (!own(base, f.root)) return undefined;
+  let cur: Json = base[f.root];
+  for (const k of f.keys) {
+    if (cur === null || typeof cur !== 'object' || Array.isArray(cur) || !own(cur, k)) return undefined;
+    cur = cur[k];
+  }
+  return Array.isArray(cur) ? undefined : cur;
 }
 
 interface Counters {
@@ -202,7 +237,7 @@ export function compileExpression(source: string, field: string): Expr {
   try {
     const run = jsonata(text, { stack: MAX_DEPTH, RegexEngine: BoundedRegExp as unknown as RegExpConstructor });
     registerStepFunctions(run);
-    return { text, field, run };
+    return { text, field, run, fast: fastPath(text) };
   } catch (e) {
     return { text, field, run: null, invalid: messageOf(e) };
   }
@@ -274,6 +309,10 @@ export async function evalExpression(e: Expr, env: JEnv): Promise<Json> {
   const fail = (why: string) =>
     new QueryError(`The JSONata expression '${clipExpr(e.text)}' specified for the field '${clipExpr(e.field)}' ${why}`, e.field);
   if (!e.run) throw fail(`is not valid: ${e.invalid ?? 'it does not parse'}`);
+  if (e.fast) {
+    const v = readFast(e.fast, env);
+    if (v !== undefined) return v;
+  }
   await builtinsReady;
   const now = env.now;
   const bindings: Record<string, unknown> = { ...env.vars, states: env.states };

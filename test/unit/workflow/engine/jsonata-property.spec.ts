@@ -106,3 +106,23 @@ describe('JSONPath and JSONata definitions of the same flow', () => {
     );
   });
 });
+
+describe('member paths read directly', () => {
+  test('give what jsonata gives ($states.input.a.b, $var.a) on random data', async () => {
+    const { compileExpression, evalExpression } = jest.requireActual('../../../../src/services/workflow/engine/jsonata') as typeof import('../../../../src/services/workflow/engine/jsonata');
+    const json: fc.Arbitrary<Json> = fc.jsonValue({ maxDepth: 3 }) as fc.Arbitrary<Json>;
+    const key = fc.constantFrom('a', 'b', 'c');
+    await fc.assert(
+      fc.asyncProperty(fc.dictionary(key, fc.oneof(json, fc.dictionary(key, json))), fc.array(key, { minLength: 1, maxLength: 3 }), fc.boolean(), async (data, keys, onVar) => {
+        const src = onVar ? `{% $v.${keys.join('.')} %}` : `{% $states.input.${keys.join('.')} %}`;
+        const fast = compileExpression(src, 'Output');
+        const slow = { ...fast, fast: undefined };
+        const env = { states: { input: data as Json }, vars: { v: data as Json }, now: 0 };
+        const outcome = async (e: typeof fast) => evalExpression(e, env).then((v) => ({ v }), (err: { cause?: string }) => ({ err: err.cause }));
+        expect(fast.fast).toBeDefined();
+        expect(await outcome(fast)).toEqual(await outcome(slow));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
