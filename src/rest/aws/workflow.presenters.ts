@@ -33,8 +33,12 @@ export function presentDefinitionItem(d: WorkflowDefinitionEntity) {
   return { stateMachineArn: d.arn, name: d.name, type: d.type, creationDate: epochSeconds(d.createdAt) };
 }
 
-export function presentJob(job: WorkflowJobEntity, stateMachineArn: string, includeData = true) {
+export function presentJob(job: WorkflowJobEntity, stateMachineArn: string, includeData = true, redrive?: { redriveStatus: string; redriveStatusReason?: string }) {
   return compact({
+    redriveCount: job.redriveCount ?? 0,
+    redriveDate: job.redriveDate ? epochSeconds(job.redriveDate) : undefined,
+    redriveStatus: redrive?.redriveStatus,
+    redriveStatusReason: redrive?.redriveStatusReason,
     executionArn: job.arn,
     stateMachineArn,
     name: job.name,

@@ -7,6 +7,7 @@
 import { WORKFLOW_JOB_STATUSES, WorkflowJobStatus } from '../../../entities';
 import type { RequestContext } from '../../context';
 import { MAX_LIST_SIZE } from '../../services/workflow/definitions.service';
+import { redriveStatusOf } from '../../services/workflow/jobs.service';
 import { route, RestRoute } from '../route-table';
 import { BodySchema, bodySchema, decodeBody, MemberSchema } from './body';
 import { presentDefinition, presentDefinitionItem, presentEvent, presentJob, presentJobItem, epochSeconds } from './workflow.presenters';
@@ -160,7 +161,7 @@ const OPERATIONS: Op<any, any>[] = [
     summary: 'Describe a job',
     body: bodySchema({ executionArn: arnMember, includedData: { type: 'string', enum: ['ALL_DATA', 'METADATA_ONLY'] } }, ['executionArn']),
     handle: (ctx, b) => ctx.services.workflowJobs.describe(ctx, b.executionArn!),
-    present: (job, ctx, b) => presentJob(job, ctx.services.workflowJobs.definitionArnOf(ctx, job), b.includedData !== 'METADATA_ONLY'),
+    present: (job, ctx, b) => presentJob(job, ctx.services.workflowJobs.definitionArnOf(ctx, job), b.includedData !== 'METADATA_ONLY', redriveStatusOf(job)),
   }),
   op<{ stateMachineArn: string; statusFilter: string; maxResults: number; nextToken: string }, Awaited<ReturnType<RequestContext['services']['workflowJobs']['list']>>>({
     operation: 'ListExecutions',
@@ -220,6 +221,13 @@ const OPERATIONS: Op<any, any>[] = [
         includeExecutionData: b.includeExecutionData,
       }),
     present: (p) => ({ events: p.items.map(presentEvent), ...(p.nextToken ? { nextToken: p.nextToken } : {}) }),
+  }),
+  op<{ executionArn: string; clientToken: string }, Awaited<ReturnType<RequestContext['services']['workflowJobs']['redrive']>>>({
+    operation: 'RedriveExecution',
+    summary: 'Resume a FAILED, TIMED_OUT or ABORTED job from the states that did not succeed',
+    body: bodySchema({ executionArn: arnMember, clientToken: { type: 'string', minLength: 1, maxLength: 64 } }, ['executionArn']),
+    handle: (ctx, b) => ctx.services.workflowJobs.redrive(ctx, { executionArn: b.executionArn!, clientToken: b.clientToken }),
+    present: (job) => ({ redriveDate: epochSeconds(job.redriveDate!) }),
   }),
   ...ACTIVITY_OPERATIONS(),
 ];

@@ -16,6 +16,7 @@ import { ConflictError, NotFoundError, quoteInput, UnavailableError, ValidationE
 import { DEFAULT_PAGE_SIZE, keysetPage, Page, PageArgs } from '../common/pagination';
 import { jobVisibilityFilter, jobVisible, requireWorkflowAccess } from './access';
 import { closeOpenTasks } from './activities.service';
+import { Checkpoint, decodeCheckpoint, encodeCheckpoint, redrivable, redriveCheckpoint } from './engine';
 import { definitionArn, jobArn, parseDefinitionArn, parseJobArn, requireValidName } from './arn';
 import { finishDeletion, ListArgs, ListPage, listSize, stateMachineDoesNotExist } from './definitions.service';
 import { WORKFLOW_CODES } from './error-codes';
@@ -484,6 +485,66 @@ export class WorkflowJobService {
     });
   }
 
+  /**
+   * RedriveExecution: a FAILED, TIMED_OUT or ABORTED job (ended within 14 days, history under 24,999 events) runs
+   * again from the states that did not succeed (engine/redrive.ts): RUNNING, redriveCount + 1, ExecutionRedriven in
+   * its history, in one transaction conditional on the version read. A repeated clientToken answers the same redrive.
+   */
+  async redrive(ctx: RequestContext, input: { executionArn: string; clientToken?: string }): Promise<WorkflowJobEntity> {
+    requireWorkflowAccess(ctx, 'write');
+    if (input.clientToken !== undefined && !/^[!-~]{1,64}$/.test(input.clientToken)) {
+      throw new ValidationError("1 validation error detected: Value at 'clientToken' failed to satisfy constraint: Member must have length between 1 and 64 and be printable ASCII");
+    }
+    const result = await withTransaction(ctx, async (tx) => {
+      const job = await this.findVisible(tx, input.executionArn, true);
+      const cp = job.checkpoint ? decodeCheckpoint(job.checkpoint) : null;
+      if (input.clientToken !== undefined && job.status === 'RUNNING' && cp?.rt === input.clientToken && job.redriveDate && Date.now() - job.redriveDate.getTime() < REDRIVE_TOKEN_MS) {
+        return { job, redriven: false };
+      }
+      const lastId = await lastJobEventId(tx.db, job.id);
+      const why = redriveProblem(job, cp, lastId);
+      if (why) throw new ConflictError(`Execution Not Redrivable: ${why}`, { domainCode: WORKFLOW_CODES.EXECUTION_NOT_REDRIVABLE });
+      const now = new Date();
+      const count = job.redriveCount + 1;
+      const { checkpoint, eventId } = redriveCheckpoint(job.definitionText, cp!, { now, redriveCount: count, nextEventId: lastId + 1 });
+      if (input.clientToken !== undefined) checkpoint.rt = input.clientToken;
+      const patch = {
+        status: 'RUNNING' as const,
+        stopDate: null,
+        output: null,
+        error: null,
+        cause: null,
+        checkpoint: encodeCheckpoint(checkpoint),
+        version: job.version + 1,
+        leaseOwner: null,
+        leaseUntil: null,
+        wakeAt: now,
+        deadline: checkpoint.dl ? new Date(checkpoint.dl) : null,
+        redriveCount: count,
+        redriveDate: now,
+      };
+      const res = await tx.db.getRepository(WorkflowJobEntity).update({ id: job.id, version: job.version, status: job.status }, patch);
+      if (res.affected === 0) throw new UnavailableError('The execution changed while it was being redriven; try again');
+      await insertJobEvent(tx.db, {
+        jobId: job.id,
+        eventId,
+        previousEventId: lastId,
+        type: 'ExecutionRedriven',
+        timestamp: now,
+        details: JSON.stringify({ executionRedrivenEventDetails: { redriveCount: count } }),
+      });
+      return { job: Object.assign(job, patch), redriven: true };
+    });
+    if (result.redriven && this.hooks.onStarted) {
+      try {
+        await this.hooks.onStarted(result.job.id, result.job);
+      } catch (e) {
+        ctx.log.error({ err: e, jobId: result.job.id }, 'workflow: onStarted hook failed');
+      }
+    }
+    return result.job;
+  }
+
   /** The history of a job the viewer may see, in event order (or reversed), `maxResults` at a time. */
   async history(ctx: RequestContext, args: HistoryArgs): Promise<ListPage<JobEvent>> {
     requireWorkflowAccess(ctx, 'read');
@@ -546,6 +607,36 @@ export class WorkflowJobService {
     const parsed = parseJobArn(ctx.config, job.arn);
     return parsed ? definitionArn(ctx.config, parsed.definitionName) : '';
   }
+}
+
+/** Step Functions: a job can be redriven within 14 days of its end, with fewer than 24,999 history events. */
+export const REDRIVE_PERIOD_MS = 14 * 24 * 3600 * 1000;
+export const REDRIVE_MAX_EVENTS = 24_999;
+/** A repeated RedriveExecution clientToken answers the same redrive for 15 minutes. */
+const REDRIVE_TOKEN_MS = 15 * 60 * 1000;
+
+/** Why the job cannot be redriven now (Step Functions' redriveStatusReason), or null. */
+export function redriveProblem(job: WorkflowJobEntity, cp: Checkpoint | null, lastEventId: number, now = Date.now()): string | null {
+  if (job.status === 'RUNNING' || job.status === 'SUCCEEDED') return `Execution is ${job.status} and cannot be redriven`;
+  if (job.stopDate && now - job.stopDate.getTime() > REDRIVE_PERIOD_MS) return 'Execution redrivable period exceeded';
+  if (lastEventId >= REDRIVE_MAX_EVENTS) return 'Execution history event limit exceeded';
+  if (!redrivable(cp, job.status)) return 'Execution cannot be resumed from where it ended';
+  return null;
+}
+
+/** DescribeExecution's redriveStatus and redriveStatusReason of a job (read from its stored checkpoint). */
+export function redriveStatusOf(job: WorkflowJobEntity): { redriveStatus: 'REDRIVABLE' | 'NOT_REDRIVABLE'; redriveStatusReason?: string } {
+  let cp: Checkpoint | null = null;
+  if (job.status !== 'RUNNING' && job.status !== 'SUCCEEDED' && job.checkpoint) {
+    try {
+      cp = decodeCheckpoint(job.checkpoint);
+    } catch {
+      cp = null;
+    }
+  }
+  // The history bound is checked when redriving (one more statement here for every describe would be wasted).
+  const why = redriveProblem(job, cp, 0);
+  return why ? { redriveStatus: 'NOT_REDRIVABLE', redriveStatusReason: why } : { redriveStatus: 'REDRIVABLE' };
 }
 
 /** The definition name of a definition ARN: InvalidArn when malformed; another region's or account's names nothing. */

@@ -55,6 +55,7 @@ export { initialCheckpoint, advance, type AdvanceOptions } from './interpreter';
 export { AslError } from './errors';
 export { encodeCheckpoint, decodeCheckpoint } from './checkpoint-codec';
 export { engineStats } from './bounds';
+export { redrivable, redriveCheckpoint } from './redrive';
 export {
   externalKind,
   externalWaits,

@@ -1251,9 +1251,11 @@ export async function advance(
     return failInstead(checkpoint, m, opts, `The execution's history reached the maximum size of ${run.maxHistoryBytes} bytes.`, E.DataLimitExceeded);
   }
   if (cp.st) {
-    // keep the stored checkpoint small once the job is over: the output/error are in cp.out / cp.err / cp.cau
+    // keep the stored checkpoint small once the job is over: the output/error are in cp.out / cp.err / cp.cau;
+    // a failed or timed-out job keeps its threads, from which RedriveExecution resumes (redrive.ts)
     const r = cp.root;
-    cp.root = { s: r.s, p: cp.st === 'SUCCEEDED' ? 'D' : 'F', in: null, l: r.l, k: '', n: r.n };
+    if (cp.st === 'SUCCEEDED') cp.root = { s: r.s, p: 'D', in: null, l: r.l, k: '', n: r.n };
+    else cp.rv = 1;
     return terminalResult(cp, events);
   }
   const now = run.nowMs();

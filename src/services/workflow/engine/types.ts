@@ -174,4 +174,8 @@ export interface Checkpoint {
   out?: string;
   err?: string;
   cau?: string;
+  /** 1: the job ended FAILED/TIMED_OUT with its threads kept, so it can be redriven (redrive.ts) */
+  rv?: 1;
+  /** the clientToken of the last RedriveExecution (a repeat answers the same redrive) */
+  rt?: string;
 }
