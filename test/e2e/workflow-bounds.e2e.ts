@@ -10,7 +10,7 @@ import { WorkflowJobEntity } from '../../entities';
 import { engineStats } from '../../src/services/workflow/engine';
 import { queryRows } from '../../src/db/rows';
 import { IdentityFixtures, uniq } from '../fixtures/identity';
-import { startTestApp, TestApp } from '../helpers/app';
+import { gql, startTestApp, TestApp } from '../helpers/app';
 import { signedCall } from '../helpers/sigv4';
 
 const ROLE = 'arn:aws:iam::000000000000:role/workflow-runner';
@@ -23,6 +23,7 @@ describe('workflow resource bounds', () => {
   let t: TestApp;
   let sfn: SFNClient;
   let key: { accessKeyId: string; secretAccessKey: string };
+  let token: string;
 
   const define = async (definition: object) =>
     (await sfn.send(new CreateStateMachineCommand({ name: uniq('def'), roleArn: ROLE, definition: JSON.stringify(definition) }))).stateMachineArn!;
@@ -44,6 +45,7 @@ describe('workflow resource bounds', () => {
     t = await startTestApp({ env: { WORKFLOW_HISTORY_PAGE_BYTES: String(PAGE_BYTES), WORKFLOW_JOB_HISTORY_BYTES: String(JOB_HISTORY_BYTES) } });
     const fx = new IdentityFixtures(t.db.dataSource);
     const user = await fx.user(uniq('bounds'));
+    token = await fx.classicToken(user, ['workflow']);
     const k = await fx.services.identity.createAccessKey(t.db.dataSource.manager, { user: user.login });
     key = { accessKeyId: k.accessKeyId, secretAccessKey: k.secretAccessKey };
     sfn = new SFNClient({ region: 'us-east-1', endpoint: `${t.url}/workflow`, credentials: key, disableHostPrefix: true, maxAttempts: 1 });
@@ -90,6 +92,28 @@ describe('workflow resource bounds', () => {
     const viaSdk: number[] = [];
     for await (const page of paginateGetExecutionHistory({ client: sfn }, { executionArn: arn })) viaSdk.push(...page.events!.map((e) => e.id!));
     expect(viaSdk).toEqual(Array.from({ length: 14 }, (_, i) => i + 1));
+    // The graph's history connection keeps to the same budget: fewer nodes than asked for, hasNextPage, and the
+    // cursors walk every event (forward and backward).
+    const HISTORY = `query($arn: String!, $first: Int, $after: String, $last: Int, $before: String) { workflowJob(arn: $arn) {
+      history(first: $first, after: $after, last: $last, before: $before) { pageInfo { hasNextPage hasPreviousPage startCursor endCursor } nodes { id details } } } }`;
+    const walked: number[] = [];
+    let after: string | undefined;
+    for (let guard = 0; guard < 20; guard++) {
+      const r = await gql(t.url, HISTORY, { arn, first: 100, after }, token);
+      expect(r.body.errors).toBeUndefined();
+      expect(Buffer.byteLength(JSON.stringify(r.body))).toBeLessThan(PAGE_BYTES + 4 * KB);
+      const h = r.body.data.workflowJob.history;
+      expect(h.nodes.length).toBeGreaterThan(0);
+      walked.push(...h.nodes.map((n: { id: number }) => n.id));
+      if (!h.pageInfo.hasNextPage) break;
+      after = h.pageInfo.endCursor;
+    }
+    expect(walked).toEqual(Array.from({ length: 14 }, (_, i) => i + 1));
+    const tail = (await gql(t.url, HISTORY, { arn, last: 100 }, token)).body.data.workflowJob.history;
+    expect(tail.pageInfo.hasPreviousPage).toBe(true);
+    expect(tail.nodes[tail.nodes.length - 1].id).toBe(14);
+    expect(tail.nodes.length).toBeLessThan(14);
+
     // maxResults still bounds a page in events.
     expect((await sfn.send(new GetExecutionHistoryCommand({ executionArn: arn, maxResults: 1 }))).events).toHaveLength(1);
   });

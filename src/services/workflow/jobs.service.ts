@@ -13,7 +13,7 @@ import { withTransaction } from '../../context';
 import { queryRows, sqlFor } from '../../db/rows';
 import { isPostgres, lockedFindOne } from '../../db/transaction';
 import { ConflictError, NotFoundError, quoteInput, UnavailableError, ValidationError } from '../../errors/app-error';
-import { DEFAULT_PAGE_SIZE, keysetPage, Page, PageArgs } from '../common/pagination';
+import { DEFAULT_PAGE_SIZE, keysetPage, Page, PageArgs, validatePageArgs } from '../common/pagination';
 import { jobVisibilityFilter, jobVisible, requireWorkflowAccess } from './access';
 import { closeOpenTasks } from './activities.service';
 import { Checkpoint, decodeCheckpoint, encodeCheckpoint, redrivable, redriveCheckpoint } from './engine';
@@ -374,16 +374,68 @@ export class WorkflowJobService {
   async historyPage(ctx: RequestContext, job: WorkflowJobEntity, args: PageArgs & { reverse?: boolean }): Promise<Page<JobEvent>> {
     requireWorkflowAccess(ctx, 'read');
     if (!jobVisible(ctx.viewer, job)) throw executionDoesNotExist(job.arn);
-    const qb = ctx.db.getRepository(WorkflowJobEventEntity).createQueryBuilder('e').where('e.job_id = :id', { id: job.id });
+    // The page's events without their details first: their sizes decide how many fit the byte budget
+    // (WORKFLOW_HISTORY_PAGE_BYTES, at least one); only those are loaded. A page cut short says there is more.
+    const qb = ctx.db
+      .getRepository(WorkflowJobEventEntity)
+      .createQueryBuilder('e')
+      .select(['e.jobId', 'e.eventId', 'e.previousEventId', 'e.type', 'e.timestamp'])
+      .where('e.job_id = :id', { id: job.id });
     // Keyset on (event_id, job_id): the job is fixed, so the event id alone orders the page.
     const page = await keysetPage(qb, args, { property: 'eventId', direction: args.reverse ? 'DESC' : 'ASC' }, DEFAULT_PAGE_SIZE);
+    let rows = page.items;
+    const backward = validatePageArgs(args, DEFAULT_PAGE_SIZE).backward;
+    let cut = false;
+    if (rows.length > 0) {
+      const ids = rows.map((r) => r.eventId);
+      const sizes = new Map(
+        (
+          await queryRows<{ event_id: number | string; n: number | string | null }>(
+            ctx.db,
+            'SELECT event_id, LENGTH(details) AS n FROM workflow_job_events WHERE job_id = ? AND event_id BETWEEN ? AND ?',
+            [job.id, Math.min(...ids), Math.max(...ids)],
+          )
+        ).map((r) => [Number(r.event_id), Number(r.n ?? 0)]),
+      );
+      const budget = ctx.config.workflowHistoryPageBytes;
+      // forward pages keep their first events, backward pages (last/before) the ones nearest their cursor
+      const order = backward ? [...rows].reverse() : rows;
+      let bytes = 0;
+      let take = 0;
+      for (const r of order) {
+        bytes += (sizes.get(r.eventId) ?? 0) + 100;
+        if (take > 0 && bytes > budget) break;
+        take++;
+      }
+      if (take < rows.length) {
+        cut = true;
+        rows = backward ? rows.slice(rows.length - take) : rows.slice(0, take);
+      }
+    }
+    const details = new Map<number, string>();
+    if (rows.length > 0) {
+      const ids = rows.map((r) => r.eventId);
+      for (const d of await queryRows<{ event_id: number | string; details: string }>(
+        ctx.db,
+        'SELECT event_id, details FROM workflow_job_events WHERE job_id = ? AND event_id BETWEEN ? AND ?',
+        [job.id, Math.min(...ids), Math.max(...ids)],
+      )) {
+        details.set(Number(d.event_id), d.details);
+      }
+    }
     const rowOf = new Map<JobEvent, WorkflowJobEventEntity>();
-    const items = page.items.map((r) => {
-      const e: JobEvent = { id: r.eventId, previousEventId: r.previousEventId, type: r.type, timestamp: r.timestamp, details: parseDetails(r.details) };
+    const items = rows.map((r) => {
+      const e: JobEvent = { id: r.eventId, previousEventId: r.previousEventId, type: r.type, timestamp: r.timestamp, details: parseDetails(details.get(r.eventId) ?? '{}') };
       rowOf.set(e, r);
       return e;
     });
-    return { ...page, items, cursorOf: (e) => page.cursorOf(rowOf.get(e)!) };
+    return {
+      ...page,
+      items,
+      hasNextPage: page.hasNextPage || (cut && !backward),
+      hasPreviousPage: page.hasPreviousPage || (cut && backward),
+      cursorOf: (e) => page.cursorOf(rowOf.get(e)!),
+    };
   }
 
   /** Jobs of a definition the viewer may see, newest first (start date, then id), `maxResults` at a time. */
