@@ -199,6 +199,10 @@ function calendarAllows(viewer: Viewer, action: CalendarAction, res: CalendarRes
   if (c.type === 'access_key') return false;
   const writing = action !== 'calendar.read_private';
   if (c.type === 'fine_grained' && !grantsFineGrained(c.permissions, ['calendar', writing ? 'write' : 'read'])) return false;
+  // Classic tokens write the calendar only with the `calendar` scope (as `workflow` gates workflows): a token made
+  // for repositories (`repo`, `public_repo`) or workflows never acts with the user's calendar role. Reads, also of
+  // the viewer's own and (editors) others' unpublished posts, need no scope.
+  if (c.type === 'classic' && writing && !c.scopes.has('calendar')) return false;
   const role = viewer.user.calendarRole;
   if (!role) return false;
   const caps = CALENDAR_CAPABILITIES[role];

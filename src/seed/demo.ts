@@ -58,13 +58,13 @@ async function seedIdentityDemo(dataSource: DataSource, services: Services, secr
       const { token } = await id.createToken(db, input);
       tokens.push({ user, kind: input.kind, description, token });
     };
-    await add('alice', 'org admin; classic repo, security_events, admin:org, workflow', {
+    await add('alice', 'org admin, calendar editor; classic repo, security_events, admin:org, workflow, calendar', {
       user: 'alice',
       kind: 'classic',
-      scopes: ['repo', 'security_events', 'admin:org', 'workflow'],
+      scopes: ['repo', 'security_events', 'admin:org', 'workflow', 'calendar'],
       note: 'demo',
     });
-    await add('bob', 'security manager; classic security_events', { user: 'bob', kind: 'classic', scopes: ['security_events'], note: 'demo' });
+    await add('bob', 'security manager, calendar author; classic security_events, calendar', { user: 'bob', kind: 'classic', scopes: ['security_events', 'calendar'], note: 'demo' });
     await add('carol', 'developer; fine-grained on acme/api: contents write, secret_scanning_alerts read', {
       user: 'carol',
       kind: 'fine_grained',

@@ -83,8 +83,8 @@ beforeAll(async () => {
   t = await startTestApp({ env: { CALENDAR_NOW: NOW, CALENDAR_TIMEZONE: 'UTC', WORKFLOW_RUNNER: 'off' } });
   base = `${t.url}/calendar/events/v1`;
   const f = new IdentityFixtures(t.db.dataSource);
-  editorA = await f.classicToken(await f.user('cal-editor-a', { calendarRole: 'editor' }), []);
-  editorB = await f.classicToken(await f.user('cal-editor-b', { calendarRole: 'editor' }), []);
+  editorA = await f.classicToken(await f.user('cal-editor-a', { calendarRole: 'editor' }), ['calendar']);
+  editorB = await f.classicToken(await f.user('cal-editor-b', { calendarRole: 'editor' }), ['calendar']);
 }, 60_000);
 
 afterAll(async () => {

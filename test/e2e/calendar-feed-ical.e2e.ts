@@ -29,7 +29,7 @@ async function create(fields: Record<string, unknown>): Promise<number> {
 beforeAll(async () => {
   t = await startTestApp({ env: { CALENDAR_NOW: '2026-01-01T00:00:00Z', CALENDAR_TIMEZONE: 'UTC+5:30' } });
   const f = new IdentityFixtures(t.db.dataSource);
-  editor = await f.classicToken(await f.user('ics-editor', { calendarRole: 'editor' }), []);
+  editor = await f.classicToken(await f.user('ics-editor', { calendarRole: 'editor' }), ['calendar']);
   const at = (title: string, timezone: string, start: string, end: string, extra: Record<string, unknown> = {}) =>
     create({ title, start_date: start, end_date: end, timezone, ...extra });
   ids.control = await at('Evil\u0001\b\u001b[31m title\u007f', 'UTC', '2026-06-10 19:00:00', '2026-06-10 20:00:00', {

@@ -54,7 +54,7 @@ describe('calendar GraphQL', () => {
     const roles = { alice: 'editor', bob: 'author', carol: 'contributor', dave: 'subscriber' } as const;
     for (const [login, calendarRole] of Object.entries(roles)) {
       const u = await f.user(login, { calendarRole });
-      tokens[login] = await f.classicToken(u, ['repo']);
+      tokens[login] = await f.classicToken(u, ['repo', 'calendar']);
     }
 
     const cat = async (name: string, parent?: number) =>

@@ -285,7 +285,7 @@ beforeAll(async () => {
   t = await startTestApp({ env: { CALENDAR_NOW: '2026-03-01T12:00:00Z', CALENDAR_TIMEZONE: 'Europe/Copenhagen' } });
   const f = new IdentityFixtures(t.db.dataSource);
   for (const [login, calendarRole] of Object.entries({ alice: 'editor', carol: 'contributor' })) {
-    tokens[login] = await f.classicToken(await f.user(login, { calendarRole }), ['repo']);
+    tokens[login] = await f.classicToken(await f.user(login, { calendarRole }), ['repo', 'calendar']);
   }
   const ok = async (query: string, variables: Record<string, unknown>, who: Who = 'alice') => {
     const r = await gql(t.url, query, variables, who ? tokens[who] : undefined);

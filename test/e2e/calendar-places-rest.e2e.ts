@@ -40,10 +40,10 @@ beforeAll(async () => {
   t = await startTestApp({ env: { CALENDAR_NOW: NOW, CALENDAR_TIMEZONE: 'UTC' } });
   base = `${t.url}/calendar/events/v1`;
   const f = new IdentityFixtures(t.db.dataSource);
-  editor = await f.classicToken(await f.user('pl-editor', { calendarRole: 'editor' }), []);
-  author = await f.classicToken(await f.user('pl-author', { calendarRole: 'author' }), []);
-  contributor = await f.classicToken(await f.user('pl-contrib', { calendarRole: 'contributor' }), []);
-  subscriber = await f.classicToken(await f.user('pl-sub', { calendarRole: 'subscriber' }), []);
+  editor = await f.classicToken(await f.user('pl-editor', { calendarRole: 'editor' }), ['calendar']);
+  author = await f.classicToken(await f.user('pl-author', { calendarRole: 'author' }), ['calendar']);
+  contributor = await f.classicToken(await f.user('pl-contrib', { calendarRole: 'contributor' }), ['calendar']);
+  subscriber = await f.classicToken(await f.user('pl-sub', { calendarRole: 'subscriber' }), ['calendar']);
 });
 
 afterAll(async () => {

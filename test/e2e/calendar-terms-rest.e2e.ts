@@ -38,8 +38,8 @@ beforeAll(async () => {
   t = await startTestApp({ env: { CALENDAR_NOW: NOW, CALENDAR_TIMEZONE: 'UTC' } });
   base = `${t.url}/calendar/events/v1`;
   const f = new IdentityFixtures(t.db.dataSource);
-  editor = await f.classicToken(await f.user('tm-editor', { calendarRole: 'editor' }), []);
-  author = await f.classicToken(await f.user('tm-author', { calendarRole: 'author' }), []);
+  editor = await f.classicToken(await f.user('tm-editor', { calendarRole: 'editor' }), ['calendar']);
+  author = await f.classicToken(await f.user('tm-author', { calendarRole: 'author' }), ['calendar']);
 });
 
 afterAll(async () => {

@@ -14,7 +14,7 @@ let editor: string;
 beforeAll(async () => {
   t = await startTestApp({ env: { CALENDAR_NOW: '2026-01-01T00:00:00Z', CALENDAR_TIMEZONE: 'UTC' } });
   const f = new IdentityFixtures(t.db.dataSource);
-  editor = await f.classicToken(await f.user('decode-editor', { calendarRole: 'editor' }), []);
+  editor = await f.classicToken(await f.user('decode-editor', { calendarRole: 'editor' }), ['calendar']);
 });
 
 afterAll(async () => {

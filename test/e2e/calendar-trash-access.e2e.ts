@@ -32,8 +32,8 @@ beforeAll(async () => {
   t = await startTestApp({ env: { CALENDAR_NOW: NOW, CALENDAR_TIMEZONE: 'UTC' } });
   base = `${t.url}/calendar/events/v1`;
   const f = new IdentityFixtures(t.db.dataSource);
-  editor = await f.classicToken(await f.user('trash-editor', { calendarRole: 'editor' }), []);
-  contributor = await f.classicToken(await f.user('trash-contrib', { calendarRole: 'contributor' }), []);
+  editor = await f.classicToken(await f.user('trash-editor', { calendarRole: 'editor' }), ['calendar']);
+  contributor = await f.classicToken(await f.user('trash-contrib', { calendarRole: 'contributor' }), ['calendar']);
 });
 
 afterAll(async () => {

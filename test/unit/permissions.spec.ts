@@ -191,7 +191,7 @@ describe('can(): calendar roles (WordPress capabilities)', () => {
     for (const role of ROLES_) {
       const expected = byRole[role ?? 'none'];
       it(`${role ?? 'no role'}: ${action} on own draft/own published/others' draft/others' published -> ${expected}`, () => {
-        const v = as(classic(), { calendarRole: role });
+        const v = as(classic('calendar'), { calendarRole: role });
         expect(items.map((i) => can(v, action as Action, { type: 'calendar', ...i }))).toEqual(expected);
       });
     }
@@ -202,10 +202,23 @@ describe('can(): calendar roles (WordPress capabilities)', () => {
     ['contributor', true, false],
     ['subscriber', false, false],
   ] as const)('%s: create=%p manage_terms=%p', (role, create, terms) => {
-    const v = as(classic(), { calendarRole: role });
+    const v = as(classic('calendar'), { calendarRole: role });
     expect(can(v, 'calendar.create', { type: 'calendar' })).toBe(create);
     expect(can(v, 'calendar.manage_terms', { type: 'calendar' })).toBe(terms);
   });
+  it('classic tokens write the calendar only with the calendar scope; reads need none (issue 20.9)', () => {
+    for (const scopes of [[], ['repo'], ['public_repo'], ['workflow'], ['repo', 'security_events', 'admin:org', 'workflow']]) {
+      const v = as(classic(...scopes), { calendarRole: 'editor' });
+      for (const action of ['calendar.create', 'calendar.edit', 'calendar.publish', 'calendar.delete', 'calendar.manage_terms'] as const) {
+        expect(can(v, action, { type: 'calendar', authorId: 8 })).toBe(false);
+      }
+      expect(can(v, 'calendar.read_private', { type: 'calendar', authorId: 8 })).toBe(true);
+      expect(can(v, 'calendar.read', { type: 'calendar' })).toBe(true);
+    }
+    expect(can(as(classic('calendar'), { calendarRole: 'editor' }), 'calendar.create', { type: 'calendar' })).toBe(true);
+    expect(can(as(classic('calendar'), { calendarRole: 'subscriber' }), 'calendar.create', { type: 'calendar' })).toBe(false);
+  });
+
   it('fine-grained tokens need the calendar permission; access keys never act on the calendar', () => {
     expect(can(as(fine({ calendar: 'write' }), { calendarRole: 'editor' }), 'calendar.create', { type: 'calendar' })).toBe(true);
     expect(can(as(fine({ calendar: 'read' }), { calendarRole: 'editor' }), 'calendar.create', { type: 'calendar' })).toBe(false);

@@ -110,9 +110,13 @@ export function editableCondition(viewer: Viewer, cols: { status: string; author
   return `((${cols.authorId} = ${me} AND ${own}) OR ((${cols.authorId} IS NULL OR ${cols.authorId} <> ${me}) AND ${others}))`;
 }
 
-/** Does the viewer hold WordPress' edit_posts on the calendar (contributor and up)? Decides the list status default. */
+/**
+ * Does the viewer's role hold WordPress' edit_posts on the calendar (contributor and up)? Decides the list status
+ * default and which statuses a list may ask for: a read, so asked as "may see its own unpublished posts" — a token
+ * without the calendar write scope lists as its role does.
+ */
 export function canEditSomePosts(viewer: Viewer): boolean {
-  return can(viewer, 'calendar.create', { type: 'calendar' });
+  return viewer.kind === 'user' && can(viewer, 'calendar.read_private', { type: 'calendar', authorId: viewer.user.id, published: false });
 }
 
 /** rest_forbidden: 401 when nobody is logged in, 403 otherwise. */

@@ -45,6 +45,7 @@ export const CLASSIC_SCOPES = [
   'admin:org',
   'workflow',
   'user',
+  'calendar',
 ] as const;
 export const FINE_GRAINED_PERMISSIONS = [
   'secret_scanning_alerts',

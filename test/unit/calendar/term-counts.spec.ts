@@ -26,7 +26,7 @@ describe('calendar term counts', () => {
     f = new IdentityFixtures(db.dataSource);
     contexts = testContexts(db.dataSource, f.services, loadConfig({ CALENDAR_NOW: '2026-01-01T12:00:00Z' }));
     const alice = await f.user('tc-alice', { calendarRole: 'editor' });
-    editor = await contexts.as(await f.classicToken(alice, []));
+    editor = await contexts.as(await f.classicToken(alice, ['calendar']));
     jazz = (await f.services.calendarTerms.create(editor, 'category', { name: 'Jazz' })).term.id;
     rock = (await f.services.calendarTerms.create(editor, 'category', { name: 'Rock' })).term.id;
     outdoor = (await f.services.calendarTerms.create(editor, 'tag', { name: 'Outdoor' })).term.id;
@@ -38,7 +38,7 @@ describe('calendar term counts', () => {
 
   it('follow creates, link changes, status changes, trash and restore', async () => {
     const events = f.services.calendarEvents;
-    const fresh = async () => contexts.as(await f.classicToken((await contexts.account('tc-alice'))!, []));
+    const fresh = async () => contexts.as(await f.classicToken((await contexts.account('tc-alice'))!, ['calendar']));
     const a = await events.create(await fresh(), { title: 'A', startDate: '2026-02-01', endDate: '2026-02-01', categories: [jazz], tags: [outdoor] });
     const b = await events.create(await fresh(), { title: 'B', startDate: '2026-02-02', endDate: '2026-02-02', categories: [jazz, rock], status: 'draft' });
     expect(await counts()).toEqual([1, 0, 1]); // the draft does not count

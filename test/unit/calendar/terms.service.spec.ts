@@ -80,7 +80,7 @@ describe('calendar terms service', () => {
     const bob = await f.user('bob', { calendarRole: 'author' });
     const carol = await f.user('carol', { calendarRole: 'contributor' });
     const dave = await f.user('dave', { calendarRole: 'subscriber' });
-    for (const [k, u] of Object.entries({ alice, bob, carol, dave })) tokens[k] = await f.classicToken(u, ['repo']);
+    for (const [k, u] of Object.entries({ alice, bob, carol, dave })) tokens[k] = await f.classicToken(u, ['repo', 'calendar']);
 
     const ed = await as('alice');
     music = (await svc().create(ed, 'category', { name: 'Music', description: 'All music' })).term.id;
