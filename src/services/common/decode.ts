@@ -148,23 +148,29 @@ export function wellFormed(s: string): string {
 export function wellFormedJson(value: unknown): unknown {
   if (typeof value === 'string') return wellFormed(value);
   if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const v = value[i];
-      if (v !== null && (typeof v === 'object' || typeof v === 'string')) value[i] = wellFormedJson(v);
+  // Iterative: a body may nest thousands of levels deep (refused later, by its validator, not by a stack overflow here).
+  const pending: object[] = [value];
+  for (let node = pending.pop(); node !== undefined; node = pending.pop()) {
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        const v: unknown = node[i];
+        if (typeof v === 'string') node[i] = wellFormed(v);
+        else if (v !== null && typeof v === 'object') pending.push(v);
+      }
+      continue;
     }
-    return value;
-  }
-  const o = value as Record<string, unknown>;
-  for (const key of Object.keys(o)) {
-    const v = o[key];
-    const fixed = v !== null && (typeof v === 'object' || typeof v === 'string') ? wellFormedJson(v) : v;
-    const k = wellFormed(key);
-    if (k === key) {
-      if (fixed !== v) o[key] = fixed;
-    } else {
-      delete o[key];
-      o[k] = fixed;
+    const o = node as Record<string, unknown>;
+    for (const key of Object.keys(o)) {
+      const v = o[key];
+      const fixed = typeof v === 'string' ? wellFormed(v) : v;
+      if (v !== null && typeof v === 'object') pending.push(v);
+      const k = wellFormed(key);
+      if (k === key) {
+        if (fixed !== v) o[key] = fixed;
+      } else {
+        delete o[key];
+        o[k] = fixed;
+      }
     }
   }
   return value;
