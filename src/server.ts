@@ -22,6 +22,7 @@ import { PLAYGROUND_ASSET_PREFIX, playgroundAsset, playgroundPage } from './grap
 import { getSchema } from './graphql/schema';
 import { createLogger } from './observability/logger';
 import { Metrics } from './observability/metrics';
+import { registerWorkflowMetrics } from './observability/workflow-metrics';
 import { REQUEST_CODES } from './errors/codes';
 import { graphqlHttpErrors, isGraphqlPath } from './graphql/http-errors';
 import { anonymousBodyLimit } from './http-body-limit';
@@ -134,6 +135,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const interrupted = await services.secretScanningPush.failInterruptedScans(dataSource.manager);
   if (interrupted) log.warn({ scans: interrupted }, 'secret scans left in_progress by a previous run marked failed');
   const deps: AppDeps = { dataSource, services, config, log };
+  const workflowMetrics = registerWorkflowMetrics(metrics, deps);
   // Workflow jobs: run here (embedded), through BullMQ (queue, dispatch) or elsewhere (off): WORKFLOW_RUNNER.
   const workflow = startWorkflowRunning(deps);
 
@@ -261,6 +263,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
       const seconds = reply.elapsedTime / 1000;
       metrics.httpRequests.inc({ method: req.method, route, status: String(status) });
       metrics.httpDuration.observe({ method: req.method, route, status: String(status) }, seconds);
+      if (req.headers['x-amz-target'] !== undefined) workflowMetrics.awsRequest(req.headers['x-amz-target'], status, seconds);
       const graphql = (req.appContext as GraphqlContext | undefined)?.graphql;
       req.log.info(
         {

@@ -223,8 +223,19 @@ function lengthCheck(field: string, value: string | undefined, max: number): voi
   }
 }
 
+/** Job counts of this instance (the /metrics counter workflow_jobs_total). */
+export interface JobStats {
+  started: number;
+  succeeded: number;
+  failed: number;
+  timed_out: number;
+  aborted: number;
+  redriven: number;
+}
+
 export class WorkflowJobService {
   private hooks: JobHooks;
+  readonly stats: JobStats = { started: 0, succeeded: 0, failed: 0, timed_out: 0, aborted: 0, redriven: 0 };
 
   constructor(hooks: JobHooks = {}) {
     this.hooks = hooks;
@@ -312,6 +323,7 @@ export class WorkflowJobService {
       });
       return { job, created: true };
     });
+    if (result.created) this.stats.started++;
     if (result.created && this.hooks.onStarted) {
       try {
         await this.hooks.onStarted(result.job.id, result.job);
@@ -486,6 +498,7 @@ export class WorkflowJobService {
       stopped = await this.stopInTransaction(ctx, input);
       if (stopped === null && attempt >= 4) throw new UnavailableError('The execution could not be stopped now; try again');
     }
+    this.stats.aborted++;
     try {
       this.hooks.onStopped?.(stopped.id);
     } catch (e) {
@@ -587,6 +600,7 @@ export class WorkflowJobService {
       });
       return { job: Object.assign(job, patch), redriven: true };
     });
+    if (result.redriven) this.stats.redriven++;
     if (result.redriven && this.hooks.onStarted) {
       try {
         await this.hooks.onStarted(result.job.id, result.job);

@@ -354,6 +354,12 @@ export class WorkflowRunner {
     const ok = await this.store.persist(job.id, job.version, this.owner, t, events, then);
     if (!ok) return null;
     if (terminal) this.deps.log.info({ jobId: job.id, arn: job.arn, status: adv.status, runner: this.owner }, 'workflow job ended');
+    if (terminal) {
+      const stats = this.deps.services.workflowJobs.stats;
+      if (adv.status === 'SUCCEEDED') stats.succeeded++;
+      else if (adv.status === 'TIMED_OUT') stats.timed_out++;
+      else stats.failed++;
+    }
     return Object.assign({}, job, t, { version: job.version + 1, status: adv.status as JobRow['status'] }) as JobRow;
   }
 
@@ -368,6 +374,7 @@ export class WorkflowRunner {
     const id = (await lastJobEventId(this.deps.dataSource.manager, job.id)) + 1;
     const event: HistoryEvent = { id, previousEventId: id - 1, timestamp: now.toISOString(), type: 'ExecutionFailed', executionFailedEventDetails: { error: 'States.Runtime', cause } };
     const t = { checkpoint: job.checkpoint ?? 'null', currentState: null, status: 'FAILED', output: null, error: 'States.Runtime', cause, stopDate: now, leaseOwner: null, leaseUntil: null, leaseMs: null, wakeAt: null };
+    this.deps.services.workflowJobs.stats.failed++;
     await this.store.persist(job.id, job.version, this.owner, t, [event], async (m) => {
       await closeOpenTasks(m, job.id);
       await finishDeletion(m, job.definitionId);
