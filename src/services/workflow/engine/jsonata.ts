@@ -21,6 +21,9 @@ export const MAX_DEPTH = 400;
 /** Longest string and array any step of an expression may produce. */
 export const MAX_STRING = 1_048_576;
 export const MAX_ITEMS = 100_000;
+/** Characters and array items function calls and operators may produce in one evaluation, all steps together. */
+export const MAX_PRODUCED_CHARS = 32 * 1_048_576;
+export const MAX_PRODUCED_ITEMS = 4 * 1_048_576;
 /** Result size (JSON characters, counted while it is converted): a shared sub-tree counts every time it appears. */
 export const MAX_RESULT_CHARS = 4 * 1_048_576;
 /** Step Functions' $range (like States.ArrayRange) makes at most 1000 items. */
@@ -127,7 +130,12 @@ function readFast(f: NonNullable<Expr['fast']>, env: JEnv): Json | undefined {
 
 interface Counters {
   sfSteps?: number;
+  sfChars?: number;
+  sfItems?: number;
 }
+
+/** Nodes that build new values (reading a variable or a path of the data allocates nothing). */
+const BUILDS = new Set(['function', 'partial', 'apply', 'binary']);
 
 function entryHook(_expr: unknown, _input: unknown, env: { base: Counters }): Promise<void> | void {
   const b = env.base;
@@ -136,11 +144,22 @@ function entryHook(_expr: unknown, _input: unknown, env: { base: Counters }): Pr
   if (n % YIELD_EVERY === 0) return new Promise<void>((resolve) => setImmediate(resolve));
 }
 
-function exitHook(_expr: unknown, _input: unknown, _env: unknown, result: unknown): void {
+function exitHook(expr: { type?: string }, _input: unknown, env: { base: Counters }, result: unknown): void {
   if (typeof result === 'string') {
     if (result.length > MAX_STRING) throw new Refusal(`The expression produced a string longer than ${MAX_STRING} characters`);
-  } else if (Array.isArray(result) && result.length > MAX_ITEMS) {
-    throw new Refusal(`The expression produced an array of more than ${MAX_ITEMS} items`);
+    // many strings under the limit each (a thousand 1 MiB pads) would still take the process' memory
+    if (result.length > 64 && BUILDS.has(expr.type ?? '')) {
+      const b = env.base;
+      b.sfChars = (b.sfChars ?? 0) + result.length;
+      if (b.sfChars > MAX_PRODUCED_CHARS) throw new Refusal(`The expression produced more than ${MAX_PRODUCED_CHARS} characters of strings in all`);
+    }
+  } else if (Array.isArray(result)) {
+    if (result.length > MAX_ITEMS) throw new Refusal(`The expression produced an array of more than ${MAX_ITEMS} items`);
+    if (result.length > 64 && BUILDS.has(expr.type ?? '')) {
+      const b = env.base;
+      b.sfItems = (b.sfItems ?? 0) + result.length;
+      if (b.sfItems > MAX_PRODUCED_ITEMS) throw new Refusal(`The expression produced more than ${MAX_PRODUCED_ITEMS} array items in all`);
+    }
   }
 }
 

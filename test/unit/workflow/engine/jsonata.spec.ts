@@ -381,6 +381,7 @@ describe('bounded evaluation', () => {
     ['a string doubled 40 times', "{% ($f := function($s, $n){ $n = 0 ? $s : $f($s & $s, $n - 1) }; $f('x', 40)) %}", 'string longer'],
     ['$pad to a huge width', "{% $pad('x', 1000000000) %}", '$pad'],
     ['$string of a huge range', '{% $string([1..10000000]) %}', 'array of more than'],
+    ['many strings under the limit each', "{% $count([1..200].$pad('', 1000000)) %}", 'characters of strings in all'],
     ['a loop of many steps', '{% $count([1..99999].($string($) & $string($ + 1))) %}', 'evaluation steps'],
   ])('%s fails with States.QueryEvaluationError', async (_name, expr, why) => {
     const r = await runToEnd(jsonata({ P: { Type: 'Pass', Output: expr, End: true } }), {});
