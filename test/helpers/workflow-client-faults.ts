@@ -48,6 +48,8 @@ export interface ReceivedRequest {
   arrivedAt: number;
   /** process.hrtime in ms at arrival. */
   arrivedHr: number;
+  /** The server's `clock` at arrival (a test's virtual clock), when it was given one. */
+  arrivedClock?: number;
   headers: IncomingHttpHeaders;
   body: string;
   /** The signature checked with the gateway's SigV4 code: true valid, false wrong or missing. */
@@ -77,20 +79,21 @@ async function verify(method: string, target: string, headers: IncomingHttpHeade
 }
 
 /** A loopback server answering `faults` in order, then `fallback` (default 200 `{}`) forever. */
-export async function startFaultServer(faults: Fault[] = [], fallback: Fault = ok()): Promise<FaultServer> {
+export async function startFaultServer(faults: Fault[] = [], fallback: Fault = ok(), options: { clock?: () => number } = {}): Promise<FaultServer> {
   let queue = [...faults];
   let rest = fallback;
   const requests: ReceivedRequest[] = [];
   const server: Server = createServer((req, res) => {
     const arrivedAt = Date.now();
     const arrivedHr = Number(process.hrtime.bigint()) / 1e6;
+    const arrivedClock = options.clock?.();
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks);
       const fault = queue.length > 0 ? queue.shift()! : rest;
       void verify(req.method ?? 'GET', req.url ?? '/', req.headers, body).then((signatureValid) => {
-        requests.push({ arrivedAt, arrivedHr, headers: req.headers, body: body.toString('utf8'), signatureValid, fault });
+        requests.push({ arrivedAt, arrivedHr, arrivedClock, headers: req.headers, body: body.toString('utf8'), signatureValid, fault });
         if (fault.kind === 'destroy') {
           req.socket.destroy();
           return;

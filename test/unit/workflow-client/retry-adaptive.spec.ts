@@ -1,7 +1,7 @@
 /**
  * Adaptive mode against the fault-injecting loopback server: the client rate limiter slows the send rate after
  * throttling responses — exact inter-send gaps on a virtual clock (backoff jitter 0, so every gap is the
- * limiter's), and once in real time with small numbers, measured at the server.
+ * limiter's), also stamped on that clock where the requests arrive at the server.
  */
 import { resolveRetries, retryMiddleware } from '../../../packages/workflow-client/src/retry';
 import { FaultServer, faultPipeline, ok, rejection, startFaultServer, status, throttle, VirtualClock } from '../../helpers/workflow-client-faults';
@@ -104,31 +104,37 @@ describe('adaptive mode: the CUBIC client rate limiter', () => {
     expect(gaps(pipeline.sent.map((s) => s.at))).toEqual([0, 0, 0, 0, 0]);
   });
 
-  it('in real time: after throttles the server sees the send rate drop', async () => {
-    const mw = retryMiddleware(resolveRetries({ mode: 'adaptive', max_attempts: 1 }, ctx), { stats: false, random: () => 0 });
-    const pipeline = faultPipeline({ server, retry: mw });
+  it('at the server: after throttles the requests arrive further and further apart', async () => {
+    // The limiter's time is a virtual clock, and the server stamps each arrival with it: the gaps measured where the
+    // requests land are the limiter's own spacing, whatever the machine's load (no wall-clock bounds).
+    const clock = new VirtualClock();
+    const atServer = await startFaultServer([], ok(), { clock: clock.now });
+    try {
+      const mw = retryMiddleware(resolveRetries({ mode: 'adaptive', max_attempts: 1 }, ctx), { stats: false, random: () => 0, clock: clock.now, sleep: clock.sleep });
+      const pipeline = faultPipeline({ server: atServer, retry: mw, sleep: clock.sleep, clock: clock.now });
+      const arrivals = () => atServer.requests.map((r) => r.arrivedClock!);
 
-    // Unthrottled sends as fast as the loopback allows, until the limiter has measured a real rate (≥ 50/s; a
-    // first 0.5 s bucket may hold only a few sends).
-    const start = Date.now();
-    while (mw.rateLimiter!.snapshot().measuredTxRate < 50 || Date.now() - start < 300) {
-      await pipeline.execute('DescribeExecution');
-      if (Date.now() - start > 4000) throw new Error(`measured only ${mw.rateLimiter!.snapshot().measuredTxRate}/s in 4 s`);
+      // Unthrottled: 40 sends 20 ms apart (50/s), so the limiter has measured a real rate.
+      for (let i = 0; i < 40; i++) {
+        clock.advance(20);
+        await pipeline.execute('DescribeExecution');
+      }
+      expect(gaps(arrivals())).toEqual(Array(39).fill(20));
+      expect(mw.rateLimiter!.snapshot().measuredTxRate).toBeGreaterThan(30);
+
+      // Now every answer is a throttle, and the client sends again as soon as it may.
+      atServer.script([], throttle());
+      const firstThrottled = atServer.requests.length;
+      for (let i = 0; i < 8; i++) await rejection(pipeline.execute('DescribeExecution'));
+      const g = gaps(arrivals().slice(firstThrottled));
+      expect(g).toHaveLength(7);
+      // The server sees the rate drop well below the quiet 50/s, and progressively (fill ×0.7 per throttle), not
+      // as one fixed pause: every gap is longer than the one before.
+      expect(g[g.length - 1]).toBeGreaterThan(5 * 20);
+      g.slice(1).forEach((gap, i) => expect(gap).toBeGreaterThan(g[i]));
+      expect(g[g.length - 1]).toBeGreaterThan(g[g.length - 3] * 1.3);
+    } finally {
+      await atServer.close();
     }
-    const quiet = gaps(server.requests.map((r) => r.arrivedHr));
-    const quietMedian = [...quiet].sort((a, b) => a - b)[Math.floor(quiet.length / 2)];
-
-    // Now every answer is a throttle: each one cuts the fill rate to 0.7× — until the gap has grown 4-fold.
-    server.script([], throttle());
-    const firstThrottled = server.requests.length;
-    const throttledGaps = () => gaps(server.requests.slice(firstThrottled).map((r) => r.arrivedHr));
-    const grown = (g: number[]) => g.length >= 3 && g[g.length - 1] >= 4 * g[0] && g[g.length - 1] >= 10;
-    const throttleStart = Date.now();
-    while (!grown(throttledGaps()) && Date.now() - throttleStart < 6000) await rejection(pipeline.execute('DescribeExecution'));
-    const g = throttledGaps();
-    expect(grown(g)).toBe(true);
-    expect(g[g.length - 1]).toBeGreaterThan(5 * quietMedian);
-    // Progressive (≈ ×1/0.7 per throttle), not one fixed pause: the gaps keep growing.
-    expect(g[g.length - 1]).toBeGreaterThan(g[g.length - 3] * 1.3);
-  }, 15_000);
+  });
 });
