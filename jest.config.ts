@@ -7,7 +7,8 @@ import type { Config } from 'jest';
  */
 const config: Config = {
   testEnvironment: 'node',
-  roots: ['<rootDir>/test'],
+  // src: tests that live beside a fenced bypass (src/graphql/direct-resolvers).
+  roots: ['<rootDir>/test', '<rootDir>/src'],
   testMatch: ['**/*.spec.ts', '**/*.e2e.ts'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json', diagnostics: false }],

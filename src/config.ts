@@ -52,6 +52,8 @@ export interface AppConfig {
   metricsToken?: string;
   /** Worker threads that run secret detection (DETECTOR_THREADS; default available parallelism - 1, at least 1). */
   detectorThreads: number;
+  /** Bytes of kept REST texts and answers (REST_MEMO_ALERT_TEXT_BYTES, ..._ALERT_PAGE_BYTES, ..._EVENT_TEXT_BYTES; 0 keeps none). */
+  restMemoBytes: { alertTexts: number; alertPages: number; eventTexts: number };
   /** The calendar site's timezone (CALENDAR_TIMEZONE, IANA name or UTC±N; default UTC): list windows and post dates. */
   calendarTimezone: string;
   /**
@@ -229,6 +231,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     anonymousBodyLimit: parsePositiveInt('ANONYMOUS_BODY_LIMIT', env.ANONYMOUS_BODY_LIMIT, 64 * 1024),
     metricsToken,
     detectorThreads: parseDetectorThreads(env.DETECTOR_THREADS),
+    restMemoBytes: {
+      alertTexts: parseMemoBytes('REST_MEMO_ALERT_TEXT_BYTES', env.REST_MEMO_ALERT_TEXT_BYTES, 16 * 1024 * 1024),
+      alertPages: parseMemoBytes('REST_MEMO_ALERT_PAGE_BYTES', env.REST_MEMO_ALERT_PAGE_BYTES, 32 * 1024 * 1024),
+      eventTexts: parseMemoBytes('REST_MEMO_EVENT_TEXT_BYTES', env.REST_MEMO_EVENT_TEXT_BYTES, 8 * 1024 * 1024),
+    },
     calendarTimezone: parseTimezone(env.CALENDAR_TIMEZONE),
     now: parseClock(env.CALENDAR_NOW),
     workflowRegion: parseWorkflowRegion(env.WORKFLOW_REGION),
@@ -247,6 +254,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
 function parseRange(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {
   const n = parsePositiveInt(name, raw, fallback);
   if (n < min || n > max) throw new ConfigError(`${name} must be from ${min} to ${max} (got "${String(raw).slice(0, 64)}")`);
+  return n;
+}
+
+/** Bytes a memo may keep: 0 (none) to 16 GiB. */
+function parseMemoBytes(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const n = Number(raw.trim());
+  if (!/^\d+$/.test(raw.trim()) || n > 2 ** 34) throw new ConfigError(`${name} must be a number of bytes from 0 to ${2 ** 34} (got "${String(raw).slice(0, 64)}")`);
   return n;
 }
 

@@ -1,6 +1,7 @@
 /**
  * One request context for GraphQL and REST alike: request id, viewer, database, fresh loaders, services.
  */
+import type { RestMemos } from './rest/text-memo';
 import type { FastifyBaseLogger } from 'fastify';
 import type { DataSource, EntityManager } from 'typeorm';
 import { authenticateBearer } from './auth/authenticate';
@@ -24,6 +25,8 @@ export interface RequestContext {
   services: Services;
   config: AppConfig;
   log: AppLogger;
+  /** The app's REST answer memos (see AppDeps.memos). */
+  memos?: RestMemos;
   /**
    * The HTTP request as sent, for what must see it unchanged (request signatures such as SigV4 cover the
    * method, the target, the headers and the exact body bytes). Absent for in-process callers.
@@ -53,6 +56,8 @@ export interface AppDeps {
   services: Services;
   config: AppConfig;
   log: AppLogger;
+  /** The app's REST answer memos (createApp's; absent for in-process callers, which keep nothing). */
+  memos?: RestMemos;
 }
 
 /** What createContext needs of an incoming request, whatever the HTTP framework. */
@@ -93,6 +98,7 @@ export function contextFor(deps: AppDeps, requestId: string, viewer: Viewer = AN
     services: deps.services,
     config: deps.config,
     log: log ?? deps.log,
+    memos: deps.memos,
   };
 }
 

@@ -41,6 +41,7 @@ import { GraphQLError } from 'graphql';
 import { createRedis, RedisLike } from './db/redis';
 import { inRequestScope, installRequestCancellation } from './db/request-cancel';
 import { wellFormedJson } from './services/common/decode';
+import { RestMemos } from './rest/text-memo';
 
 export interface App {
   fastify: FastifyInstance;
@@ -134,7 +135,10 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const services = createServices({ detectorThreads: config.detectorThreads });
   const interrupted = await services.secretScanningPush.failInterruptedScans(dataSource.manager);
   if (interrupted) log.warn({ scans: interrupted }, 'secret scans left in_progress by a previous run marked failed');
-  const deps: AppDeps = { dataSource, services, config, log };
+  // REST answer memos: this app's own, cleared by close().
+  const memos = new RestMemos(config.restMemoBytes);
+  metrics.registerMemos(() => memos.named());
+  const deps: AppDeps = { dataSource, services, config, log, memos };
   const workflowMetrics = registerWorkflowMetrics(metrics, deps);
   // Workflow jobs: run here (embedded), through BullMQ (queue, dispatch) or elsewhere (off): WORKFLOW_RUNNER.
   const workflow = startWorkflowRunning(deps);
@@ -434,6 +438,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
           await services.secretScanningPush.close().catch((err) => log.error({ err }, 'closing the secret detector failed'));
           await services.calendarImport.close().catch((err) => log.error({ err }, 'closing the iCalendar importer failed'));
           await services.workflowDefinitions.close().catch((err) => log.error({ err }, 'closing the definition checker failed'));
+          memos.close();
           if (redis) await redis.quit().catch(() => undefined);
           if (dataSource.isInitialized) await dataSource.destroy();
         }

@@ -3,7 +3,7 @@
  * route template, GraphQL operation counts and latency per operation name. Label values are bounded
  * (route templates, not raw URLs; a capped set of operation names) so clients cannot explode cardinality.
  */
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 const MAX_OPERATION_NAMES = 200;
 const OPERATION_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
@@ -51,6 +51,45 @@ export class Metrics {
       help: "GraphQL executions by executor: a query's compiled plan, or graphql-js (mutations, introspection, failures).",
       labelNames: ['executor'],
       registers: [this.registry],
+    });
+  }
+
+  /** Hits, misses and bytes of an app's memos, read at each scrape. */
+  registerMemos(memos: () => Array<[string, { hits: number; misses: number; usedBytes: number; size: number }]>): void {
+    new Gauge({
+      name: 'rest_memo_bytes',
+      help: 'Bytes held by each REST answer memo (kept texts and an estimate of their rows).',
+      labelNames: ['memo'],
+      registers: [this.registry],
+      collect() {
+        for (const [memo, m] of memos()) this.set({ memo }, m.usedBytes);
+      },
+    });
+    new Gauge({
+      name: 'rest_memo_entries',
+      help: 'Texts held by each REST answer memo.',
+      labelNames: ['memo'],
+      registers: [this.registry],
+      collect() {
+        for (const [memo, m] of memos()) this.set({ memo }, m.size);
+      },
+    });
+    const counted = new Map<string, number>();
+    new Counter({
+      name: 'rest_memo_lookups_total',
+      help: 'Lookups in each REST answer memo by outcome (hit: a kept text made from the same rows was given again).',
+      labelNames: ['memo', 'outcome'],
+      registers: [this.registry],
+      collect() {
+        for (const [memo, m] of memos()) {
+          for (const [outcome, n] of [['hit', m.hits], ['miss', m.misses]] as const) {
+            const key = `${memo}\u0000${outcome}`;
+            const delta = n - (counted.get(key) ?? 0);
+            this.inc({ memo, outcome }, Math.max(0, delta));
+            counted.set(key, n);
+          }
+        }
+      },
     });
   }
 

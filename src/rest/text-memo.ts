@@ -13,6 +13,10 @@
  *
  * Bounded by bytes (texts and an estimate of the kept rows), least recently used first out; whole array bodies
  * made only of kept texts are kept too (`jsonArray`, a quarter of the bound on top).
+ *
+ * The memos belong to one app: `RestMemos` is created by createApp (sizes from its configuration), read by the
+ * routes through the request context, cleared when the app closes, and counted in /metrics (hits, misses, bytes).
+ * What a kept text is made from is declared once per presenter (`KeptText`): its rows, its other inputs, the text.
  */
 import type { DataSource, EntityManager, ObjectLiteral } from 'typeorm';
 import { sameRow } from '../db/same-row';
@@ -32,6 +36,21 @@ function owned(buf: Buffer): Buffer {
 
 /** The rows an item was made of, in a fixed order per kind of item (null for a row it does not have). */
 export type SourceRows = ReadonlyArray<ObjectLiteral | null | undefined>;
+
+/**
+ * A presenter whose texts are kept, declared once: everything its text is made from (the rows it reads, and the
+ * rest as one string), so a kept text is given again only when all of it is the same.
+ */
+export interface KeptText<I> {
+  /** Which item (among this presenter's): e.g. its variant and id. */
+  slot(input: I): string;
+  /** What the text depends on besides rows: base URL, variant, options, viewer-dependent flags. */
+  extra(input: I): string;
+  /** Every row the presenter reads for the item, in a fixed order (null for one it does not have). */
+  rows(input: I): SourceRows;
+  /** The item's JSON text. */
+  text(input: I): string;
+}
 
 interface Entry extends Made {
   text: Buffer;
@@ -138,15 +157,27 @@ export class TextMemo {
   /** The text kept in `slot`, when it was made from the same `extra` and rows equal to `rows`. */
   get(db: EntityManager | DataSource, slot: string, extra: string, rows: SourceRows): Buffer | undefined {
     const e = this.entries.peek(slot);
-    if (e === undefined || !madeFrom(db, e, extra, rows)) return undefined;
+    if (e === undefined || !madeFrom(db, e, extra, rows)) {
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
     this.entries.get(slot); // most recently used
     return e.text;
   }
+
+  hits = 0;
+  misses = 0;
 
   set(slot: string, extra: string, rows: SourceRows, text: Buffer): void {
     // The request's own row objects (loaded for this answer, never written to afterwards): kept as they are, they
     // share their hidden class with the next answer's rows, which keeps sameRow's property reads monomorphic.
     this.entries.set(slot, { extra, rows: [...rows], text }, text.length + 2 * (extra.length + slot.length) + ROW_BYTES * rows.length + 64);
+  }
+
+  /** The text `kept` declares for `input`: the kept one when made from the same inputs, or a new one (then kept). */
+  textOf<I>(db: EntityManager | DataSource, kept: KeptText<I>, input: I): Buffer {
+    return this.text(db, kept.slot(input), kept.extra(input), kept.rows(input), () => kept.text(input));
   }
 
   /** The text of `slot` made from `extra` and `rows`: the kept one, or `make()`'s (then kept). */
@@ -208,10 +239,17 @@ export class AnswerMemo {
   get(db: EntityManager | DataSource, source: string | undefined, extra: string, rows: SourceRows): Buffer | undefined {
     if (source === undefined) return undefined;
     const kept = this.entries.peek(source)?.find((e) => madeFrom(db, e, extra, rows));
-    if (kept === undefined) return undefined;
+    if (kept === undefined) {
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
     this.entries.get(source); // most recently used
     return kept.body;
   }
+
+  hits = 0;
+  misses = 0;
 
   /** Keep `body` as the answer made from this page text, `extra` and `rows`. */
   set(source: string | undefined, extra: string, rows: SourceRows, body: Buffer): void {
@@ -233,4 +271,50 @@ export class AnswerMemo {
   clear(): void {
     this.entries.clear();
   }
+}
+
+/** Bytes each memo of an app may keep (0: none). */
+export interface RestMemoSizes {
+  /** Texts of listed secret scanning alerts (REST_MEMO_ALERT_TEXT_BYTES). */
+  alertTexts: number;
+  /** Texts of listed calendar events (REST_MEMO_EVENT_TEXT_BYTES). */
+  eventTexts: number;
+  /** Whole secret scanning alert list answers (REST_MEMO_ALERT_PAGE_BYTES). */
+  alertPages: number;
+}
+
+/** The REST answer memos of one app (createApp makes them, its close() clears them). */
+export class RestMemos {
+  readonly alertTexts: TextMemo;
+  readonly eventTexts: TextMemo;
+  readonly alertPages: AnswerMemo;
+
+  constructor(sizes: RestMemoSizes) {
+    this.alertTexts = new TextMemo(sizes.alertTexts);
+    this.eventTexts = new TextMemo(sizes.eventTexts);
+    this.alertPages = new AnswerMemo(sizes.alertPages);
+  }
+
+  /** Each memo by its name in /metrics. */
+  named(): Array<[string, { hits: number; misses: number; usedBytes: number; size: number }]> {
+    return [
+      ['alert_texts', this.alertTexts],
+      ['alert_pages', this.alertPages],
+      ['event_texts', this.eventTexts],
+    ];
+  }
+
+  close(): void {
+    this.alertTexts.clear();
+    this.eventTexts.clear();
+    this.alertPages.clear();
+  }
+}
+
+/** Nothing kept: the memos of a context without an app (in-process callers). */
+const KEEP_NONE: RestMemoSizes = { alertTexts: 0, eventTexts: 0, alertPages: 0 };
+
+/** The app's memos of `ctx`, or memos that keep nothing. */
+export function memosOf(ctx: { memos?: RestMemos }): RestMemos {
+  return ctx.memos ?? new RestMemos(KEEP_NONE);
 }

@@ -21,12 +21,12 @@ import { buildFamilyDocument, registerOpenApiRoute } from '../openapi';
 import { RestRequest, RestResult, RestRoute, route } from '../route-table';
 import { githubFamily } from './family';
 import { jsonArrayOfTexts } from '../json-body';
-import { AnswerMemo, sameRow, SourceRows, TextMemo } from '../text-memo';
+import { memosOf, sameRow, SourceRows } from '../text-memo';
 import { cursorModeLinks, lastPageOf, pageModeLinks, requestTarget } from './link';
 import * as P from './secret-scanning.params';
 import type { AlertListQuery, PageQuery } from './secret-scanning.params';
 import { isSecretScanningPath, SECRET_SCANNING_OPENAPI_URL, secretScanningOpenApiDocument } from './secret-scanning.openapi';
-import { AlertRefs, alertEtag, AnswerPresentations, etagMatches, presentAlert, presentBypass, presentLocation, presentScanHistory, RepoRef, SECRET_SCANNING_SCHEMAS } from './secret-scanning.presenters';
+import { AlertRefs, alertEtag, AnswerPresentations, etagMatches, LISTED_ALERT_TEXT, presentAlert, presentBypass, presentLocation, presentScanHistory, RepoRef, SECRET_SCANNING_SCHEMAS } from './secret-scanning.presenters';
 import { loadAlertRefs, repoRef } from './secret-scanning.refs';
 
 export { isSecretScanningPath, SECRET_SCANNING_OPENAPI_URL, SECRET_SCANNING_SCHEMAS };
@@ -37,7 +37,7 @@ export { isSecretScanningPath, SECRET_SCANNING_OPENAPI_URL, SECRET_SCANNING_SCHE
 type ListVariant = 'repository' | 'organization';
 
 /**
- * A page of alerts with everything the answer needs: the body kept for the same page (ALERT_PAGES), or the
+ * A page of alerts with everything the answer needs: the body kept for the same page (the alert page memo), or the
  * references to present it; the last page's number in page mode.
  */
 interface AlertListResult {
@@ -61,44 +61,15 @@ function scopeRows(scope: RepoRef | AccountEntity): SourceRows {
 
 async function alertListResult(ctx: RequestContext, q: AlertListQuery, page: AlertPage, variant: ListVariant, scope: RepoRef | AccountEntity): Promise<AlertListResult> {
   const lastPage = q.cursorMode ? undefined : lastPageOf(page);
-  const kept = ALERT_PAGES.get(ctx.db, page.source, listExtra(ctx, q, variant).extra, scopeRows(scope));
+  // Whole list answers by the text their page was read from (`Page.source`) and their scope rows (the app's
+  // alert page memo): a dashboard asking for the same page again gets the same bytes without its rows being
+  // presented (nor, in page mode, parsed).
+  const kept = memosOf(ctx).alertPages.get(ctx.db, page.source, listExtra(ctx, q, variant).extra, scopeRows(scope));
   if (kept) return { page, variant, scope, kept, lastPage: await lastPage };
   const [refs, last] = await Promise.all([loadAlertRefs(ctx, page.items, 'repo' in scope ? [scope] : []), lastPage]);
   return { page, variant, scope, refs, lastPage: last };
 }
 
-/**
- * Whole list answers by the text their page was read from (`Page.source`) and their scope rows: a dashboard
- * asking for the same page again gets the same bytes without its rows being presented (nor, in page mode, parsed). 32 MB: about
- * 45 organization pages of 100 alerts (650 KB of body, ~95 KB of text each).
- */
-const ALERT_PAGES = new AnswerMemo(32 * 1024 * 1024);
-
-/**
- * The JSON texts of presented alerts (list answers), by variant, hide_secret, base URL and alert id, each kept
- * with the rows it was made of (`alertSourceRows`). 16 MB: about 2,400 organization alerts (6.5 KB
- * each, three quarters of it the repository object) or 8,000 repository alerts.
- */
-const ALERT_TEXTS = new TextMemo(16 * 1024 * 1024);
-
-/**
- * The rows `presentAlert` reads for one alert: the alert, its repository and the repository's owner, its three
- * users and its first location (the variant, hide_secret and base URL are the memo's `extra`). Equal rows give
- * byte-identical texts.
- */
-function alertSourceRows(a: SecretScanningAlertEntity, refs: AlertRefs): SourceRows {
-  const ref = refs.repos.get(a.repositoryId);
-  const user = (id: number | null) => (id == null ? null : refs.users.get(id));
-  return [
-    a,
-    ref?.repo,
-    ref?.owner,
-    user(a.resolvedById),
-    user(a.pushProtectionBypassedById),
-    user(a.assignedToId),
-    a.firstLocationId == null ? null : refs.locations.get(a.firstLocationId),
-  ];
-}
 
 /** The list's body: kept for this page, or presented (each alert's text reused when its rows are unchanged) and kept. */
 function alertListBody(ctx: RequestContext, q: AlertListQuery, r: AlertListResult): Buffer {
@@ -107,12 +78,13 @@ function alertListBody(ctx: RequestContext, q: AlertListQuery, r: AlertListResul
   const refs = r.refs!;
   const base = ctx.config.publicUrl;
   // Each user and repository is presented once for the whole page; an alert whose rows are exactly those of an
-  // earlier answer reuses that answer's text (ALERT_TEXTS).
+  // earlier answer reuses that answer's text (the app's alert text memo).
   const presentations = new AnswerPresentations(base);
   const opts = { base, variant, hideSecret: q.hideSecret, presentations };
-  const { kind, extra } = listExtra(ctx, q, variant);
-  const body = ALERT_TEXTS.jsonArray(
-    page.items.map((a) => ALERT_TEXTS.text(ctx.db, `${kind}:${a.id}`, extra, alertSourceRows(a, refs), () => JSON.stringify(presentAlert(a, refs, opts)))),
+  const { extra } = listExtra(ctx, q, variant);
+  const texts = memosOf(ctx).alertTexts;
+  const body = texts.jsonArray(
+    page.items.map((alert) => texts.textOf(ctx.db, LISTED_ALERT_TEXT, { alert, refs, opts })),
     jsonArrayOfTexts,
   );
   // The answer depends on the page's text and on the scope rows only when every repository's owner is a scope
@@ -123,7 +95,7 @@ function alertListBody(ctx: RequestContext, q: AlertListQuery, r: AlertListResul
   const owners = 'repo' in r.scope ? r.scope.owner : r.scope;
   let keep = true;
   for (const ref of refs.repos.values()) if (ref.owner !== owners && !sameRow(ctx.db, ref.owner, owners)) keep = false;
-  if (keep) ALERT_PAGES.set(page.source, extra, rows, body);
+  if (keep) memosOf(ctx).alertPages.set(page.source, extra, rows, body);
   return body;
 }
 

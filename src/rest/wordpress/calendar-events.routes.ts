@@ -9,9 +9,9 @@ import type { EventListQuery, EventListResult } from '../../services/calendar/ev
 import type { EventWrite } from '../../services/calendar/events.service';
 import { jsonArrayOfTexts } from '../json-body';
 import type { RestResult, RestRoute } from '../route-table';
-import { TextMemo } from '../text-memo';
+import { memosOf } from '../text-memo';
 import { wpJsonEncode } from './json';
-import { presentEvent } from './calendar-events.presenters';
+import { LISTED_EVENT_TEXT, presentEvent } from './calendar-events.presenters';
 import { CALENDAR_REST_BASE, clampPerPage, postListResult, wireContext } from './calendar-wire';
 import { ArgValues, PATH_ID, PATH_SLUG, wp, WpArgs, wpRoute } from './params';
 
@@ -190,37 +190,25 @@ export async function presentEvents(ctx: RequestContext, events: CalendarEventEn
   return events.map((event, i) => presentEvent({ event, relations: relations[i], termCounts, masked: !single && service.masked(ctx, event), maskedLinked, single, shared }, wire));
 }
 
-/**
- * The JSON texts of listed events (wp_json_encode'd, ASCII), by event id, each kept with the rows it was made of
- * (../text-memo.ts): the event and its venues, organizers, categories and tags as this answer read them (in its
- * language: translations are applied to those rows), plus what else the text depends on (the site's URLs, time
- * zone and language, and which of them are masked for this viewer).
- */
-const EVENT_TEXTS = new TextMemo(8 * 1024 * 1024);
-
 /** The list answer: `{"events":[...], rest_url, ...}`, the events' texts kept across answers, as ASCII bytes. */
 async function eventListAnswer(ctx: RequestContext, r: EventListResult, q: EventListQuery): Promise<RestResult> {
   const events = r.items;
   const service = ctx.services.calendarEvents;
   const { relations, termCounts, maskedLinked, wire, shared } = await presentationInputs(ctx, events);
-  const site = `${wire.baseUrl}\u0000${wire.siteUrl}\u0000${wire.siteTz}\u0000${wire.language ?? ''}`;
-  const flag = (masked: boolean) => (masked ? 'm' : '-');
-  const texts = events.map((event, i) => {
-    const x = relations[i];
-    const masked = service.masked(ctx, event);
-    const extra = `${site}\u0000${flag(masked)}${x.venues.map((v) => flag(maskedLinked.has(v.id))).join('')}|${x.organizers.map((o) => flag(maskedLinked.has(o.id))).join('')}|${x.categories.length}|${x.tags.length}`;
-    const rows = [event, ...x.venues, ...x.organizers, ...x.categories, ...x.tags];
-    return EVENT_TEXTS.text(ctx.db, `e${event.id}`, extra, rows, () =>
-      wpJsonEncode(presentEvent({ event, relations: x, termCounts, masked, maskedLinked, single: false, shared }, wire)),
-    );
-  });
+  const memo = memosOf(ctx).eventTexts;
+  const texts = events.map((event, i) =>
+    memo.textOf(ctx.db, LISTED_EVENT_TEXT, {
+      presentation: { event, relations: relations[i], termCounts, masked: service.masked(ctx, event), maskedLinked, single: false, shared },
+      wire,
+    }),
+  );
   const list = postListResult('events', [], wire, q.page, q.perPage, r.total, listArgsForUrl(q, r));
   const rest: Record<string, unknown> = { ...list.body };
   delete rest.events;
   const tail = wpJsonEncode(rest);
   const body = Buffer.concat([
     Buffer.from('{"events":', 'latin1'),
-    EVENT_TEXTS.jsonArray(texts, jsonArrayOfTexts),
+    memo.jsonArray(texts, jsonArrayOfTexts),
     Buffer.from(tail === '{}' ? '}' : `,${tail.slice(1)}`, 'latin1'),
   ]);
   return { status: list.status, headers: list.headers, body };

@@ -18,10 +18,15 @@
  * rules read only the values). Anything else keeps type-graphql's wrapper: input objects, lists, custom param
  * decorators, validate functions. At run time a @Root value that is not an instance of its declared class, or
  * an @Arg value that is an object, goes through the wrapper too.
+ *
+ * Kept because it is measured (bench/README.md: org-repositories and the calendar page >= 10 % CPU per request);
+ * fenced: type-graphql is pinned exactly, ./metadata-shape.ts stops the start when its metadata differs, and
+ * ./direct-resolvers.spec.ts compares every document's answers and errors with and without direct calls.
  */
 import { validateOrReject, ValidatorOptions } from 'class-validator';
 import { GraphQLObjectType, GraphQLScalarType, GraphQLSchema, isObjectType } from 'graphql';
 import { ArgumentValidationError, getMetadataStorage } from 'type-graphql';
+import { assertTypeGraphqlMetadataShape } from './metadata-shape';
 
 type Resolve = (root: unknown, args: Record<string, unknown>, ctx: unknown, info: unknown) => unknown;
 
@@ -314,6 +319,8 @@ function directResolver(
  */
 export function installDirectResolvers(schema: GraphQLSchema, resolvers: readonly unknown[], options: ResolverBuildOptions): string[] {
   if (options.globalMiddlewares?.length || options.authChecker || options.validateFn) return [];
+  // The metadata read below is type-graphql's private storage: a different version or shape stops the start.
+  assertTypeGraphqlMetadataShape();
   const storage = getMetadataStorage() as unknown as {
     queries: HandlerMeta[];
     fieldResolvers: HandlerMeta[];

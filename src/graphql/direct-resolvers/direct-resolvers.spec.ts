@@ -6,12 +6,13 @@
  * when the same arguments object comes again (validated once). Runs on SQLite and on PostgreSQL (DATABASE_URL).
  */
 import { execute, GraphQLSchema, parse } from 'graphql';
-import { RESOLVERS } from '../../resolvers';
-import { installDirectResolvers, ResolverContainer } from '../../src/graphql/direct-resolvers';
-import { formatForTest } from '../helpers/graphql-errors';
-import { buildGraphqlSchema, getSchema, VALIDATE } from '../../src/graphql/schema';
-import { DifferentialFixture, queryCases, seedDifferentialFixture } from '../helpers/documents';
-import { openTestDatabase, TestDatabase } from '../helpers/db';
+import { RESOLVERS } from '../../../resolvers';
+import { installDirectResolvers, ResolverContainer } from '.';
+import { assertTypeGraphqlMetadataShape, TypeGraphqlMetadataError } from './metadata-shape';
+import { formatForTest } from '../../../test/helpers/graphql-errors';
+import { buildGraphqlSchema, getSchema, VALIDATE } from '../schema';
+import { DifferentialFixture, queryCases, seedDifferentialFixture } from '../../../test/helpers/documents';
+import { openTestDatabase, TestDatabase } from '../../../test/helpers/db';
 
 const ARGUMENT_ERRORS = [
   'query($login: String!) { organization(login: $login) { repositories(first: 101) { totalCount } } }',
@@ -98,5 +99,25 @@ describe('direct resolver calls answer what type-graphql wrappers answer', () =>
     for (let i = 0; i < 2; i++) {
       await expect(Promise.resolve().then(async () => field.resolve!(org, bad, await fx.context('admin'), {} as never))).rejects.toThrow('Argument Validation Error');
     }
+  });
+});
+
+describe('type-graphql metadata shape check (start-up)', () => {
+  const storage = () => JSON.parse(JSON.stringify({ queries: [], mutations: [], fieldResolvers: [], objectTypes: [], argumentTypes: [], inputTypes: [], enums: [], params: [] }));
+
+  it('passes for the installed, pinned type-graphql and its metadata', () => {
+    expect(() => assertTypeGraphqlMetadataShape()).not.toThrow();
+  });
+
+  it('fails loudly for another version or another metadata shape', () => {
+    expect(() => assertTypeGraphqlMetadataShape(storage(), '2.0.0')).toThrow(TypeGraphqlMetadataError);
+    const noParams = storage();
+    delete noParams.params;
+    expect(() => assertTypeGraphqlMetadataShape(noParams, '2.0.0-rc.4')).toThrow(/no "params" list/);
+    class R {}
+    const oddParam = { ...storage(), queries: [{ target: R, methodName: 'm', schemaName: 'm', params: [{ kind: 'argument', index: 0 }] }] };
+    expect(() => assertTypeGraphqlMetadataShape(oddParam, '2.0.0-rc.4')).toThrow(/unknown kind "argument"/);
+    const renamed = { ...storage(), queries: [{ target: R, name: 'm', schemaName: 'm' }] };
+    expect(() => assertTypeGraphqlMetadataShape(renamed, '2.0.0-rc.4')).toThrow(/methodName/);
   });
 });
