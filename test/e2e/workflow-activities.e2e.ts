@@ -39,6 +39,7 @@ async function errorName(p: Promise<unknown>): Promise<string> {
 describe('workflow activities with @aws-sdk/client-sfn', () => {
   let t: TestApp;
   let sfn: SFNClient;
+  let other: SFNClient;
 
   beforeAll(async () => {
     // Polls answer empty after 1 s here (60 s by default), so idle workers come back quickly.
@@ -47,9 +48,13 @@ describe('workflow activities with @aws-sdk/client-sfn', () => {
     const user = await fx.user(uniq('worker'));
     const k = await fx.services.identity.createAccessKey(t.db.dataSource.manager, { user: user.login });
     sfn = new SFNClient({ region: REGION, endpoint: `${t.url}/workflow`, credentials: { accessKeyId: k.accessKeyId, secretAccessKey: k.secretAccessKey }, disableHostPrefix: true, maxAttempts: 1 });
+    const stranger = await fx.user(uniq('stranger'));
+    const k2 = await fx.services.identity.createAccessKey(t.db.dataSource.manager, { user: stranger.login });
+    other = new SFNClient({ region: REGION, endpoint: `${t.url}/workflow`, credentials: { accessKeyId: k2.accessKeyId, secretAccessKey: k2.secretAccessKey }, disableHostPrefix: true, maxAttempts: 1 });
   });
   afterAll(async () => {
     sfn?.destroy();
+    other?.destroy();
     await t?.close();
   });
 
@@ -221,6 +226,21 @@ describe('workflow activities with @aws-sdk/client-sfn', () => {
     // Nothing scheduled: an empty answer after the poll time.
     const empty = await sfn.send(new GetActivityTaskCommand({ activityArn }));
     expect(empty.taskToken).toBeUndefined();
+  }, 30_000);
+
+  it("another user's key cannot answer a task of a job it may not act on", async () => {
+    const { activityArn } = await sfn.send(new CreateActivityCommand({ name: 'guarded' }));
+    const definition = { StartAt: 'Work', States: { Work: { Type: 'Task', Resource: activityArn, End: true } } };
+    const { stateMachineArn } = await sfn.send(new CreateStateMachineCommand({ name: 'guarded', roleArn: ROLE, definition: JSON.stringify(definition) }));
+    const job = await sfn.send(new StartExecutionCommand({ stateMachineArn }));
+    let token: string | undefined;
+    while (!token) token = (await sfn.send(new GetActivityTaskCommand({ activityArn }))).taskToken;
+    expect(await errorName(other.send(new SendTaskSuccessCommand({ taskToken: token, output: '{"stolen":true}' })))).toBe('AccessDeniedException');
+    expect(await errorName(other.send(new SendTaskFailureCommand({ taskToken: token })))).toBe('AccessDeniedException');
+    expect(await errorName(other.send(new SendTaskHeartbeatCommand({ taskToken: token })))).toBe('AccessDeniedException');
+    await sfn.send(new SendTaskSuccessCommand({ taskToken: token, output: '{"mine":true}' }));
+    const d = await waitForEnd(job.executionArn!);
+    expect([d.status, d.output]).toEqual(['SUCCEEDED', '{"mine":true}']);
   }, 30_000);
 
   it('a stopped job closes its tasks: workers get none, tokens answer TaskTimedOut', async () => {

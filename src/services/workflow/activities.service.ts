@@ -3,9 +3,9 @@
  * SendTaskFailure, SendTaskHeartbeat), over the rows of `workflow_tasks` that the runner schedules
  * (runner/task-store.ts). Rules:
  *  - activities are shared by every workflow user, like definitions (reads need workflow read, writes write);
- *  - GetActivityTask and SendTask* need the workflow write permission (the right to act on definitions and their
- *    jobs); the token itself is the capability for one attempt of one task: random, stored only as its SHA-256,
- *    never logged or echoed;
+ *  - GetActivityTask and SendTask* need the workflow write permission; SendTask* also the right to act on the task's
+ *    job (its starter, its definition's creator, a site admin); the token itself is the capability for one attempt
+ *    of one task: random, stored only as its SHA-256, never logged or echoed;
  *  - a task is handed to exactly one worker: the claim is a conditional UPDATE of a SCHEDULED row (PostgreSQL:
  *    picked with FOR UPDATE SKIP LOCKED, so concurrent polls take different tasks without waiting);
  *  - a task is closed exactly once (SUCCEEDED/FAILED here, TIMED_OUT by the runner, ABORTED when its job
@@ -21,7 +21,7 @@ import type { RequestContext } from '../../context';
 import { withTransaction } from '../../context';
 import { queryRows, sqlFor } from '../../db/rows';
 import { isPostgres, lockedFindOne, writeTransaction } from '../../db/transaction';
-import { ConflictError, NotFoundError, quoteInput, ValidationError } from '../../errors/app-error';
+import { ConflictError, ForbiddenError, NotFoundError, quoteInput, ValidationError } from '../../errors/app-error';
 import { jobVisible, requireWorkflowAccess } from './access';
 import { ActivityPolls } from './activity-polls';
 import { activityArn, parseActivityArn, requireValidName } from './arn';
@@ -283,7 +283,7 @@ export class WorkflowActivityService {
     requireWorkflowAccess(ctx, 'write');
     const hash = tokenHash(input.taskToken);
     await withTransaction(ctx, async (tx) => {
-      const row = await openTask(tx.db, hash);
+      const row = await openTask(tx, tx.db, hash);
       if (row.heartbeatSeconds === null) return;
       const until = new Date(Date.now() + row.heartbeatSeconds * 1000);
       const n = await affected(tx.db, "UPDATE workflow_tasks SET heartbeat_until = ? WHERE id = ? AND status IN ('SCHEDULED', 'STARTED')", [taskDate(tx.db, until), row.id]);
@@ -293,7 +293,7 @@ export class WorkflowActivityService {
 
   private async finish(ctx: RequestContext, hash: string, patch: { status: 'SUCCEEDED' | 'FAILED'; output: string | null; error: string | null; cause: string | null }): Promise<void> {
     const jobId = await withTransaction(ctx, async (tx) => {
-      const row = await openTask(tx.db, hash);
+      const row = await openTask(tx, tx.db, hash);
       const now = new Date();
       const n = await affected(
         tx.db,
@@ -339,13 +339,23 @@ function tokenHash(token: string): string {
  * The task of a token, locked, while it may still be answered: TaskDoesNotExist when none, TaskTimedOut when it
  * was closed, its job is not running, or a deadline passed (the runner records the timeout).
  */
-async function openTask(m: EntityManager, hash: string): Promise<WorkflowTaskEntity> {
+async function openTask(ctx: RequestContext, m: EntityManager, hash: string): Promise<WorkflowTaskEntity> {
   const row = await lockedFindOne(m, WorkflowTaskEntity, { tokenHash: hash });
   if (!row) throw taskDoesNotExist();
   if (row.status !== 'SCHEDULED' && row.status !== 'STARTED') throw taskTimedOut();
   const now = Date.now();
   if ((row.timeoutAt && row.timeoutAt.getTime() <= now) || (row.heartbeatUntil && row.heartbeatUntil.getTime() <= now)) throw taskTimedOut();
-  const [job] = await queryRows<{ status: string }>(m, 'SELECT status FROM workflow_jobs WHERE id = ?', [row.jobId]);
+  const [job] = await queryRows<{ status: string; started_by: number | string | null; created_by: number | string | null }>(
+    m,
+    'SELECT j.status, j.started_by, d.created_by FROM workflow_jobs j JOIN workflow_definitions d ON d.id = j.definition_id WHERE j.id = ?',
+    [row.jobId],
+  );
   if (!job || job.status !== 'RUNNING') throw taskTimedOut();
+  // The token is a capability only in the hands of someone who may act on the job: its starter, its
+  // definition's creator, a site admin.
+  const v = ctx.viewer;
+  const userId = v.kind === 'user' ? Number(v.user.id) : NaN;
+  const allowed = v.kind === 'user' && (v.user.siteAdmin === true || (job.started_by !== null && Number(job.started_by) === userId) || (job.created_by !== null && Number(job.created_by) === userId));
+  if (!allowed) throw new ForbiddenError("The credential may not act on this task's job (only its starter, its state machine's creator or a site admin may).");
   return row;
 }
