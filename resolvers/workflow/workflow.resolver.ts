@@ -13,6 +13,7 @@ import type { JobEvent } from '../../src/services/workflow/jobs.service';
 import { Connection, ConnectionArgs, ConnectionShape, toConnection } from '../common/connection';
 import { toGlobalId } from '../common/global-id';
 import { registerNodeType } from '../common/node';
+import { WorkflowActivityResolver, WorkflowJobTasksResolver } from './activities.resolver';
 import { User } from '../identity/identity.type';
 import {
   CreateWorkflowDefinitionInput,
@@ -209,4 +210,4 @@ export class WorkflowMutationResolver {
   }
 }
 
-export const WORKFLOW_RESOLVERS = [WorkflowDefinitionResolver, WorkflowJobResolver, WorkflowMutationResolver] as const;
+export const WORKFLOW_RESOLVERS = [WorkflowDefinitionResolver, WorkflowJobResolver, WorkflowMutationResolver, WorkflowJobTasksResolver, WorkflowActivityResolver] as const;
