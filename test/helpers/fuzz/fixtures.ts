@@ -42,6 +42,8 @@ export interface FuzzFixtures {
   providers: string[];
   /** Workflow values a client learns from the wire: definition and job ARNs, paging tokens. */
   workflow: { stateMachineArns: string[]; executionArns: string[]; nextTokens: string[] };
+  /** Calendar values a client learns from the lists: ids and slugs per collection (events, venues, …). */
+  calendar: Record<string, { ids: number[]; slugs: string[] }>;
   /** Put the repositories' security settings back as seeded (fuzzed mutations may turn them off). */
   restoreSettings(): Promise<void>;
 }
@@ -132,6 +134,7 @@ export async function seedFuzzFixtures(t: TestApp): Promise<FuzzFixtures> {
     throw new Error(`fuzz fixtures incomplete: ${JSON.stringify({ errors: g.body.errors, ids: nodeIds.size, gql: gqlCursors.size, rest: restCursors.size, etags: etags.size })}`);
   }
   const workflow = await seedWorkflow(t, keys.get('alice')!);
+  const calendar = await learnCalendar(t, alice);
   const repoRows = t.app.dataSource.getRepository(RepositoryEntity);
   const seeded = (await repoRows.find()).map((r) => ({
     id: r.id,
@@ -155,7 +158,21 @@ export async function seedFuzzFixtures(t: TestApp): Promise<FuzzFixtures> {
     secretTypes: [...secretTypes],
     providers: [...providers],
     workflow,
+    calendar,
   };
+}
+
+/** Ids and slugs of the seeded calendar, read from each collection's list as its editor (alice) sees it. */
+async function learnCalendar(t: TestApp, token: string): Promise<FuzzFixtures['calendar']> {
+  const out: FuzzFixtures['calendar'] = {};
+  for (const collection of ['events', 'venues', 'organizers', 'categories', 'tags']) {
+    const res = await fetch(`${t.url}/calendar/events/v1/${collection}?per_page=50`, { headers: { authorization: `Bearer ${token}` } });
+    const body = (await res.json()) as Record<string, unknown>;
+    const items = (Object.values(body).find(Array.isArray) ?? []) as Array<{ id?: number; slug?: string }>;
+    out[collection] = { ids: items.map((x) => Number(x.id)).filter((x) => x > 0), slugs: items.map((x) => String(x.slug ?? '')).filter(Boolean) };
+    if (!out[collection].ids.length) throw new Error(`fuzz fixtures: no calendar ${collection} (${res.status})`);
+  }
+  return out;
 }
 
 /** A workflow definition with a few jobs, created over the wire with alice's access key. */
@@ -171,7 +188,8 @@ async function seedWorkflow(t: TestApp, key: { accessKeyId: string; secretAccess
   const arns: string[] = [];
   for (const name of ['fuzz-orders', 'fuzz-invoices']) arns.push((await call('CreateStateMachine', { name, definition, roleArn })).stateMachineArn);
   const executionArns: string[] = [];
-  for (let i = 0; i < 3; i++) executionArns.push((await call('StartExecution', { stateMachineArn: arns[0], name: `fuzz-${i}`, input: `{"i":${i}}` })).executionArn);
+  // Running jobs enough that every StopExecution row finds some still running; one stopped (with history).
+  for (let i = 0; i < 12; i++) executionArns.push((await call('StartExecution', { stateMachineArn: arns[0], name: `fuzz-${i}`, input: `{"i":${i}}` })).executionArn);
   await call('StopExecution', { executionArn: executionArns[2], cause: 'fuzz fixture' });
   const nextTokens = [
     (await call('ListExecutions', { stateMachineArn: arns[0], maxResults: 1 })).nextToken,

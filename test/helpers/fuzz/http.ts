@@ -15,6 +15,8 @@ export interface WireRequest {
   http10?: boolean;
   /** Use a connection of its own (requests that may make the server drop the connection). */
   fresh?: boolean;
+  /** Send it broken at the HTTP level over a raw socket (see transport.ts withFault). */
+  framework?: 'headers-too-large' | 'stalled-headers' | 'stalled-body' | 'body-too-large';
 }
 
 export interface WireResponse {
@@ -39,7 +41,7 @@ export class FuzzClient {
   }
 
   async send(req: WireRequest, timeoutMs = 15_000): Promise<WireResponse> {
-    if (req.http10) return this.sendRaw(req, timeoutMs);
+    if (req.http10 || req.framework) return this.sendRaw(req, timeoutMs);
     try {
       return await this.sendHttp(req, timeoutMs, Boolean(req.fresh));
     } catch (e) {
@@ -77,7 +79,7 @@ export class FuzzClient {
     });
   }
 
-  /** HTTP/1.0 over a fresh socket (Connection: close), parsed by hand. */
+  /** HTTP/1.0 (or a request broken at the HTTP level) over a fresh socket (Connection: close), parsed by hand. */
   private sendRaw(req: WireRequest, timeoutMs: number): Promise<WireResponse> {
     const started = performance.now();
     return new Promise((resolve, reject) => {
@@ -85,7 +87,10 @@ export class FuzzClient {
       const chunks: Buffer[] = [];
       sock.setTimeout(timeoutMs, () => sock.destroy(new Error(`no answer within ${timeoutMs} ms`)));
       sock.on('data', (c: Buffer) => chunks.push(c));
-      sock.on('error', reject);
+      // A server that answers and then resets the connection (unread request bytes): the answer counts.
+      sock.on('error', (e) => {
+        if (!chunks.length) reject(e);
+      });
       sock.on('close', () => {
         const raw = Buffer.concat(chunks);
         const end = raw.indexOf('\r\n\r\n');
@@ -102,11 +107,30 @@ export class FuzzClient {
         if (/chunked/i.test(headers['transfer-encoding'] ?? '')) body = dechunk(body);
         resolve({ status: Number(m[1]), headers, body: body.toString('utf8'), size: body.length, ms: performance.now() - started });
       });
-      const lines = [`${req.method} ${req.target} HTTP/1.0`, 'Connection: close'];
-      for (const [k, v] of Object.entries(req.headers)) lines.push(`${k}: ${v}`);
-      if (req.body !== undefined) lines.push(`Content-Length: ${Buffer.byteLength(req.body)}`);
-      sock.write(`${lines.join('\r\n')}\r\n\r\n`);
-      if (req.body !== undefined) sock.write(req.body);
+      const lines = [`${req.method} ${req.target} HTTP/1.${req.framework ? 1 : 0}`, 'Connection: close'];
+      if (req.framework && req.headers.host === undefined) lines.push(`Host: ${this.host}:${this.port}`);
+      for (const [k, v] of Object.entries(req.headers)) {
+        if (!(req.framework && /^(content-length|content-type)$/i.test(k))) lines.push(`${k}: ${v}`);
+      }
+      switch (req.framework) {
+        case undefined:
+          if (req.body !== undefined) lines.push(`Content-Length: ${Buffer.byteLength(req.body)}`);
+          sock.write(`${lines.join('\r\n')}\r\n\r\n`);
+          if (req.body !== undefined) sock.write(req.body);
+          return;
+        case 'headers-too-large':
+          // Past node's 16 KiB header limit (after the case's own headers, which name the family).
+          sock.write(`${lines.join('\r\n')}\r\nX-Padding: ${'p'.repeat(20_000)}\r\n\r\n`);
+          return;
+        case 'stalled-headers':
+          sock.write(`${lines.join('\r\n')}\r\nX-Never-Ends: 1`);
+          return;
+        case 'stalled-body':
+          sock.write(`${lines.join('\r\n')}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"a":`);
+          return;
+        case 'body-too-large':
+          sock.write(`${lines.join('\r\n')}\r\nContent-Type: application/json\r\nContent-Length: 20000000\r\n\r\n`);
+      }
     });
   }
 

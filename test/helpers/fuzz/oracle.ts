@@ -13,10 +13,13 @@
  *  - the server logged nothing at error level for the request;
  *  - a request with a foreign Host header gets no URL built from it.
  * Transport-level tampering (Host header, absolute-form target, HTTP/1.0) is held to every rule but the
- * error shape: node or Fastify may refuse such a request before any family is known.
+ * error shape: node or Fastify may refuse such a request before any family is known. Requests broken at the HTTP
+ * level under a family's route (header fields too large, stalled headers or body, a body over the limit) must get
+ * 431/408/413 in that family's shape.
  */
 import type { FuzzCase } from './case';
 import type { WireResponse } from './http';
+import { FRAMEWORK_STATUS } from './transport';
 import { leakIn } from './values';
 
 export const MAX_REST_ERROR_BYTES = 16 * 1024;
@@ -74,6 +77,11 @@ export function checkResponse(c: FuzzCase, res: WireResponse): Problem[] {
   if (c.kind === 'transport' && c.request.headers.host === 'evil.example') {
     const link = String(res.headers.link ?? '') + String(res.headers.location ?? '');
     if (res.body.includes('evil.example') || link.includes('evil.example')) problems.push({ kind: 'URL from Host header', detail: 'the answer names the Host header\'s host' });
+  }
+
+  // A request broken at the HTTP level gets the HTTP layer's answer (then its family's shape, below).
+  if (c.request.framework && s !== FRAMEWORK_STATUS[c.request.framework]) {
+    problems.push({ kind: `framework ${c.request.framework}: status ${s}`, detail: `expected ${FRAMEWORK_STATUS[c.request.framework]}` });
   }
 
   if (c.request.method === 'HEAD' || s === 304) {

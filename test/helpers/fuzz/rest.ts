@@ -85,8 +85,66 @@ function slotsOf(route: RestRoute<any, any>): Slot[] {
 const csvOf = (items: string[]) => fc.subarray(items, { minLength: 1, maxLength: 3 }).map((xs) => xs.join(','));
 
 /** Real values by parameter name (REST and GraphQL share the names where they mean the same thing). */
-export function realValue(name: string, b: Binding, fx: FuzzFixtures): fc.Arbitrary<FuzzValue> | undefined {
+export function realValue(name: string, b: Binding, fx: FuzzFixtures, collection?: string): fc.Arbitrary<FuzzValue> | undefined {
+  const cal = (c: string) => fx.calendar[c];
+  if (collection) {
+    // Calendar fields the services check for form (URLs, zones, dates, existing authors and pages).
+    switch (name) {
+      case 'image':
+      case 'website':
+        return fc.constantFrom('https://example.com/a.png', 'https://example.org/');
+      case 'email':
+        return fc.constant('fuzz@example.com');
+      case 'timezone':
+        return fc.constantFrom('UTC', 'Europe/Copenhagen');
+      case 'date':
+      case 'date_utc':
+        return fc.constant('2026-05-01 10:00:00');
+      case 'starts_after':
+      case 'ends_after':
+        return fc.constant('2026-01-01');
+      case 'starts_before':
+      case 'ends_before':
+        return fc.constant('2028-01-01');
+      case 'strict_dates':
+        return fc.constantFrom('true', 'false');
+      case 'status':
+        return fc.constant('publish');
+      case 'author':
+        return fc.constant(1);
+      case 'page':
+        return fc.constant(1);
+      case 'per_page':
+        return fc.integer({ min: 1, max: 50 });
+      case 'post':
+        return fc.constantFrom(...cal('events').ids);
+      case 'exclude':
+      case 'include':
+        return cal(collection) ? fc.constantFrom(...cal(collection).ids) : undefined;
+    }
+  }
   switch (name) {
+    // The calendar (WordPress family): the row's own collection for path ids and slugs, linked posts and terms
+    // by their collection, dates the services accept.
+    case 'id':
+      return collection && cal(collection) ? fc.constantFrom(...cal(collection).ids.map(String)) : undefined;
+    case 'slug':
+      return collection && cal(collection) ? fc.constantFrom(...cal(collection).slugs) : undefined;
+    case 'venue':
+    case 'organizer':
+      // On its own collection's rows the name is the post's title, a string.
+      return collection === 'events' ? fc.constantFrom(...cal(`${name}s`).ids) : undefined;
+    case 'event':
+    case 'include':
+    case 'post_parent':
+      return fc.constantFrom(...cal('events').ids);
+    case 'categories':
+    case 'tags':
+      return fc.constantFrom(...cal(name).ids, ...cal(name).slugs);
+    case 'start_date':
+      return fc.constantFrom('2026-06-01 10:00:00', '2026-01-01', 'now');
+    case 'end_date':
+      return fc.constantFrom('2027-06-01 12:00:00', '2027-12-31');
     case 'owner':
       return fc.constant(b.owner);
     case 'repo':
@@ -170,8 +228,17 @@ export function schemaValue(schema: Schema): fc.Arbitrary<FuzzValue> {
 
 const asText = (v: FuzzValue): string => (typeof v === 'string' ? v : v === null ? '' : typeof v === 'object' ? toJsonText(v) : String(v));
 
-function validSlot(slot: Slot, b: Binding, fx: FuzzFixtures): fc.Arbitrary<FuzzValue> {
-  const real = realValue(slot.name, b, fx);
+/** The calendar collection a row serves (`/calendar/events/v1/<collection>…`), if any. */
+function collectionOf(route: RestRoute<any, any>): string | undefined {
+  if (route.path.startsWith('/calendar/events.ics')) return 'events';
+  return /^\/calendar\/events\/v1\/([a-z]+)/.exec(route.path)?.[1];
+}
+
+function validSlot(slot: Slot, b: Binding, fx: FuzzFixtures, route?: RestRoute<any, any>): fc.Arbitrary<FuzzValue> {
+  // A calendar row's own id and slug are real in its path; a body or query `slug` is a new one (an existing
+  // slug there renames another post's or collides).
+  const own = slot.where !== 'path' && (slot.name === 'slug' || slot.name === 'id');
+  const real = own ? undefined : realValue(slot.name, b, fx, route && collectionOf(route));
   const arb = real ?? schemaValue(slot.schema);
   return slot.where === 'body' ? arb : arb.map(asText);
 }
@@ -309,7 +376,7 @@ function validParts(route: RestRoute<any, any>, slots: Slot[], fx: FuzzFixtures)
   const alternatives = ((resolve(route.requestBody).anyOf as Array<{ required?: string[] }> | undefined) ?? []).map((a) => a.required ?? []);
   return fc.tuple(fc.constantFrom(...bindingsFor(route, fx)), fc.constantFrom<string[]>(...(alternatives.length ? alternatives : [[]]))).chain(([b, forced]) => {
     const entries = slots.map((slot) => {
-      const v = validSlot(slot, b, fx);
+      const v = validSlot(slot, b, fx, route);
       const always = slot.required || slot.where === 'path' || (slot.where === 'body' && forced.includes(slot.name));
       const arb: fc.Arbitrary<Maybe<FuzzValue>> = always ? v : fc.oneof({ arbitrary: fc.constant(ABSENT), weight: 3 }, { arbitrary: v, weight: 1 });
       return arb;
@@ -356,8 +423,8 @@ function badSlot(slot: Slot, fx: FuzzFixtures): fc.Arbitrary<Maybe<FuzzValue | Q
   }
 }
 
-function routeLabel(route: RestRoute<any, any>): string {
-  return `${route.method} ${route.path}`;
+export function routeLabel(route: RestRoute<any, any>): string {
+  return `${route.method} ${route.path}${route.operation ? ` ${route.operation}` : ''}`;
 }
 
 export function restOneBad(route: RestRoute<any, any>, fx: FuzzFixtures): fc.Arbitrary<FuzzCase> {
@@ -390,7 +457,7 @@ export function restRandom(route: RestRoute<any, any>, fx: FuzzFixtures): fc.Arb
     const each = slots.map((slot) =>
       fc.oneof<fc.Arbitrary<Maybe<FuzzValue | QueryValue | PathValue>>[]>(
         fc.constant(slot.where === 'path' ? '' : ABSENT),
-        validSlot(slot, b, fx),
+        validSlot(slot, b, fx, route),
         badSlot(slot, fx),
       ),
     );

@@ -52,3 +52,18 @@ export function transportCase(base: fc.Arbitrary<FuzzCase>): fc.Arbitrary<FuzzCa
     return makeCase({ ...c, kind: 'transport', mode: 'one-bad', bad: label, oracle: 'any', request: { ...c.request, headers, target, http10: t.http10, fresh: true } });
   });
 }
+
+/**
+ * Answers the HTTP layer gives before (or instead of) the route, for a request of the route's family: header
+ * fields too large (431), headers or body that stall (408), a body above the limit (413, announced by its
+ * Content-Length and never sent). Held to every rule including the family's error shape (the case's oracle).
+ */
+export type FrameworkFault = 'headers-too-large' | 'stalled-headers' | 'stalled-body' | 'body-too-large';
+
+/** The status each fault must get. */
+export const FRAMEWORK_STATUS: Record<FrameworkFault, number> = { 'headers-too-large': 431, 'stalled-headers': 408, 'stalled-body': 408, 'body-too-large': 413 };
+
+/** The case sent broken at the HTTP level by `fault` (on a connection of its own). */
+export function withFault(c: FuzzCase, fault: FrameworkFault): FuzzCase {
+  return makeCase({ ...c, kind: 'transport', mode: 'one-bad', bad: `framework=${fault}`, request: { ...c.request, framework: fault, fresh: true } });
+}
