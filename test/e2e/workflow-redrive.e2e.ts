@@ -12,6 +12,7 @@ import {
   DescribeExecutionCommand,
   GetActivityTaskCommand,
   GetExecutionHistoryCommand,
+  ListExecutionsCommand,
   RedriveExecutionCommand,
   SendTaskFailureCommand,
   SendTaskSuccessCommand,
@@ -100,6 +101,9 @@ describe('workflow redrive', () => {
     expect(h.indexOf('ExecutionRedriven')).toBe(h.indexOf('ExecutionFailed') + 1);
     expect(await errorName(sfn.send(new RedriveExecutionCommand({ executionArn })))).toBe('ExecutionNotRedrivable');
     expect(await errorName(sfn.send(new RedriveExecutionCommand({ executionArn: `${executionArn}-none` })))).toBe('ExecutionDoesNotExist');
+    const redrivenList = await sfn.send(new ListExecutionsCommand({ stateMachineArn, redriveFilter: 'REDRIVEN' }));
+    expect(redrivenList.executions?.map((e) => [e.executionArn, e.redriveCount])).toEqual([[executionArn, 1]]);
+    expect((await sfn.send(new ListExecutionsCommand({ stateMachineArn, redriveFilter: 'NOT_REDRIVEN' }))).executions).toEqual([]);
   }, 60_000);
 
   it('redrives a stopped job; the AWS CLI redrives and works activities', async () => {

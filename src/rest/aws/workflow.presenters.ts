@@ -57,6 +57,8 @@ export function presentJob(job: WorkflowJobEntity, stateMachineArn: string, incl
 
 export function presentJobItem(job: WorkflowJobEntity, stateMachineArn: string) {
   return compact({
+    redriveCount: job.redriveCount ? job.redriveCount : undefined,
+    redriveDate: job.redriveDate ? epochSeconds(job.redriveDate) : undefined,
     executionArn: job.arn,
     stateMachineArn,
     name: job.name,

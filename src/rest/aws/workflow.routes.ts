@@ -163,11 +163,17 @@ const OPERATIONS: Op<any, any>[] = [
     handle: (ctx, b) => ctx.services.workflowJobs.describe(ctx, b.executionArn!),
     present: (job, ctx, b) => presentJob(job, ctx.services.workflowJobs.definitionArnOf(ctx, job), b.includedData !== 'METADATA_ONLY', redriveStatusOf(job)),
   }),
-  op<{ stateMachineArn: string; statusFilter: string; maxResults: number; nextToken: string }, Awaited<ReturnType<RequestContext['services']['workflowJobs']['list']>>>({
+  op<{ stateMachineArn: string; statusFilter: string; redriveFilter: string; maxResults: number; nextToken: string }, Awaited<ReturnType<RequestContext['services']['workflowJobs']['list']>>>({
     operation: 'ListExecutions',
     summary: 'List the jobs of a definition, newest first',
     body: bodySchema(
-      { stateMachineArn: arnMember, statusFilter: { type: 'string', enum: [...WORKFLOW_JOB_STATUSES, 'PENDING_REDRIVE'] }, maxResults, nextToken },
+      {
+        stateMachineArn: arnMember,
+        statusFilter: { type: 'string', enum: [...WORKFLOW_JOB_STATUSES, 'PENDING_REDRIVE'] },
+        redriveFilter: { type: 'string', enum: ['REDRIVEN', 'NOT_REDRIVEN'] },
+        maxResults,
+        nextToken,
+      },
       ['stateMachineArn'],
     ),
     handle: (ctx, b) =>
@@ -175,6 +181,7 @@ const OPERATIONS: Op<any, any>[] = [
         stateMachineArn: b.stateMachineArn!,
         // PENDING_REDRIVE is a status no job of ours has: an empty list, like any status filter without matches.
         statusFilter: b.statusFilter as WorkflowJobStatus | undefined,
+        redriveFilter: b.redriveFilter as 'REDRIVEN' | 'NOT_REDRIVEN' | undefined,
         maxResults: b.maxResults,
         nextToken: b.nextToken,
       }),

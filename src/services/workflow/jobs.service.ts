@@ -43,6 +43,8 @@ export interface StartJobInput {
 export interface ListJobsArgs extends ListArgs {
   stateMachineArn: string;
   statusFilter?: WorkflowJobStatus;
+  /** REDRIVEN: jobs redriven at least once; NOT_REDRIVEN: the others. */
+  redriveFilter?: 'REDRIVEN' | 'NOT_REDRIVEN';
 }
 
 /** Filters of the graph's job connections; every one optional (none: every job the viewer may see). */
@@ -456,7 +458,7 @@ export class WorkflowJobService {
     const size = listSize(args.maxResults);
     const defName = parseDefinitionName(ctx, args.stateMachineArn);
     const key = await pageTokenKey(ctx);
-    const filter = [defName, args.statusFilter ?? null];
+    const filter = args.redriveFilter ? [defName, args.statusFilter ?? null, args.redriveFilter] : [defName, args.statusFilter ?? null];
     const position =
       args.nextToken === undefined
         ? undefined
@@ -467,6 +469,7 @@ export class WorkflowJobService {
     if (!def) throw stateMachineDoesNotExist(args.stateMachineArn);
     const qb = ctx.db.getRepository(WorkflowJobEntity).createQueryBuilder('j').where('j.definition_id = :def', { def: def.id });
     if (args.statusFilter) qb.andWhere('j.status = :status', { status: args.statusFilter });
+    if (args.redriveFilter) qb.andWhere(args.redriveFilter === 'REDRIVEN' ? 'j.redrive_count > 0' : 'j.redrive_count = 0');
     const visibility = jobVisibilityFilter(ctx.viewer);
     if (visibility) qb.andWhere('j.started_by = :startedBy', { startedBy: visibility.startedBy });
     if (position) {
