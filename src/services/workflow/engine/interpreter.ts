@@ -372,6 +372,18 @@ function commitVars(run: Run, th: Thread, values: Json | undefined): Record<stri
   return commitAssign(run.cp.root, th, values);
 }
 
+/** A Choice state's exit in either query language: its output and variables are taken, then the chosen state is next. */
+function exitChoice(run: Run, sc: StepCtx, th: Thread, name: string, next: string, out: Json, values: Json | undefined): void {
+  checkSize(out, 'state output');
+  const s = run.text(out);
+  const assigned = commitVars(run, th, values);
+  run.emit(sc, th, 'ChoiceStateExited', stateExited(name, s, assigned));
+  clearState(th);
+  th.s = next;
+  th.in = out;
+  th.p = 'E';
+}
+
 function enterState(run: Run, th: Thread, st: CState, sc: StepCtx): void | Promise<void> {
   th.n += 1;
   th.et = run.iso();
@@ -429,16 +441,7 @@ function enterState(run: Run, th: Thread, st: CState, sc: StepCtx): void | Promi
           throw new AslError(E.NoChoiceMatched, 'No Choice Rule matched and no Default was specified');
         }
         const values = assignValues(run, th, assign, eff);
-        const out = applyOutputPath(run, th, st, eff);
-        checkSize(out, 'state output');
-        const s = run.text(out);
-        const assigned = commitVars(run, th, values);
-        run.emit(sc, th, 'ChoiceStateExited', stateExited(st.name, s, assigned));
-        clearState(th);
-        th.s = next;
-        th.in = out;
-        th.p = 'E';
-        return;
+        return exitChoice(run, sc, th, st.name, next, applyOutputPath(run, th, st, eff), values);
       }
       case 'Wait': {
         const eff = applyInputPath(run, th, st, th.in);
@@ -1357,15 +1360,7 @@ async function enterJsonata(run: Run, th: Thread, st: CState, sc: StepCtx): Prom
         if (next === undefined || next === '') throw new AslError(E.NoChoiceMatched, 'No Choice Rule matched and no Default was specified');
         const out = output ? await evalJ(output, env) : th.in;
         const values = assign ? await evalJ(assign, env) : undefined;
-        checkSize(out, 'state output');
-        const s = run.text(out);
-        const assigned = commitVars(run, th, values);
-        run.emit(sc, th, 'ChoiceStateExited', stateExited(st.name, s, assigned));
-        clearState(th);
-        th.s = next;
-        th.in = out;
-        th.p = 'E';
-        return;
+        return exitChoice(run, sc, th, st.name, next, out, values);
       }
       case 'Wait': {
         let until: number;
