@@ -989,13 +989,14 @@ function startMap(run: Run, th: Thread, st: CState, sc: StepCtx): void | Promise
  * Start the iterations of a Map over its item inputs; with `selectorInput`, `inputs` are the items and each
  * iteration's input is made from them by the state's ItemSelector when it starts.
  */
-function beginMap(run: Run, th: Thread, st: CState, sc: StepCtx, inputs: Json[], mc: number, selectorInput?: Json): void | Promise<void> {
+function beginMap(run: Run, th: Thread, st: CState, sc: StepCtx, inputs: Json[], mc: number, selectorInput?: Json, lazy = selectorInput !== undefined): void | Promise<void> {
   const items = inputs;
   const started = run.emit(sc, th, 'MapStateStarted', { mapStateStartedEventDetails: { length: items.length } });
   run.fixups.push(() => (th.se = started.ev.id));
   th.it = inputs;
-  if (selectorInput !== undefined) {
-    th.mi = selectorInput;
+  if (lazy) {
+    // JSONPath keeps ItemSelector's input in `mi`; JSONata reads $states.input from the Map's own input (`in`)
+    if (selectorInput !== undefined) th.mi = selectorInput;
     th.lz = 1;
   }
   th.rb = 2;
@@ -1030,6 +1031,14 @@ function mapLimit(th: Thread): number {
   return Math.min(th.mc && th.mc > 0 ? th.mc : MAX_MAP_CONCURRENCY, MAX_MAP_CONCURRENCY);
 }
 
+/** An iteration's input: the item, or (lazy) what the state's ItemSelector makes of it when the iteration starts. */
+function iterationInput(run: Run, th: Thread, st: CState, i: number, item: Json): Json | Promise<Json> {
+  if (!th.lz) return item;
+  const Map = { Item: { Index: i, Value: item } };
+  if (st.jn?.itemSelector) return evalJ(st.jn.itemSelector, run.jenv(th, jsonataStates(run, th, undefined, { Map })));
+  return st.itemSelector ? st.itemSelector(run.env(th, th.mi ?? null, { Map })) : item;
+}
+
 async function stepMap(run: Run, th: Thread, st: CState, sc: StepCtx): Promise<void> {
   const items = th.it ?? [];
   const kids = th.kd ?? (th.kd = []);
@@ -1042,10 +1051,15 @@ async function stepMap(run: Run, th: Thread, st: CState, sc: StepCtx): Promise<v
     const i = th.nx ?? 0;
     let input: Json;
     try {
-      input = th.lz && st.itemSelector ? st.itemSelector(run.env(th, th.mi ?? null, { Map: { Item: { Index: i, Value: items[i] } } })) : items[i];
+      input = await iterationInput(run, th, st, i, items[i]);
       checkSize(input, 'input of the Map iteration');
     } catch (e) {
       startFailed = asAsl(e);
+      if (e instanceof QueryError) {
+        run.emit(sc, th, 'EvaluationFailed', {
+          evaluationFailedEventDetails: { error: startFailed.error, cause: clip(startFailed.cause), location: e.location, state: st.name },
+        });
+      }
       break;
     }
     th.nx = i + 1;
@@ -1430,15 +1444,9 @@ async function startJsonataBranches(run: Run, th: Thread, st: CState, sc: StepCt
     const items = jn.items ? await evalJ(jn.items, env) : th.in;
     if (!Array.isArray(items)) throw new QueryError("The value of the field 'Items' must be a JSON array", 'Items');
     const mc = jn.maxConcurrency ? await intField(jn.maxConcurrency, env, 'MaxConcurrency', 0) : st.maxConcurrency;
-    let inputs: Json[] = items;
-    if (jn.itemSelector) {
-      inputs = [];
-      for (let i = 0; i < items.length; i++) {
-        const ienv = run.jenv(th, jsonataStates(run, th, undefined, { Map: { Item: { Index: i, Value: items[i] } } }));
-        inputs.push(await evalJ(jn.itemSelector, ienv));
-      }
-    }
-    return await beginMap(run, th, st, sc, inputs, mc);
+    // As in JSONPath: ItemSelector runs when an iteration starts ($states.input is the Map's input, kept in `in`),
+    // so at most MaxConcurrency selected inputs exist at once.
+    return await beginMap(run, th, st, sc, items, mc, undefined, jn.itemSelector !== undefined);
   } catch (e) {
     return failJsonata(run, th, st, sc, e);
   }

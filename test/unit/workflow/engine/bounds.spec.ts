@@ -16,6 +16,7 @@ import { CTX, Clock } from './helpers';
 
 interface Measured {
   status: string;
+  output?: string;
   error?: string;
   cause?: string;
   events: HistoryEvent[];
@@ -52,7 +53,7 @@ async function measure(definition: object, input: Json, opts: { maxHistoryBytes?
         const { id: _i, previousEventId: _p, timestamp: _t, type: _y, ...details } = e;
         return n + Buffer.byteLength(JSON.stringify(details));
       }, 0);
-      return { status: r.status, error: r.error, cause: r.cause, events, built: engineStats.serializedChars - before, maxCheckpoint, historyBytes, pauses };
+      return { status: r.status, output: r.output, error: r.error, cause: r.cause, events, built: engineStats.serializedChars - before, maxCheckpoint, historyBytes, pauses };
     }
     if (r.wakeAt) clock.t = Date.parse(r.wakeAt);
   }
@@ -125,6 +126,49 @@ describe('engine resource bounds', () => {
     expect([limited.status, limited.error]).toEqual(['FAILED', 'States.DataLimitExceeded']);
     expect(limited.historyBytes).toBeLessThan(4 * MB);
     expect(limited.maxCheckpoint).toBeLessThan(2 * 200 * KB + 64 * KB);
+  });
+
+  it('a JSONata ItemSelector is evaluated when each iteration starts: checkpoints hold the input once, not one selected copy per item', async () => {
+    const def = {
+      QueryLanguage: 'JSONata',
+      StartAt: 'M',
+      States: {
+        M: {
+          Type: 'Map',
+          Items: '{% $states.input.items %}',
+          ItemSelector: { all: '{% $states.input %}', i: '{% $states.context.Map.Item.Value %}', at: '{% $states.context.Map.Item.Index %}' },
+          ItemProcessor: { StartAt: 'I', States: { I: { Type: 'Pass', Output: '{% $states.input.i * 10 + $states.input.at %}', End: true } } },
+          End: true,
+        },
+      },
+    };
+    const input = { blob: 'y'.repeat(200 * KB), items: Array.from({ length: 120 }, (_, i) => i) };
+    const m = await measure(def, input);
+    expect([m.status, m.error]).toEqual(['SUCCEEDED', undefined]);
+    expect(JSON.parse(m.output!)).toEqual(input.items.map((i) => i * 11));
+    expect(m.maxCheckpoint).toBeLessThan(2 * 200 * KB + 64 * KB);
+  });
+
+  it('a JSONata ItemSelector that fails on one item fails the Map with States.QueryEvaluationError when that iteration starts', async () => {
+    const def = {
+      QueryLanguage: 'JSONata',
+      StartAt: 'M',
+      States: {
+        M: {
+          Type: 'Map',
+          MaxConcurrency: 1,
+          Items: '{% $states.input.items %}',
+          ItemSelector: { v: '{% $states.context.Map.Item.Value.n > 0 ? $states.context.Map.Item.Value.n : $error("bad item") %}' },
+          ItemProcessor: { StartAt: 'I', States: { I: { Type: 'Pass', End: true } } },
+          End: true,
+        },
+      },
+    };
+    const m = await measure(def, { items: [{ n: 1 }, { n: 2 }, { n: 0 }, { n: 4 }] });
+    expect([m.status, m.error]).toEqual(['FAILED', 'States.QueryEvaluationError']);
+    // the first two iterations ran (and succeeded) before the third's input was made
+    expect(m.events.filter((e) => e.type === 'MapIterationSucceeded')).toHaveLength(2);
+    expect(m.events.find((e) => e.type === 'EvaluationFailed')).toBeTruthy();
   });
 
   it('a Parameters or intrinsic that multiplies its input fails with States.DataLimitExceeded before its text is built', async () => {
