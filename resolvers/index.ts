@@ -2,7 +2,7 @@ import type { NonEmptyArray } from 'type-graphql';
 import { NodeResolver } from './common/node.resolver';
 import { OrganizationResolver, RepositoryResolver, UserResolver } from './identity/identity.resolver';
 import { SECRET_SCANNING_RESOLVERS } from './secret-scanning/secret-scanning.resolver';
-import { CALENDAR_RESOLVERS } from './calendar/calendar.resolver';
+import { CALENDAR_RESOLVERS } from './calendar';
 import { WORKFLOW_RESOLVERS } from './workflow/workflow.resolver';
 
 /** Every resolver of every domain: the schema is built from exactly this list. */

@@ -4,7 +4,8 @@
  * page/perPage paging, id arguments (global ids or database ids), and per-request memos (relations primed by the
  * list resolvers, events unlocked by their password).
  */
-import type { CalendarEventEntity, CalendarLanguage } from '../../entities';
+import { CalendarVenueEntity } from '../../entities';
+import type { CalendarEventEntity, CalendarLanguage, CalendarOrganizerEntity } from '../../entities';
 import type { RequestContext } from '../../src/context';
 import { NotFoundError, quoteInput, ValidationError } from '../../src/errors/app-error';
 import { REQUEST_CODES } from '../../src/errors/codes';
@@ -199,4 +200,17 @@ export async function offsetConnection<T extends object>(args: { first?: number 
     cursorOf: (item) => offsetCursor(index.get(item)!),
     totalCount: () => Promise.resolve(known),
   });
+}
+
+// ------------------------------------------------------------------ venues and organizers
+
+type Linked = CalendarVenueEntity | CalendarOrganizerEntity;
+
+/** true when the viewer may not read the venue's or organizer's details (its services' rule). */
+export function linkedMasked(ctx: RequestContext, p: Linked): boolean {
+  return p instanceof CalendarVenueEntity ? ctx.services.calendarVenues.mustMask(ctx.viewer, p) : ctx.services.calendarOrganizers.mustMask(ctx.viewer, p);
+}
+
+export function linkedText(ctx: RequestContext, p: Linked, value: string): string {
+  return linkedMasked(ctx, p) ? '' : value;
 }

@@ -5,6 +5,7 @@
  */
 import { Field, ID, InterfaceType } from 'type-graphql';
 import type { RequestContext } from '../../src/context';
+import { AppError } from '../../src/errors/app-error';
 
 /**
  * What the database id inside a global id is. `int4`: a positive integer of an int4 primary key (decoded
@@ -25,6 +26,16 @@ const registry = new Map<string, NodeTypeRegistration>();
 
 export function registerNodeType(reg: NodeTypeRegistration): void {
   registry.set(reg.typeName, reg);
+}
+
+/** null for "missing or not visible" answers of node(id:) (the services' 4xx errors), never data. */
+export async function orNull<T>(p: Promise<T>): Promise<T | null> {
+  try {
+    return await p;
+  } catch (e) {
+    if (e instanceof AppError) return null;
+    throw e;
+  }
 }
 
 export function nodeRegistration(typeName: string): NodeTypeRegistration | undefined {
