@@ -126,6 +126,21 @@ describe('README and docs/', () => {
     expect(broken).toEqual([]);
   });
 
+  it("shows the tour's blocks and files exactly as scripts/tour.sh runs them", () => {
+    const script = readFileSync(join(ROOT, 'scripts/tour.sh'), 'utf8');
+    const run = [...script.matchAll(/^# tour: (\S+)\n([\s\S]*?)^# end$/gm)].map((m) => [m[1], m[2]]);
+    expect(run.length).toBeGreaterThan(5);
+    const shown = [...readme.matchAll(/^<!-- tour: (\S+) -->\n```sh\n([\s\S]*?)^```$/gm)].map((m) => [m[1], m[2]]);
+    const files = [...readme.matchAll(/^<!-- tour-file: (\S+) -->\n```\w*\n([\s\S]*?)^```$/gm)].map((m) => [m[1], m[2]]);
+    // A block that only runs a tour file is shown as that file's text.
+    const runsShownFile = ([, text]: string[]) => files.some(([f]) => text === `node ${f}\n`);
+    // Same blocks, same order, same text: a command changed in one place only fails here (copy the script's block).
+    expect(shown).toEqual(run.filter((b) => !runsShownFile(b)));
+    expect(run.filter(runsShownFile).length).toBe(3);
+    expect(files.map(([f]) => f).sort()).toEqual(readdirSync(join(ROOT, 'scripts/tour')).map((f) => `scripts/tour/${f}`).sort());
+    for (const [file, text] of files) expect([file, text]).toEqual([file, readFileSync(join(ROOT, file), 'utf8')]);
+  });
+
   it('anchors are computed as GitHub computes them (so the link check above can fail)', () => {
     const a = anchors('# Workflow jobs\n## Running jobs\n## Running jobs\n### `GET /events` and .ics, too!\n```\n# not a heading\n```\n');
     expect([...a]).toEqual(['workflow-jobs', 'running-jobs', 'running-jobs-1', 'get-events-and-ics-too']);
