@@ -28,6 +28,7 @@ import { CLIENT_WORKLOAD, ClientBenchResult, runClientBench } from './client';
 import { JOBS_WORKLOAD, JobsBenchResult, runJobsBench } from './jobs';
 import { createServices } from '../src/services';
 import { BaselineDb, BaselineServer, openBaselineDb, routeOf, startBaselineServer } from './lib/baseline';
+import { PostGraphileServer, startPostGraphile } from './lib/postgraphile';
 import { assertCleanRun, LoadSummary, runLoad } from './lib/load';
 import { DEFAULT_SEED, seedIdentity, SeedOptions, SeedResult } from './lib/seed';
 import {
@@ -61,6 +62,8 @@ interface BenchConfig {
   seed: SeedOptions;
   secretScanning: SecretScanningSeedOptions;
   calendar: CalendarSeedOptions;
+  /** BENCH_POSTGRAPHILE=1: PostGraphile 5 serves the workloads that have a `postgraphile` request (PostgreSQL only). */
+  postgraphile: boolean;
   resultsDir: string;
 }
 
@@ -91,6 +94,7 @@ function readConfig(): BenchConfig {
     },
     secretScanning: { alerts: intEnv('BENCH_SECRET_SCANNING_ALERTS', DEFAULT_SECRET_SCANNING_SEED.alerts, 1) },
     calendar: { events: intEnv('BENCH_CALENDAR_EVENTS', DEFAULT_CALENDAR_SEED.events, 1) },
+    postgraphile: intEnv('BENCH_POSTGRAPHILE', 0, 0) > 0,
     resultsDir: path.join(ROOT, 'bench', 'results'),
   };
 }
@@ -139,8 +143,11 @@ function packageVersion(name: string): string | undefined {
   }
 }
 
-/** gateway: the workload's gateway request; twin: its optional second gateway request; baseline: the floor. */
-type TargetRole = 'gateway' | 'twin' | 'baseline';
+/**
+ * gateway: the workload's gateway request; twin: its optional second gateway request; peer: another server for the
+ * same data (PostGraphile); baseline: the floor.
+ */
+type TargetRole = 'gateway' | 'twin' | 'peer' | 'baseline';
 
 interface TargetResult {
   target: TargetRole;
@@ -175,6 +182,18 @@ interface WorkloadResult {
   twinRoundRatios?: number[];
   gatewayTwinRatio?: number;
   gatewayTwinRoundRatios?: number[];
+  /**
+   * Peers (PostGraphile without and with a token check): each one's results, peer ÷ baseline and gateway ÷ peer
+   * by req/s (same run, medians over rounds), and gateway ÷ peer by CPU per request.
+   */
+  peers?: Array<{
+    result: TargetResult;
+    ratio: number;
+    roundRatios: number[];
+    gatewayPeerRatio: number;
+    gatewayPeerRoundRatios: number[];
+    gatewayPeerCpuRatio?: number;
+  }>;
 }
 
 // ---------------------------------------------------------------------------------------------------------
@@ -188,23 +207,29 @@ function slower(ratio: number): string {
 }
 
 function printTable(results: WorkloadResult[]): void {
-  const header = ['workload', 'target', 'req/s', 'p50 ms', 'p99 ms', 'SQL/req', 'KB/resp', 'CPU us/req', 'target/baseline', 'gateway/twin'];
+  const header = ['workload', 'target', 'req/s', 'p50 ms', 'p99 ms', 'SQL/req', 'KB/resp', 'CPU us/req', 'target/baseline', 'gateway/twin or peer'];
   const rows: string[][] = [];
   for (const w of results) {
-    for (const t of [w.gateway, ...(w.twin ? [w.twin] : []), w.baseline]) {
+    const peers = w.peers ?? [];
+    for (const t of [w.gateway, ...(w.twin ? [w.twin] : []), ...peers.map((p) => p.result), w.baseline]) {
       const m = t.measured;
-      const ratio = t.target === 'gateway' ? w.ratio : t.target === 'twin' ? w.twinRatio! : undefined;
+      const peer = peers.find((p) => p.result === t);
+      const ratio = t.target === 'gateway' ? w.ratio : t.target === 'twin' ? w.twinRatio! : peer ? peer.ratio : undefined;
       rows.push([
         w.name,
         t.label,
         fmt(m.reqPerSec),
         fmt(m.latencyMs.p50, 2),
         fmt(m.latencyMs.p99, 2),
-        String(t.sqlPerRequest),
+        t.sqlPerRequest < 0 ? '-' : String(t.sqlPerRequest),
         fmt(t.bytesPerResponse / 1024, 1),
         t.serverCpuUsPerRequest === undefined ? '' : fmt(t.serverCpuUsPerRequest),
         ratio === undefined ? '' : `${fmt(ratio, 3)} (${slower(ratio)})`,
-        t.target === 'gateway' && w.twin ? `${fmt(w.gatewayTwinRatio!, 2)} (${w.gateway.label}/${w.twin.label})` : '',
+        t.target === 'gateway' && w.twin
+          ? `${fmt(w.gatewayTwinRatio!, 2)} (${w.gateway.label}/${w.twin.label})`
+          : peer
+            ? `${fmt(peer.gatewayPeerRatio, 2)} (${w.gateway.label}/${t.label})`
+            : '',
       ]);
     }
   }
@@ -237,7 +262,19 @@ function printTable(results: WorkloadResult[]): void {
     const parts = [`${w.gateway.label}/baseline ${fmt(b / g, 3)}`];
     const t = w.twin?.serverCpuUsPerRequest;
     if (w.twin && t) parts.push(`${w.twin.label}/baseline ${fmt(b / t, 3)}`, `${w.twin.label}/${w.gateway.label} ${fmt(g / t, 2)}`);
+    for (const p of w.peers ?? []) {
+      const c = p.result.serverCpuUsPerRequest;
+      if (c) parts.push(`${p.result.label}/baseline ${fmt(b / c, 3)}`, `${w.gateway.label}/${p.result.label} ${fmt(c / g, 2)}`);
+    }
     console.log(`${w.name} by server CPU per request: ${parts.join(', ')}`);
+  }
+  for (const w of results) {
+    for (const p of w.peers ?? []) {
+      console.log(
+        `${w.name}: ${w.gateway.label}/${p.result.label} ${fmt(p.gatewayPeerRatio, 2)} by req/s (rounds ${p.gatewayPeerRoundRatios.map((r) => fmt(r, 2)).join(', ')})` +
+          `${p.gatewayPeerCpuRatio ? `, ${fmt(p.gatewayPeerCpuRatio, 2)} by CPU per request` : ''}; ${p.result.label}/baseline ${fmt(p.ratio, 3)}`,
+      );
+    }
   }
 }
 
@@ -347,6 +384,7 @@ async function main(): Promise<number> {
   let app: App | undefined;
   let baselineDb: BaselineDb | undefined;
   let baseline: BaselineServer | undefined;
+  let postgraphile: PostGraphileServer | undefined;
   let interrupted = false;
   const onSignal = () => {
     interrupted = true;
@@ -421,6 +459,15 @@ async function main(): Promise<number> {
       selected.map((w) => ({ ...routeOf(w.baseline.request(env)), handler: w.baseline.handler })),
     );
     log(`gateway ${gatewayUrl}, baseline ${baseline.url}`);
+    const peered = cfg.postgraphile ? selected.filter((w) => w.postgraphile) : [];
+    if (peered.length && temp.database.type !== 'postgres') {
+      log('BENCH_POSTGRAPHILE: PostGraphile serves PostgreSQL only; skipped on SQLite');
+      peered.length = 0;
+    }
+    if (peered.length && temp.database.type === 'postgres') {
+      postgraphile = await startPostGraphile(temp.database.url);
+      log(`postgraphile ${postgraphile.version} ${postgraphile.url} for ${peered.map((w) => w.name).join(', ')}`);
+    }
 
     // ---- 4. verify everything first, then measure one target at a time ----
     interface Verified {
@@ -428,6 +475,8 @@ async function main(): Promise<number> {
       gatewayBody: string;
       baselineBody: string;
       twinBody?: string;
+      /** PostGraphile's verified bodies, without and with a token check. */
+      peerBodies?: [string, string];
       gatewaySql: number;
       baselineSql: number;
       twinSql?: number;
@@ -455,7 +504,23 @@ async function main(): Promise<number> {
         throw new BenchFailure(`verification of ${w.name} failed: ${e instanceof Error ? e.message : String(e)}`);
       }
       log(`verified ${w.name}: ${summary}`);
-      verified.set(w.name, { summary, gatewayBody: g.text, baselineBody: b.text, twinBody: twin?.response.text, gatewaySql, baselineSql, twinSql: twin?.sql });
+      let peerBodies: [string, string] | undefined;
+      if (postgraphile && w.postgraphile) {
+        const texts: string[] = [];
+        for (const withToken of [false, true]) {
+          const p = await fetchOnce(postgraphile.url, w.postgraphile.request(env, withToken));
+          let s: string;
+          try {
+            s = w.postgraphile.verify(p, g, env);
+          } catch (e) {
+            throw new BenchFailure(`verification of ${w.name} through PostGraphile${withToken ? ' (token)' : ''} failed: ${e instanceof Error ? e.message : String(e)}`);
+          }
+          log(`verified ${w.name} / postgraphile${withToken ? '+token' : ''}: ${s}`);
+          texts.push(p.text);
+        }
+        peerBodies = [texts[0], texts[1]];
+      }
+      verified.set(w.name, { summary, gatewayBody: g.text, baselineBody: b.text, twinBody: twin?.response.text, peerBodies, gatewaySql, baselineSql, twinSql: twin?.sql });
     }
 
     const results: WorkloadResult[] = [];
@@ -473,6 +538,14 @@ async function main(): Promise<number> {
       });
       const targets: Target[] = [target('gateway', w.gatewayLabel ?? 'gateway', gatewayUrl, w.gateway(env), v.gatewayBody, v.gatewaySql)];
       if (w.twin) targets.push(target('twin', w.twin.label, gatewayUrl, w.twin.request(env), v.twinBody!, v.twinSql!));
+      const peerIndexes: number[] = [];
+      if (postgraphile && w.postgraphile && v.peerBodies) {
+        for (const [i, withToken] of [false, true].entries()) {
+          peerIndexes.push(targets.length);
+          // PostGraphile's statements are not counted (it runs them on its own pool): -1 shows as '-'.
+          targets.push(target('peer', withToken ? 'postgraphile+token' : 'postgraphile', postgraphile.url, w.postgraphile.request(env, withToken), v.peerBodies[i], -1));
+        }
+      }
       targets.push(target('baseline', 'baseline', baseline.url, w.baseline.request(env), v.baselineBody, v.baselineSql));
       const m = await measureWorkload(w, targets, cfg, () => interrupted);
       const b = targets.length - 1;
@@ -492,6 +565,22 @@ async function main(): Promise<number> {
         result.twinRatio = median(result.twinRoundRatios);
         result.gatewayTwinRoundRatios = m.roundRatios(0, 1);
         result.gatewayTwinRatio = median(result.gatewayTwinRoundRatios);
+      }
+      if (peerIndexes.length) {
+        result.peers = peerIndexes.map((i) => {
+          const roundRatios = m.roundRatios(i, b);
+          const gatewayPeerRoundRatios = m.roundRatios(0, i);
+          const g = m.results[0].serverCpuUsPerRequest;
+          const c = m.results[i].serverCpuUsPerRequest;
+          return {
+            result: m.results[i],
+            ratio: median(roundRatios),
+            roundRatios,
+            gatewayPeerRatio: median(gatewayPeerRoundRatios),
+            gatewayPeerRoundRatios,
+            ...(g && c ? { gatewayPeerCpuRatio: c / g } : {}),
+          };
+        });
       }
       results.push(result);
     }
@@ -563,6 +652,7 @@ async function main(): Promise<number> {
         warmupSec: cfg.warmupSec,
         connections: cfg.connections,
         rounds: cfg.rounds,
+        ...(postgraphile ? { postgraphile: postgraphile.version } : {}),
         loadGenerator: 'autocannon in a child process, one target at a time (gateway, twin if any, baseline, in turn for every round)',
         seed: {
           ...cfg.seed,
@@ -599,6 +689,7 @@ async function main(): Promise<number> {
     process.off('SIGTERM', onSignal);
     const steps: Array<[string, () => Promise<unknown> | undefined]> = [
       ['baseline server', () => baseline?.close()],
+      ['postgraphile', () => postgraphile?.close()],
       ['baseline database', () => baselineDb?.close()],
       ['gateway', () => app?.close()],
       ['database connection', () => (dataSource?.isInitialized ? dataSource.destroy() : undefined)],

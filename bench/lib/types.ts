@@ -77,6 +77,15 @@ export interface Workload {
     label: string;
     request(env: BenchEnv): HttpRequestSpec;
   };
+  /**
+   * The same data through PostGraphile 5 (`BENCH_POSTGRAPHILE=1`, PostgreSQL only; bench/lib/postgraphile.ts), asked
+   * in PostGraphile's schema shape: `request(env, withToken)` without or with the admin's token (checked per request).
+   * Measured in the same rounds as the other targets. `verify` throws unless its answer is the gateway's data.
+   */
+  postgraphile?: {
+    request(env: BenchEnv, withToken: boolean): HttpRequestSpec;
+    verify(peer: FetchedResponse, gateway: FetchedResponse, env: BenchEnv): string;
+  };
   baseline: {
     /** The request sent to the raw server; its method + pathname route to `handler`. */
     request(env: BenchEnv): HttpRequestSpec;

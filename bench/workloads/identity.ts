@@ -124,51 +124,78 @@ function visibilityFilter(v: Visibility): string {
   return ' AND (NOT r."private" OR EXISTS (SELECT 1 FROM repository_collaborators c WHERE c.repository_id = r.id AND c.user_id = ?))';
 }
 
+/**
+ * Token -> user, the organization by login and the user's membership in it: the access check in one statement
+ * (the gateway needs the same three facts).
+ */
+const ORG_ACCESS_SQL = `SELECT u.id AS user_id, u.login AS login, t.scopes AS scopes, t.expires_at AS expires_at,
+       o.id AS org_id, o.login AS org_login, m.role AS role
+  FROM access_tokens t
+  JOIN accounts u ON u.id = t.user_id AND u.type = 'User'
+  LEFT JOIN accounts o ON o.login_lower = ? AND o.type = 'Organization'
+  LEFT JOIN memberships m ON m.organization_id = o.id AND m.user_id = u.id
+ WHERE t.token_hash = ? AND t.revoked_at IS NULL`;
+
+/**
+ * The page, with its total in the same statement: a viewer who sees every repository of the owner reads the kept
+ * number (repository_totals, kept by the database's triggers, as the gateway reads it); others count what they see.
+ * The total is an uncorrelated scalar subquery (evaluated once); an empty page asks for the total alone.
+ */
+function orgReposTotalSql(v: Visibility): string {
+  return v === 'all'
+    ? 'SELECT COALESCE(SUM(rt.repositories), 0) FROM repository_totals rt WHERE rt.owner_id = ?'
+    : `SELECT COUNT(*) FROM repositories r WHERE r.owner_id = ?${visibilityFilter(v)}`;
+}
+
+function orgReposPageSql(v: Visibility): string {
+  return `SELECT r.id AS id, r.name AS name, r."private" AS "private", (${orgReposTotalSql(v)}) AS total FROM repositories r
+      WHERE r.owner_id = ?${visibilityFilter(v)} ORDER BY r.name_lower ASC, r.id ASC LIMIT ?`;
+}
+
 async function orgReposBaseline(req: BaselineRequest, db: BaselineDb): Promise<BaselineResponse> {
-  const v = await authenticate(req, db);
-  if (!v) return unauthorized();
+  const m = /^(bearer|token)\s+(\S+)$/i.exec((req.headers.authorization ?? '').trim());
+  if (!m) return unauthorized();
   const login = req.url.searchParams.get('login') ?? '';
   const first = Number(req.url.searchParams.get('first') ?? 30);
   if (!Number.isInteger(first) || first < 0 || first > 100) return { status: 400, json: { message: 'first must be 0..100' } };
-  const [org] = await db.all<{ id: number; login: string }>(
-    'org_by_login',
-    `SELECT id, login FROM accounts WHERE login_lower = ? AND type = 'Organization'`,
-    [login.toLowerCase()],
+  const hash = createHash('sha256').update(m[2], 'utf8').digest('hex');
+  const [a] = await db.all<{ user_id: number; scopes: string | null; expires_at: unknown; org_id: number | null; org_login: string | null; role: string | null }>(
+    'org_access',
+    ORG_ACCESS_SQL,
+    [login.toLowerCase(), hash],
   );
-  if (!org) return { status: 404, json: { message: `Could not resolve to an Organization with the login of '${login}'.` } };
-  const orgId = Number(org.id);
-  const hasRepoScope = v.scopes.includes('repo');
-  let visibility: Visibility = hasRepoScope ? 'public-or-collaborator' : 'public';
-  if (hasRepoScope) {
-    const [m] = await db.all<{ role: string }>('org_role', 'SELECT role FROM memberships WHERE organization_id = ? AND user_id = ?', [orgId, v.id]);
-    if (m) visibility = 'all';
-  }
-  const filter = visibilityFilter(visibility);
-  const extra = visibility === 'public-or-collaborator' ? [v.id] : [];
-  const rows = await db.all<{ id: number; name: string; private: boolean | number }>(
+  if (!a || (a.expires_at != null && toTime(a.expires_at) <= Date.now())) return unauthorized();
+  if (a.org_id == null) return { status: 404, json: { message: `Could not resolve to an Organization with the login of '${login}'.` } };
+  const orgId = Number(a.org_id);
+  const userId = Number(a.user_id);
+  const scopes = a.scopes ? (JSON.parse(a.scopes) as string[]) : [];
+  const hasRepoScope = scopes.includes('repo');
+  const visibility: Visibility = !hasRepoScope ? 'public' : a.role ? 'all' : 'public-or-collaborator';
+  const extra = visibility === 'public-or-collaborator' ? [userId] : [];
+  const rows = await db.all<{ id: number; name: string; private: boolean | number; total: number | string }>(
     `org_repos_page_${visibility}`,
-    `SELECT r.id AS id, r.name AS name, r."private" AS "private" FROM repositories r
-      WHERE r.owner_id = ?${filter} ORDER BY r.name_lower ASC, r.id ASC LIMIT ?`,
-    [orgId, ...extra, first],
+    orgReposPageSql(visibility),
+    [orgId, ...extra, orgId, ...extra, first],
   );
-  const [count] = await db.all<{ n: number | string }>(
-    `org_repos_count_${visibility}`,
-    `SELECT COUNT(*) AS n FROM repositories r WHERE r.owner_id = ?${filter}`,
-    [orgId, ...extra],
-  );
-  const owner = { login: org.login };
+  let total: number;
+  if (rows.length) total = Number(rows[0].total);
+  else {
+    const [c] = await db.all<{ n: number | string }>(`org_repos_count_${visibility}`, `SELECT (${orgReposTotalSql(visibility)}) AS n`, [orgId, ...extra]);
+    total = Number(c.n);
+  }
+  const owner = { login: a.org_login! };
   return {
     status: 200,
     json: {
       data: {
         organization: {
           repositories: {
-            totalCount: Number(count.n),
+            totalCount: total,
             nodes: rows.map((r) => ({
               id: globalId('Repository', Number(r.id)),
               databaseId: Number(r.id),
               name: r.name,
-              nameWithOwner: `${org.login}/${r.name}`,
+              nameWithOwner: `${owner.login}/${r.name}`,
               isPrivate: Boolean(r.private),
               owner,
             })),
@@ -179,8 +206,46 @@ async function orgReposBaseline(req: BaselineRequest, db: BaselineDb): Promise<B
   };
 }
 
+/**
+ * The same page in PostGraphile's schema shape (bench/lib/postgraphile.ts): the organization by its unique
+ * `login_lower`, its repositories through the `owner_id` foreign key in `name_lower` order, `totalCount`, and per
+ * repository the fields the gateway's nodes carry (PostGraphile has no `nameWithOwner`: the owner's login instead).
+ */
+const PGL_ORG_REPOS_QUERY = (login: string) =>
+  `query OrgRepos { accountByLoginLower(loginLower: ${JSON.stringify(login.toLowerCase())}) { ` +
+  `repositoriesByOwnerId(first: ${PAGE_SIZE}, orderBy: [NAME_LOWER_ASC, ROW_ID_ASC]) { totalCount nodes { id rowId name private accountByOwnerId { login } } } } }`;
+
+interface PglOrgReposData {
+  data?: {
+    accountByLoginLower: {
+      repositoriesByOwnerId: { totalCount: number; nodes: Array<{ id: string; rowId: number; name: string; private: boolean; accountByOwnerId: { login: string } }> };
+    } | null;
+  };
+}
+
+function verifyPglOrgRepos(peer: FetchedResponse, gateway: FetchedResponse): string {
+  assertOk('postgraphile', peer);
+  const conn = (peer.json as PglOrgReposData).data?.accountByLoginLower?.repositoriesByOwnerId;
+  if (!conn) throw new BenchFailure(`postgraphile: no repository connection in ${peer.text.slice(0, 300)}`);
+  const ours = (gateway.json as OrgReposData).data.organization.repositories;
+  const theirs = {
+    totalCount: conn.totalCount,
+    nodes: conn.nodes.map((n) => ({ databaseId: n.rowId, name: n.name, nameWithOwner: `${n.accountByOwnerId.login}/${n.name}`, isPrivate: n.private, owner: { login: n.accountByOwnerId.login } })),
+  };
+  const mine = {
+    totalCount: ours.totalCount,
+    nodes: ours.nodes.map((n) => ({ databaseId: n.databaseId, name: n.name, nameWithOwner: n.nameWithOwner, isPrivate: n.isPrivate, owner: n.owner })),
+  };
+  assertSame('org-repositories (postgraphile vs gateway)', theirs, mine);
+  return `${conn.nodes.length} of ${conn.totalCount} repositories, the gateway's rows in the gateway's order`;
+}
+
 interface OrgReposData {
-  data: { organization: { repositories: { totalCount: number; nodes: Array<{ databaseId: number; name: string; isPrivate: boolean }> } } };
+  data: {
+    organization: {
+      repositories: { totalCount: number; nodes: Array<{ databaseId: number; name: string; nameWithOwner: string; isPrivate: boolean; owner: { login: string } }> };
+    };
+  };
 }
 
 const orgRepositories: Workload = {
@@ -194,6 +259,10 @@ const orgRepositories: Workload = {
       headers: { accept: 'application/json', authorization: `Bearer ${env.adminToken}` },
     }),
     handler: orgReposBaseline,
+  },
+  postgraphile: {
+    request: (env, withToken) => graphqlRequest(PGL_ORG_REPOS_QUERY(env.seed.orgLogin), withToken ? env.adminToken : undefined),
+    verify: verifyPglOrgRepos,
   },
   verify(gateway: FetchedResponse, baseline: FetchedResponse, env: BenchEnv) {
     assertOk('gateway', gateway);
