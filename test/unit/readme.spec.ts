@@ -126,6 +126,20 @@ describe('README and docs/', () => {
     expect(broken).toEqual([]);
   });
 
+  it('names only repository files and folders that exist', () => {
+    const missing: string[] = [];
+    // bench/README.md is a history: the files it names were there when each entry was written.
+    for (const doc of DOCS.filter((d) => d !== join(ROOT, 'bench/README.md'))) {
+      const text = readFileSync(doc, 'utf8').replace(/^```[\s\S]*?^```/gm, '');
+      for (const m of text.matchAll(/`((?:src|test|resolvers|entities|schema|scripts|packages|bench|docs)\/[A-Za-z0-9_./-]+)`/g)) {
+        // Paths are written from the repository root (a package's README from its own folder).
+        const base = doc.startsWith(join(ROOT, 'packages') + '/') ? [ROOT, dirname(doc)] : [ROOT];
+        if (!base.some((b) => existsSync(join(b, m[1])))) missing.push(`${relative(ROOT, doc)}: ${m[1]}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
   it("shows the tour's blocks and files exactly as scripts/tour.sh runs them", () => {
     const script = readFileSync(join(ROOT, 'scripts/tour.sh'), 'utf8');
     const run = [...script.matchAll(/^# tour: (\S+)\n([\s\S]*?)^# end$/gm)].map((m) => [m[1], m[2]]);
