@@ -148,7 +148,7 @@ describe('README and docs/', () => {
     const files = [...readme.matchAll(/^<!-- tour-file: (\S+) -->\n```\w*\n([\s\S]*?)^```$/gm)].map((m) => [m[1], m[2]]);
     // A block that only runs a tour file is shown as that file's text.
     const runsShownFile = ([, text]: string[]) => files.some(([f]) => text === `node ${f}\n`);
-    // Same blocks, same order, same text: a command changed in one place only fails here (copy the script's block).
+    // Same blocks, same order, same text: a command changed in one place only fails here (node scripts/readme-tour.mjs).
     expect(shown).toEqual(run.filter((b) => !runsShownFile(b)));
     expect(run.filter(runsShownFile).length).toBe(3);
     expect(files.map(([f]) => f).sort()).toEqual(readdirSync(join(ROOT, 'scripts/tour')).map((f) => `scripts/tour/${f}`).sort());
