@@ -4,7 +4,7 @@
  */
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { isValidTimezone } from './services/calendar/dates';
+import { isValidTimezone } from './services/calendar/timezones';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];

@@ -31,7 +31,7 @@ import {
   CalendarVenueEntity,
 } from '../../entities';
 import { parseCost } from '../../src/services/calendar/cost';
-import { formatYmdHis, fromWallClock } from '../../src/services/calendar/dates';
+import { formatYmdHis, fromWallClock } from '../../src/services/calendar/timezones';
 import { insertChunks, prng, SeedResult } from './seed';
 
 /** The calendar's clock in the bench (CALENDAR_NOW of the gateway). */

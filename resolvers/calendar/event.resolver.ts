@@ -8,7 +8,7 @@ import type { RequestContext } from '../../src/context';
 import { permalink, wireContext } from '../../src/rest/wordpress/calendar-wire';
 import { catalogMessage } from '../../src/rest/wordpress/messages';
 import { formatCost } from '../../src/services/calendar/cost';
-import { timezoneAbbr } from '../../src/services/calendar/dates';
+import { timezoneAbbr } from '../../src/services/calendar/timezones';
 import { escHtml, renderContent, renderTitle } from '../../src/services/calendar/text';
 import { toGlobalId } from '../common/global-id';
 import { orNull, registerNodeType } from '../common/node';

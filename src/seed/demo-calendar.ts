@@ -16,7 +16,7 @@ import { AppConfig, loadConfig } from '../config';
 import { contextFor, RequestContext, withTransaction } from '../context';
 import { createLogger } from '../observability/logger';
 import type { Services } from '../services';
-import { formatYmdHis, parseYmdHis } from '../services/calendar/dates';
+import { formatYmdHis, parseYmdHis } from '../services/calendar/timezones';
 import type { CalendarVenueInput } from '../services/calendar/venues.service';
 
 export interface DemoCalendar {

@@ -6,7 +6,7 @@
 import type { CalendarEventEntity } from '../../../entities';
 import type { EventRelations } from '../../services/calendar/events.service';
 import { formatCost } from '../../services/calendar/cost';
-import { dateDetails, formatYmdHis, timezoneAbbr, toIso8601 } from '../../services/calendar/dates';
+import { dateDetails, formatYmdHis, timezoneAbbr, toIso8601 } from '../../services/calendar/timezones';
 import { escHtml, renderContent, renderTitle } from '../../services/calendar/text';
 import { authorString, globalId, imageObject, permalink, WireContext } from './calendar-wire';
 import { presentTermA } from './calendar-terms.presenters';

@@ -4,7 +4,8 @@
  */
 import type { CalendarEventEntity } from '../../../entities';
 import type { RequestContext } from '../../context';
-import { parseStrictDates, parseWhen } from '../../services/calendar/dates';
+import { parseStrictDates } from '../../services/calendar/list-window';
+import { parseWhen } from '../../services/calendar/strtotime';
 import type { EventListQuery, EventListResult } from '../../services/calendar/event-list';
 import type { EventWrite } from '../../services/calendar/events.service';
 import { jsonArrayOfTexts } from '../json-body';

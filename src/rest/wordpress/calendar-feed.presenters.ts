@@ -11,7 +11,7 @@
 import ical, { ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
 import type { CalendarEventEntity, CalendarVenueEntity } from '../../../entities';
 import type { EventRelations } from '../../services/calendar/events.service';
-import { parseYmdHis } from '../../services/calendar/dates';
+import { parseYmdHis } from '../../services/calendar/timezones';
 import { icalTzid, vtimezone } from '../../services/calendar/vtimezone';
 import { permalink, WireContext } from './calendar-wire';
 

@@ -4,6 +4,8 @@
  * the error's category (NotFound 404, Forbidden 403, Gone 410, Validation 400); GraphQL callers read them as
  * `extensions.domainCode`. Messages are the plugin's English wording; the WordPress family translates them.
  */
+import { ValidationError } from '../../errors/app-error';
+
 export const CALENDAR_CODES = {
   EVENT_ARCHIVE_PAGE_NOT_FOUND: 'event-archive-page-not-found',
   VENUE_ARCHIVE_PAGE_NOT_FOUND: 'venue-archive-page-not-found',
@@ -55,3 +57,15 @@ export const CALENDAR_MESSAGES: Record<string, string> = {
   'invalid-linked-post-id': 'The provided linked post ID is not valid',
   rest_forbidden: 'Sorry, you are not allowed to do that.',
 };
+
+/** WordPress' per-parameter validation failure: "Invalid parameter(s): start_date" / params.start_date "Invalid parameter." */
+export function invalidParameter(field: string, resource = 'Event', message = 'Invalid parameter.'): ValidationError {
+  return new ValidationError(`Invalid parameter(s): {{${field}}}`, {
+    // The family code on both transports (GraphQL shows it as extensions.domainCode, as it does for every other
+    // calendar rest_invalid_param).
+    domainCode: CALENDAR_CODES.INVALID_PARAM,
+    namesFields: true,
+    fieldErrors: [{ resource, field, code: 'invalid', message }],
+  });
+}
+

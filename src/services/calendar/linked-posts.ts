@@ -26,7 +26,7 @@ import { lookupKey } from '../common/decode';
 import { CALENDAR_CODES, CALENDAR_MESSAGES } from './error-codes';
 import { contentLanguage } from './language';
 import { allocatePostId, idOf, isPostStatus, postDatesNow, postKind, trashedColumns, uniquePostSlug, untrashedSlug, visibleEventId } from './posts';
-import { invalidParameter } from './dates';
+import { invalidParameter } from './error-codes';
 import { listStatuses } from './event-list';
 import { searchTerms } from './search';
 import { sanitizeTitle } from './text';
@@ -75,7 +75,7 @@ export type LinkedPostReference<I> = number | string | { id: number | string } |
 // Errors in WordPress' shapes
 // ---------------------------------------------------------------------------------------------------------------
 
-/** rest_invalid_param on one field of a venue/organizer (dates.ts' one helper). */
+/** rest_invalid_param on one field of a venue/organizer (error-codes.ts' one helper). */
 const invalidParam = (field: string, message?: string) => invalidParameter(field, 'CalendarPost', message);
 
 function missingParam(field: string): ValidationError {

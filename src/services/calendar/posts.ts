@@ -19,7 +19,8 @@ import {
 import type { RequestContext } from '../../context';
 import { decodeInt, parseInteger, POSITIVE_INT4 } from '../common/decode';
 import { postVisible } from './access';
-import { formatYmdHis, invalidParameter } from './dates';
+import { invalidParameter } from './error-codes';
+import { formatYmdHis } from './timezones';
 import { uniqueSlug } from './text';
 import { lockKey } from '../../db/transaction';
 

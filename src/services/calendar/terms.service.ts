@@ -26,7 +26,7 @@ import { loadAll } from '../../loaders';
 import { lookupKey } from '../common/decode';
 import { requireCalendar } from './access';
 import { CALENDAR_CODES } from './error-codes';
-import { invalidParameter } from './dates';
+import { invalidParameter } from './error-codes';
 import { idOf, visibleEventId } from './posts';
 import { sanitizeTitle, uniqueSlug } from './text';
 import { deleteTranslations, saveTranslation } from './translations';
@@ -99,7 +99,7 @@ export class TermExistsError extends ValidationError {
   }
 }
 
-/** rest_invalid_param on one field of a term (dates.ts' one helper). */
+/** rest_invalid_param on one field of a term (error-codes.ts' one helper). */
 const invalidParam = (field: string, message?: string) => invalidParameter(field, 'Term', message);
 
 /** The count of published events linked to term `t` (WordPress' term_taxonomy.count), stored on the term (term-counts.ts). */

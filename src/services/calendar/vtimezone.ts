@@ -7,7 +7,7 @@
  *
  * Pure: the years are an argument.
  */
-import { canonicalTimezone, offsetSeconds, timezoneAbbr, utcOffsetZone } from './dates';
+import { canonicalTimezone, offsetSeconds, timezoneAbbr, utcOffsetZone } from './timezones';
 
 /**
  * The TZID a zone gets in iCalendar. IANA names stay. WordPress' manual offsets (`UTC+5:30`, `UTC-9:30`, `UTC+2`)

@@ -1,19 +1,18 @@
 import fc from 'fast-check';
 import { ValidationError } from '../../../src/errors/app-error';
+import { normalizeEventTimes } from '../../../src/services/calendar/event-times';
+import { eventDateWindow, parseStrictDates } from '../../../src/services/calendar/list-window';
+import { parseWhen } from '../../../src/services/calendar/strtotime';
 import {
   canonicalTimezone,
   dateDetails,
-  eventDateWindow,
   formatYmdHis,
   fromWallClock,
   isValidTimezone,
-  normalizeEventTimes,
-  parseStrictDates,
-  parseWhen,
   timezoneAbbr,
   toIso8601,
   wallClock,
-} from '../../../src/services/calendar/dates';
+} from '../../../src/services/calendar/timezones';
 
 // Wednesday 2024-05-15 14:30:45 UTC = 10:30:45 in New York (EDT).
 const NOW = new Date('2024-05-15T14:30:45Z');

@@ -2,7 +2,7 @@
  * VTIMEZONEs built from Intl's tz data: read back by ical.js, a wall clock in the zone maps to the instant Intl gives,
  * across DST changes in both hemispheres, for zones without DST and for TEC's `UTC±H[:MM]` offsets.
  */
-import { fromWallClock } from '../../../src/services/calendar/dates';
+import { fromWallClock } from '../../../src/services/calendar/timezones';
 import { icalOffset, icalTzid, transitions, vtimezone } from '../../../src/services/calendar/vtimezone';
 
 type IcalModule = typeof import('ical.js', { with: { 'resolution-mode': 'import' } }).default;
