@@ -13,6 +13,7 @@ import {
   SecretScanningLocationEntity,
 } from '../../../entities';
 import type { Finding } from './alert-types';
+import { secretTypeBySlug, type DetectedSecret } from './detector';
 
 export function hashSecret(secret: string): string {
   return createHash('sha256').update(secret, 'utf8').digest('hex');
@@ -140,5 +141,33 @@ export class SecretScanningFindingService {
       .execute();
     const row = await counters.findOneOrFail({ where: { repositoryId } });
     return row.lastNumber;
+  }
+}
+
+/** The finding of a detected secret at `location`, named as the secret type catalog names it. */
+export function findingFor(d: DetectedSecret, location: Finding['location']): Finding {
+  const t = secretTypeBySlug(d.secretType);
+  return {
+    secretType: d.secretType,
+    secretTypeDisplayName: t?.displayName ?? d.secretType,
+    provider: t?.provider ?? null,
+    providerSlug: t?.providerSlug ?? null,
+    secret: d.secret,
+    isBase64Encoded: Boolean(d.isBase64Encoded),
+    location,
+  };
+}
+
+/** Collects the alerts a run touched, once each, in order of first touch. */
+export class TouchedAlerts {
+  private readonly byId = new Map<number, { number: number; created: boolean }>();
+  add(r: { alert: { id: number; number: number }; created: boolean; newLocation: boolean }): void {
+    if (!r.created && !r.newLocation) return;
+    const seen = this.byId.get(r.alert.id);
+    if (seen) seen.created ||= r.created;
+    else this.byId.set(r.alert.id, { number: r.alert.number, created: r.created });
+  }
+  get list(): Array<{ number: number; created: boolean }> {
+    return [...this.byId.values()];
   }
 }

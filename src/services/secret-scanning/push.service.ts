@@ -1,6 +1,6 @@
 /**
  * Where alerts come from: pushes and other content scanned with the detector (secretlint preset + our
- * rules), push protection (placeholders, bypasses) and rescans (scan history).
+ * rules), push protection (placeholders, bypasses) and rescans (scan history; the runs in rescan-runner.ts).
  *
  * Decisions (see also the comments on each method):
  * - Secret scanning off on the repository: a push or content submission is accepted (access is still
@@ -18,13 +18,13 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { EntityManager, In, IsNull } from 'typeorm';
 import {
-  URL_LOCATION_TYPES,
   LocationType,
   PushProtectionPlaceholderEntity,
   RepositoryEntity,
   ScanKind,
   SecretScanningContentEntity,
   SecretScanningScanEntity,
+  URL_LOCATION_TYPES,
 } from '../../../entities';
 import { can } from '../../auth/permissions';
 import { RequestContext, withTransaction } from '../../context';
@@ -33,10 +33,10 @@ import { FieldError, ForbiddenError, NotFoundError, UnauthenticatedError, Valida
 import { lookupKey } from '../common/decode';
 import { parseFullName } from '../identity/identity.service';
 import { requireAlertsRepository } from './alert-access';
-import type { Finding } from './alert-types';
-import { secretTypeBySlug, type DetectedSecret } from './detector';
+import { findingFor, hashSecret, TouchedAlerts } from './alert-findings';
 import { DetectorPool } from './detector/pool';
 import { SECRET_SCANNING_CODES as CODES } from './error-codes';
+import { RescanRunner } from './rescan-runner';
 
 export interface PushFileInput {
   path: string;
@@ -134,19 +134,6 @@ const SHA_RE = /^[0-9a-f]{7,64}$/i;
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 /** Content rows per INSERT statement (8 parameters each: well under SQLite's and PostgreSQL's limits). */
 const CONTENT_INSERT_ROWS = 200;
-/** A rescan reads stored content in pages of at most this many rows and about RESCAN_PAGE_CHARS characters. */
-const RESCAN_BATCH = 100;
-const RESCAN_PAGE_CHARS = 4 * 1024 * 1024;
-/**
- * A rescan records findings in short transactions (at most RESCAN_FINDINGS_PER_TRANSACTION and, on
- * SQLite, no more once one has taken RESCAN_TRANSACTION_MS), and the event loop gets a turn between two
- * of them: on SQLite every query runs synchronously in the main thread (better-sqlite3), so a long
- * transaction would hold every other request as detection in the main thread did. (PostgreSQL queries
- * are I/O: the event loop runs during them, and a time bound would only add round trips.)
- */
-const RESCAN_FINDINGS_PER_TRANSACTION = 100;
-const RESCAN_TRANSACTION_MS = 10;
-
 /** A 27-character base62 id, like GitHub's placeholder ids (`2k4dM4tseyC5lPIsjl5emX9sPNk`). */
 export function newPlaceholderId(length = 27): string {
   let out = '';
@@ -161,10 +148,6 @@ export function newPlaceholderId(length = 27): string {
 /** The git blob id of a content: sha1("blob <byte length>\0<content>"). */
 export function gitBlobSha(content: string): string {
   return createHash('sha1').update(`blob ${Buffer.byteLength(content, 'utf8')}\0`).update(content, 'utf8').digest('hex');
-}
-
-function hashSecret(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
 }
 
 function isBinary(content: string): boolean {
@@ -199,41 +182,15 @@ interface Occurrence {
   endColumn: number;
 }
 
-type Detected = DetectedSecret;
-
-function findingFor(d: Detected, location: Finding['location']): Finding {
-  const t = secretTypeBySlug(d.secretType);
-  return {
-    secretType: d.secretType,
-    secretTypeDisplayName: t?.displayName ?? d.secretType,
-    provider: t?.provider ?? null,
-    providerSlug: t?.providerSlug ?? null,
-    secret: d.secret,
-    isBase64Encoded: Boolean(d.isBase64Encoded),
-    location,
-  };
-}
-
-/** Collects the alerts a run touched, once each, in order of first touch. */
-class TouchedAlerts {
-  private readonly byId = new Map<number, { number: number; created: boolean }>();
-  add(r: { alert: { id: number; number: number }; created: boolean; newLocation: boolean }): void {
-    if (!r.created && !r.newLocation) return;
-    const seen = this.byId.get(r.alert.id);
-    if (seen) seen.created ||= r.created;
-    else this.byId.set(r.alert.id, { number: r.alert.number, created: r.created });
-  }
-  get list(): Array<{ number: number; created: boolean }> {
-    return [...this.byId.values()];
-  }
-}
 
 export class SecretScanningPushService {
-  /** Background rescans of this process, by scan id. */
-  private readonly running = new Map<number, { abort: AbortController; done: Promise<SecretScanningScanEntity> }>();
+  /** Background rescans of this process. */
+  private readonly rescans: RescanRunner;
 
   /** `detector` runs detection in worker threads; close() ends them. */
-  constructor(private readonly detector: DetectorPool = new DetectorPool()) {}
+  constructor(private readonly detector: DetectorPool = new DetectorPool()) {
+    this.rescans = new RescanRunner(detector);
+  }
 
   // ------------------------------------------------------------------ access
 
@@ -624,8 +581,8 @@ export class SecretScanningPushService {
       const earlier = await scans.findOne({ where: { attemptKeyHash } });
       if (earlier && earlier.repositoryId === repo.id) {
         if (earlier.status === 'completed') return { scan: { ...earlier }, kind: earlier.kind, repository: repo, done: Promise.resolve(earlier) };
-        const running = this.running.get(earlier.id);
-        if (running) return { scan: { ...earlier }, kind: earlier.kind, repository: repo, done: running.done };
+        const running = this.rescans.runOf(earlier.id);
+        if (running) return { scan: { ...earlier }, kind: earlier.kind, repository: repo, done: running };
       }
       // Failed, interrupted (its process died), or of another repository: the key moves to a new scan.
       if (earlier) await scans.update({ id: earlier.id }, { attemptKeyHash: null });
@@ -642,122 +599,8 @@ export class SecretScanningPushService {
       patternScope: kind === 'custom_pattern_backfill' ? 'repository' : null,
       alertsFound: 0,
     });
-    const abort = new AbortController();
-    const done = this.runScan(ctx, repo, started, abort.signal).finally(() => this.running.delete(started.id));
-    this.running.set(started.id, { abort, done });
+    const done = this.rescans.start(ctx, repo, started);
     return { scan: { ...started }, kind, repository: repo, done };
-  }
-
-  /** The background part of startScan; settles with the final row, never rejects. */
-  private async runScan(ctx: RequestContext, repo: RepositoryEntity, scan: SecretScanningScanEntity, signal: AbortSignal): Promise<SecretScanningScanEntity> {
-    const scans = ctx.dataSource.getRepository(SecretScanningScanEntity);
-    const touched = new TouchedAlerts();
-    let outcome: Pick<SecretScanningScanEntity, 'status' | 'completedAt' | 'alertsFound'>;
-    try {
-      await this.rescan(ctx, repo, signal, touched);
-      signal.throwIfAborted();
-      outcome = { status: 'completed', completedAt: new Date(), alertsFound: touched.list.length };
-    } catch (err) {
-      if (signal.aborted) ctx.log.warn({ scanId: scan.id, repositoryId: repo.id }, 'secret scan cancelled by shutdown: marked failed');
-      else ctx.log.error({ err, scanId: scan.id, repositoryId: repo.id }, 'secret scan failed');
-      outcome = { status: 'failed', completedAt: new Date(), alertsFound: touched.list.length };
-    }
-    try {
-      // Only an in_progress row: another process's start may have marked it failed meanwhile.
-      await scans.update({ id: scan.id, status: 'in_progress' }, outcome);
-      return (await scans.findOne({ where: { id: scan.id } })) ?? { ...scan, ...outcome };
-    } catch (err) {
-      ctx.log.error({ err, scanId: scan.id }, 'could not record the end of a secret scan');
-      return { ...scan, ...outcome };
-    }
-  }
-
-  /**
-   * Rescan every stored content of a repository, page by page, adding the alerts touched to `touched`.
-   * The next page is read and detected (in the worker threads) while the findings of this one are
-   * recorded (in the main thread).
-   */
-  private async rescan(ctx: RequestContext, repo: RepositoryEntity, signal: AbortSignal, touched: TouchedAlerts): Promise<void> {
-    const budgetMs = ctx.dataSource.options.type === 'better-sqlite3' ? RESCAN_TRANSACTION_MS : Infinity;
-    let pending = this.rescanPage(ctx, repo, 0, signal);
-    for (;;) {
-      const page = await pending;
-      if (!page) break;
-      pending = this.rescanPage(ctx, repo, page.lastId, signal);
-      pending.catch(() => undefined); // awaited on the next turn; not if recording this page throws
-      for (let i = 0; i < page.findings.length; ) {
-        signal.throwIfAborted();
-        const part = page.findings.slice(i, i + RESCAN_FINDINGS_PER_TRANSACTION);
-        const now = new Date();
-        const results = await withTransaction(ctx, async (tx) => {
-          const started = performance.now();
-          const out = [];
-          for (const f of part) {
-            out.push(await ctx.services.secretScanningFindings.recordFinding(tx.db, repo, f, now));
-            if (performance.now() - started >= budgetMs) break;
-          }
-          return out;
-        });
-        for (const r of results) touched.add(r);
-        i += results.length;
-        await new Promise<void>((resolve) => setImmediate(resolve));
-      }
-    }
-  }
-
-  /** The findings of the stored contents after `afterId` (one page), or null when there are none. */
-  private async rescanPage(ctx: RequestContext, repo: RepositoryEntity, afterId: number, signal: AbortSignal): Promise<{ lastId: number; findings: Finding[] } | null> {
-    signal.throwIfAborted();
-    const contents = ctx.dataSource.getRepository(SecretScanningContentEntity);
-    // Ids and sizes first, so a page holds at most RESCAN_PAGE_CHARS of content (one file at least).
-    const sizes: Array<{ id: number; len: number }> = (
-      await contents
-        .createQueryBuilder('c')
-        .select('c.id', 'id')
-        .addSelect('LENGTH(c.content)', 'len')
-        .where('c.repository_id = :rid', { rid: repo.id })
-        .andWhere('c.id > :after', { after: afterId })
-        .orderBy('c.id', 'ASC')
-        .limit(RESCAN_BATCH)
-        .getRawMany<{ id: number | string; len: number | string }>()
-    ).map((r) => ({ id: Number(r.id), len: Number(r.len) }));
-    if (sizes.length === 0) return null;
-    const ids: number[] = [];
-    let chars = 0;
-    for (const r of sizes) {
-      if (ids.length && chars + r.len > RESCAN_PAGE_CHARS) break;
-      ids.push(r.id);
-      chars += r.len;
-    }
-    const batch = await contents.find({ where: { id: In(ids) }, order: { id: 'ASC' } });
-    const commitLike = (c: SecretScanningContentEntity) => c.locationType === 'commit' || c.locationType === 'wiki_commit';
-    const detected = await this.detector.detect(
-      batch.map((c) => (commitLike(c) && c.path ? { content: c.content, path: c.path } : { content: c.content })),
-      signal,
-    );
-    const findings: Finding[] = [];
-    batch.forEach((c, i) => {
-      for (const d of detected[i]) {
-        findings.push(
-          findingFor(
-            d,
-            commitLike(c)
-              ? {
-                  type: c.locationType as LocationType,
-                  path: c.path,
-                  startLine: d.startLine,
-                  endLine: d.endLine,
-                  startColumn: d.startColumn,
-                  endColumn: d.endColumn,
-                  blobSha: c.blobSha,
-                  commitSha: c.commitSha,
-                }
-              : { type: c.locationType as LocationType, url: c.url },
-          ),
-        );
-      }
-    });
-    return { lastId: ids[ids.length - 1], findings };
   }
 
   /**
@@ -774,9 +617,7 @@ export class SecretScanningPushService {
    * for them to record that, then ends the detector's threads. Call with the database still open.
    */
   async close(): Promise<void> {
-    const running = [...this.running.values()];
-    for (const r of running) r.abort.abort(new Error('server shutting down'));
-    await Promise.all(running.map((r) => r.done));
+    await this.rescans.close();
     await this.detector.close();
   }
 }
