@@ -22,6 +22,7 @@ import { SecretScanningLocationEntity } from './secret-scanning/secret-scanning-
 import { SecretScanningScanEntity } from './secret-scanning/secret-scanning-scan.entity';
 import { SecretScanningAlertTotalEntity } from './secret-scanning/secret-scanning-total.entity';
 import { WorkflowActivityEntity } from './workflow/workflow-activity.entity';
+import { WorkflowConnectionEntity } from './workflow/workflow-connection.entity';
 import { WorkflowDefinitionEntity } from './workflow/workflow-definition.entity';
 import { WorkflowJobEventEntity } from './workflow/workflow-job-event.entity';
 import { WorkflowJobEntity } from './workflow/workflow-job.entity';
@@ -52,6 +53,7 @@ export * from './secret-scanning/secret-scanning-location.entity';
 export * from './secret-scanning/secret-scanning-scan.entity';
 export * from './secret-scanning/secret-scanning-total.entity';
 export * from './workflow/workflow-activity.entity';
+export * from './workflow/workflow-connection.entity';
 export * from './workflow/workflow-definition.entity';
 export * from './workflow/workflow-job-event.entity';
 export * from './workflow/workflow-job.entity';
@@ -89,4 +91,5 @@ export const ENTITIES = [
   WorkflowJobEventEntity,
   WorkflowActivityEntity,
   WorkflowTaskEntity,
+  WorkflowConnectionEntity,
 ];

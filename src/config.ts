@@ -5,6 +5,7 @@
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { isValidTimezone } from './services/calendar/timezones';
+import { compileAllowList } from './services/workflow/http/allow-list';
 
 export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -85,6 +86,12 @@ export interface AppConfig {
   workflowActivityPollMs: number;
   /** GetActivityTask polls one credential may have waiting at once (WORKFLOW_ACTIVITY_POLLS_PER_CREDENTIAL, default 1000). */
   workflowActivityPollsPerCredential: number;
+  /** Where HTTP tasks may connect (WORKFLOW_HTTP_ALLOW: host patterns, IP addresses, CIDR ranges; empty = nowhere). */
+  workflowHttpAllow: string;
+  /** Longest an HTTP task's request may take, connecting to the end of the answer (WORKFLOW_HTTP_TIMEOUT_SECONDS, 1-600, default 60 as Step Functions). */
+  workflowHttpTimeoutMs: number;
+  /** Largest HTTP task answer body read (WORKFLOW_HTTP_MAX_RESPONSE_BYTES, default 256 KiB): a larger one fails the task with States.DataLimitExceeded. */
+  workflowHttpMaxResponseBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -248,7 +255,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     workflowJobHistoryBytes: parseByteBound('WORKFLOW_JOB_HISTORY_BYTES', env.WORKFLOW_JOB_HISTORY_BYTES, 32 * 1024 * 1024),
     workflowActivityPollMs: parseRange('WORKFLOW_ACTIVITY_POLL_SECONDS', env.WORKFLOW_ACTIVITY_POLL_SECONDS, 60, 1, 60) * 1000,
     workflowActivityPollsPerCredential: parseRange('WORKFLOW_ACTIVITY_POLLS_PER_CREDENTIAL', env.WORKFLOW_ACTIVITY_POLLS_PER_CREDENTIAL, 1000, 1, 100_000),
+    workflowHttpAllow: parseHttpAllow(env.WORKFLOW_HTTP_ALLOW),
+    workflowHttpTimeoutMs: parseRange('WORKFLOW_HTTP_TIMEOUT_SECONDS', env.WORKFLOW_HTTP_TIMEOUT_SECONDS, 60, 1, 600) * 1000,
+    workflowHttpMaxResponseBytes: parseByteBound('WORKFLOW_HTTP_MAX_RESPONSE_BYTES', env.WORKFLOW_HTTP_MAX_RESPONSE_BYTES, 262_144),
   };
+}
+
+/** Checked at start (a bad entry is a configuration error, not a failing task later). */
+function parseHttpAllow(raw: string | undefined): string {
+  try {
+    compileAllowList(raw);
+  } catch (e) {
+    throw new ConfigError((e as Error).message);
+  }
+  return raw?.trim() ?? '';
 }
 
 function parseRange(name: string, raw: string | undefined, fallback: number, min: number, max: number): number {

@@ -14,6 +14,7 @@ import { Connection, ConnectionArgs, ConnectionShape, toConnection } from '../co
 import { toGlobalId } from '../common/global-id';
 import { registerNodeType } from '../common/node';
 import { WorkflowActivityResolver, WorkflowJobTasksResolver } from './activities.resolver';
+import { WorkflowConnectionResolver } from './connections.resolver';
 import { User } from '../identity/identity.type';
 import {
   CreateWorkflowDefinitionInput,
@@ -210,4 +211,4 @@ export class WorkflowMutationResolver {
   }
 }
 
-export const WORKFLOW_RESOLVERS = [WorkflowDefinitionResolver, WorkflowJobResolver, WorkflowMutationResolver, WorkflowJobTasksResolver, WorkflowActivityResolver] as const;
+export const WORKFLOW_RESOLVERS = [WorkflowDefinitionResolver, WorkflowJobResolver, WorkflowMutationResolver, WorkflowJobTasksResolver, WorkflowActivityResolver, WorkflowConnectionResolver] as const;

@@ -16,6 +16,7 @@ import { DetectorPool } from './secret-scanning/detector/pool';
 import { SecretScanningPushService } from './secret-scanning/push.service';
 import { SecretScanningScanService } from './secret-scanning/scans';
 import { WorkflowActivityService } from './workflow/activities.service';
+import { WorkflowConnectionService } from './workflow/connections.service';
 import { WorkflowDefinitionService } from './workflow/definitions.service';
 import { WorkflowJobService } from './workflow/jobs.service';
 
@@ -26,9 +27,10 @@ export interface ServicesOptions {
 
 export function createServices(options: ServicesOptions = {}) {
   const access = new AccessService();
+  const identity = new IdentityService(access);
   return {
     access,
-    identity: new IdentityService(access),
+    identity,
     /** secret scanning: alert listings, one alert, its locations */
     secretScanningAlerts: new SecretScanningAlertQueryService(),
     /** secret scanning: alert updates (state, resolution, assignee, validity) */
@@ -54,6 +56,8 @@ export function createServices(options: ServicesOptions = {}) {
     workflowJobs: new WorkflowJobService(),
     /** workflow: activities, GetActivityTask long polls, task tokens (SendTask*) of activities and callbacks */
     workflowActivities: new WorkflowActivityService(),
+    /** workflow: connections of HTTP tasks (admins manage them; secrets sealed like access keys) */
+    workflowConnections: new WorkflowConnectionService(identity),
   };
 }
 

@@ -16,7 +16,9 @@ import {
   RepositoryCollaboratorEntity,
   RepositoryEntity,
   WorkflowAccessKeyEntity,
+  WorkflowConnectionEntity,
 } from '../../entities';
+import { SecretBox } from '../../src/auth/secret-box';
 import { openDatabase } from '../../ormconfig';
 import { authenticateBearer } from '../../src/auth/authenticate';
 import type { UserViewer } from '../../src/auth/viewer';
@@ -133,7 +135,7 @@ describe('help', () => {
     for (const r of await Promise.all([cli(['help']), cli(['--help'])])) {
       expect(r.code).toBe(0);
       expect(r.stderr).toBe('');
-      for (const c of ['create-user', 'create-org', 'add-member', 'create-repo', 'grant', 'create-token', 'create-access-key', 'seed-demo']) {
+      for (const c of ['create-user', 'create-org', 'add-member', 'create-repo', 'grant', 'create-token', 'create-access-key', 'create-connection', 'list-connections', 'delete-connection', 'seed-demo']) {
         expect(r.stdout).toMatch(new RegExp(`^  ${c}( |$)`, 'm'));
       }
       expect(r.stdout).toContain('--kind fine_grained --repo O/N');
@@ -361,6 +363,40 @@ describe('commands', () => {
     const opened = await createServices().identity.accessKeySecret(ds.manager, k.accessKeyId, key);
     expect(opened?.secret).toBe(k.secretAccessKey);
     expect(opened?.user.login).toBe('alice');
+  });
+
+  it('create-connection / list-connections / delete-connection manage HTTP task connections; secrets sealed, never printed', async () => {
+    const key = 'cli-test-secret-key';
+    const secret = 'cli-conn-secret-5f3a9c';
+    const made = await ok(['create-connection', '--name', 'billing', '--auth', 'API_KEY', '--api-key-name', 'X-Api-Key', '--api-key-value', secret, '--description', 'billing API'], {
+      env: { GATEWAY_SECRET_KEY: key },
+    });
+    expect(made).toEqual({
+      arn: expect.stringMatching(/^arn:aws:events:us-east-1:000000000000:connection\/billing\/[0-9a-f-]{36}$/),
+      name: 'billing',
+      description: 'billing API',
+      authorizationType: 'API_KEY',
+      authParameters: { apiKeyName: 'X-Api-Key' },
+      createdAt: expect.any(String),
+    });
+    await ok(['create-connection', '--name', 'idp', '--auth', 'OAUTH_CLIENT_CREDENTIALS', '--authorization-endpoint', 'https://idp.example.com/token', '--client-id', 'c1', '--client-secret', secret], {
+      env: { GATEWAY_SECRET_KEY: key },
+    });
+    const listed = await cli(['list-connections'], { env: { GATEWAY_SECRET_KEY: key } });
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).not.toContain(secret);
+    expect((JSON.parse(listed.stdout) as { connections: Array<{ name: string }> }).connections.map((c) => c.name)).toEqual(['billing', 'idp']);
+    const row = await ds.getRepository(WorkflowConnectionEntity).findOneByOrFail({ name: 'billing' });
+    expect(row.secretCiphertext).not.toContain(secret);
+    expect(new SecretBox(key).open(row.secretCiphertext)).toBe(secret);
+
+    expectFailure(await cli(['create-connection', '--name', 'billing', '--auth', 'BASIC', '--username', 'u', '--password', 'p']), 1, /already exists/);
+    expectFailure(await cli(['create-connection', '--name', 'x', '--auth', 'BASIC', '--username', 'u']), 2, /--password/);
+    expectFailure(await cli(['create-connection', '--name', 'x', '--auth', 'BASIC', '--username', 'u', '--password', 'p', '--client-id', 'c']), 2, /--client-id does not apply/);
+
+    expect(await ok(['delete-connection', '--connection', made.arn])).toMatchObject({ name: 'billing' });
+    expectFailure(await cli(['delete-connection', '--connection', 'billing']), 1, /does not exist/);
+    expect(await ok(['delete-connection', '--connection', 'idp'])).toMatchObject({ name: 'idp' });
   });
 
   it('seed-demo refuses a database that already has accounts (exit 1, no JSON)', async () => {

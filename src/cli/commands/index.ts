@@ -7,6 +7,7 @@ import { createRepoCommand } from './create-repo';
 import { grantCommand } from './grant';
 import { createTokenCommand } from './create-token';
 import { createAccessKeyCommand } from './create-access-key';
+import { createConnectionCommand, deleteConnectionCommand, listConnectionsCommand } from './connections';
 import { seedDemoCommand } from './seed-demo';
 
 export const COMMANDS: Record<string, CommandSpec> = {
@@ -17,5 +18,8 @@ export const COMMANDS: Record<string, CommandSpec> = {
   grant: grantCommand,
   'create-token': createTokenCommand,
   'create-access-key': createAccessKeyCommand,
+  'create-connection': createConnectionCommand,
+  'list-connections': listConnectionsCommand,
+  'delete-connection': deleteConnectionCommand,
   'seed-demo': seedDemoCommand,
 };

@@ -14,7 +14,8 @@ export function attemptKeyOf(cp: Checkpoint, th: Thread): string {
 }
 
 const ACTIVITY_ARN = /^arn:aws(?:-[a-z]+)*:states:[a-z]{2}(?:-[a-z]+)+-\d{1,2}:\d{12}:activity:[^:\s]{1,80}$/;
-const CALLBACK = /^arn:aws(?:-[a-z]+)*:states:::([A-Za-z][A-Za-z0-9_-]{0,63})\.waitForTaskToken$/;
+// The gateway's own tasks (`echo`, `calendar.importEvents`) and service integrations (`http:invoke`).
+const CALLBACK = /^arn:aws(?:-[a-z]+)*:states:::([A-Za-z][A-Za-z0-9_.-]{0,63}(?::[A-Za-z][A-Za-z0-9]{0,63})?)\.waitForTaskToken$/;
 
 export type ExternalKind = { kind: 'activity' } | { kind: 'callback'; task: string };
 
@@ -22,13 +23,17 @@ export type ExternalKind = { kind: 'activity' } | { kind: 'callback'; task: stri
 export function externalKind(resource: string): ExternalKind | null {
   if (ACTIVITY_ARN.test(resource)) return { kind: 'activity' };
   const m = CALLBACK.exec(resource);
-  return m ? { kind: 'callback', task: m[1] } : null;
+  // a service integration's task is named by its resource without the suffix (arn:aws:states:::http:invoke)
+  return m ? { kind: 'callback', task: m[1].includes(':') ? `arn:aws:states:::${m[1]}` : m[1] } : null;
 }
 
 /** History's resourceType/resource of a callback resource (`arn:aws:states:::echo.waitForTaskToken` -> task, echo.waitForTaskToken). */
 export function callbackResourceInfo(resource: string): { resourceType: string; resource: string } {
   const m = CALLBACK.exec(resource);
-  return { resourceType: 'task', resource: m ? `${m[1]}.waitForTaskToken` : resource };
+  if (!m) return { resourceType: 'task', resource };
+  const colon = m[1].indexOf(':');
+  // arn:aws:states:::http:invoke.waitForTaskToken -> http, invoke.waitForTaskToken (as Step Functions' history names it)
+  return colon > 0 ? { resourceType: m[1].slice(0, colon), resource: `${m[1].slice(colon + 1)}.waitForTaskToken` } : { resourceType: 'task', resource: `${m[1]}.waitForTaskToken` };
 }
 
 /**

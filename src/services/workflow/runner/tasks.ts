@@ -14,6 +14,7 @@ import type { RequestContext } from '../../../context';
 import { AppError } from '../../../errors/app-error';
 import type { AlertFilter, AlertUpdate } from '../../secret-scanning/alert-types';
 import { Json, TaskFailure } from '../engine';
+import { HTTP_INVOKE, httpInvoke } from '../http/invoke';
 
 export interface TaskRun {
   /** The job starter's context, with the credential that started the job (see job-credential.ts). */
@@ -157,6 +158,11 @@ export const WORKFLOW_TASKS: Record<string, WorkflowTask> = {
       const result = await ctx.services.calendarImport.importIcs(ctx, { ics: o.ics, status: o.status }, signal);
       return result as unknown as Json;
     },
+  },
+  [HTTP_INVOKE]: {
+    description:
+      'Calls an HTTP API ({ ApiEndpoint, Method, Authentication: { ConnectionArn }, Headers?, QueryParameters?, RequestBody?, Transform? }) as Step Functions\' HTTP task; answers { Headers, ResponseBody, StatusCode, StatusText }. Destinations must be allowed by WORKFLOW_HTTP_ALLOW.',
+    run: ({ ctx, input, signal }) => httpInvoke(ctx, input, signal),
   },
 };
 

@@ -1,0 +1,123 @@
+/**
+ * Where HTTP tasks may connect (WORKFLOW_HTTP_ALLOW): a comma-separated list of
+ *  - host patterns: `api.example.com` (that host), `*.example.com` (its subdomains, not itself), `*` (any host);
+ *  - IP addresses and CIDR ranges: `203.0.113.7`, `10.1.0.0/16`, `::1`, `fd00::/8`.
+ * A destination is allowed when its host matches a host pattern (or, for an IP literal, an address entry) AND every
+ * address it is connected to is public, or covered by an address entry. Loopback, private, link-local,
+ * carrier-grade NAT, unique-local, multicast and other special ranges are refused unless an entry lists them, so
+ * `*` still cannot reach the gateway's own network. The check is made on the resolved address the socket then
+ * connects to (no second lookup a DNS rebinding could answer differently).
+ */
+import { BlockList, isIP } from 'node:net';
+
+/** Ranges that are not the public internet (IANA special-purpose registries). */
+const SPECIAL_V4 = [
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.88.99.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const;
+const SPECIAL_V6 = [
+  ['::', 128],
+  ['::1', 128],
+  ['64:ff9b::', 96],
+  ['100::', 64],
+  ['2001::', 23],
+  ['2001:db8::', 32],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['ff00::', 8],
+] as const;
+
+const special = new BlockList();
+for (const [a, p] of SPECIAL_V4) special.addSubnet(a, p, 'ipv4');
+for (const [a, p] of SPECIAL_V6) special.addSubnet(a, p, 'ipv6');
+
+const HOST_LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
+
+export interface AllowList {
+  /** The entries as configured (for messages). */
+  readonly entries: readonly string[];
+  hostAllowed(host: string): boolean;
+  /** Why a resolved address may not be connected to, or null when it may. */
+  addressProblem(address: string): string | null;
+}
+
+/** `::ffff:127.0.0.1` is 127.0.0.1: an IPv4-mapped address is checked as the IPv4 address it carries. */
+function unmap(address: string): string {
+  const m = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  return m ? m[1] : address;
+}
+
+function family(address: string): 'ipv4' | 'ipv6' | null {
+  const v = isIP(address);
+  return v === 4 ? 'ipv4' : v === 6 ? 'ipv6' : null;
+}
+
+/** Compile the configured list; throws an Error naming the bad entry. */
+export function compileAllowList(raw: string | undefined): AllowList {
+  const entries = (raw ?? '')
+    .split(/[,\s]+/)
+    .map((e) => e.trim().toLowerCase())
+    .filter(Boolean);
+  const exact = new Set<string>();
+  const suffixes: string[] = [];
+  let any = false;
+  const addresses = new BlockList();
+  let hasAddresses = false;
+  for (const e of entries) {
+    if (e === '*') {
+      any = true;
+      continue;
+    }
+    const cidr = /^([^/]+)\/(\d{1,3})$/.exec(e);
+    const addr = cidr ? cidr[1].replace(/^\[|\]$/g, '') : e.replace(/^\[|\]$/g, '');
+    const fam = family(addr);
+    if (fam) {
+      const prefix = cidr ? Number(cidr[2]) : fam === 'ipv4' ? 32 : 128;
+      if (prefix > (fam === 'ipv4' ? 32 : 128)) throw new Error(`WORKFLOW_HTTP_ALLOW: bad prefix length in "${e.slice(0, 64)}"`);
+      addresses.addSubnet(addr, prefix, fam);
+      hasAddresses = true;
+      continue;
+    }
+    if (cidr) throw new Error(`WORKFLOW_HTTP_ALLOW: "${e.slice(0, 64)}" is not an address range`);
+    const host = e.startsWith('*.') ? e.slice(2) : e;
+    if (host.length > 253 || !host.split('.').every((l) => HOST_LABEL.test(l))) {
+      throw new Error(`WORKFLOW_HTTP_ALLOW: "${e.slice(0, 64)}" is not a host name, *.domain, *, an IP address or a CIDR range`);
+    }
+    if (e.startsWith('*.')) suffixes.push(`.${host}`);
+    else exact.add(host);
+  }
+  const listed = (address: string): boolean => {
+    const a = unmap(address);
+    const fam = family(a);
+    return hasAddresses && fam !== null && addresses.check(a, fam);
+  };
+  return {
+    entries,
+    hostAllowed(hostname: string): boolean {
+      const host = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+      if (family(host)) return any || listed(host);
+      return any || exact.has(host) || suffixes.some((s) => host.endsWith(s));
+    },
+    addressProblem(address: string): string | null {
+      const a = unmap(address);
+      const fam = family(a);
+      if (!fam) return `${address} is not an IP address`;
+      if (listed(a)) return null;
+      if (special.check(a, fam)) return `${a} is a loopback, private, link-local or otherwise special address not listed in WORKFLOW_HTTP_ALLOW`;
+      return null;
+    },
+  };
+}
