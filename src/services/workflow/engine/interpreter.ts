@@ -1051,7 +1051,10 @@ async function stepMap(run: Run, th: Thread, st: CState, sc: StepCtx): Promise<v
     const i = th.nx ?? 0;
     let input: Json;
     try {
-      input = await iterationInput(run, th, st, i, items[i]);
+      // awaited only when a JSONata selector made a promise: a JSONPath Map starts its iterations in one go, so a
+      // wide nested fan-out stops at the history quota before its siblings start theirs (states.spec, quota)
+      const made = iterationInput(run, th, st, i, items[i]);
+      input = made instanceof Promise ? await made : made;
       checkSize(input, 'input of the Map iteration');
     } catch (e) {
       startFailed = asAsl(e);
