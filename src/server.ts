@@ -146,6 +146,9 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const fastify = Fastify({
     loggerInstance: log as unknown as FastifyBaseLogger,
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
+    // A request's child logger (bound to its request id) only when a line can be written at all: at LOG_LEVEL=silent
+    // the app's logger serves every request (nothing reaches the output either way).
+    childLoggerFactory: (logger, bindings, opts) => (logger.level === 'silent' ? logger : logger.child(bindings, opts)),
     genReqId: (req) => {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID_RE.test(given) ? given : randomUUID();
@@ -268,6 +271,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
       metrics.httpRequests.inc({ method: req.method, route, status: String(status) });
       metrics.httpDuration.observe({ method: req.method, route, status: String(status) }, seconds);
       if (req.headers['x-amz-target'] !== undefined) workflowMetrics.awsRequest(req.headers['x-amz-target'], status, seconds);
+      if (!(req.log as unknown as Logger).isLevelEnabled('info')) return;
       const graphql = (req.appContext as GraphqlContext | undefined)?.graphql;
       req.log.info(
         {
