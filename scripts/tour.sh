@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's one-minute tour, runnable against `npm start`'s demo (GW=<url> CREDENTIALS=<file> for another demo).
 # The blocks between "# tour: <name>" and "# end" are shown verbatim in README.md (`node scripts/readme-tour.mjs`
-# copies them, test/unit/readme.spec.ts checks that they match); test/e2e/tour.e2e.ts runs this script against a freshly seeded demo and checks what each prints.
+# copies them, test/unit/readme.spec.ts checks that they match); test/e2e/tour.e2e.ts runs this script against a
+# freshly seeded demo and checks what each block prints.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 step() { printf '\n== %s\n' "$1"; }
