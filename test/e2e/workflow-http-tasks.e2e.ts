@@ -10,7 +10,7 @@
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CreateStateMachineCommand, DescribeExecutionCommand, GetExecutionHistoryCommand, HistoryEvent, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import { CreateStateMachineCommand, DescribeExecutionCommand, GetExecutionHistoryCommand, HistoryEvent, SendTaskSuccessCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { WorkflowConnectionEntity } from '../../entities';
 import { IdentityFixtures, uniq } from '../fixtures/identity';
 import { gql, startTestApp, TestApp } from '../helpers/app';
@@ -32,6 +32,9 @@ interface Seen {
 describe('workflow HTTP tasks (http:invoke)', () => {
   let t: TestApp;
   let sfn: SFNClient;
+  /** The callback endpoint's owner: another user (a site admin) with an access key of their own. */
+  let ownerSfn: SFNClient;
+  const callbacks: Array<Promise<unknown>> = [];
   let server: http.Server;
   let port: number;
   let base: string;
@@ -73,6 +76,14 @@ describe('workflow HTTP tasks (http:invoke)', () => {
             }),
           );
         }
+        if (url.pathname === '/callback') {
+          // The endpoint takes the job's token and answers at once; its owner completes the task afterwards.
+          const { token, order } = JSON.parse(s.body) as { token: string; order: number };
+          res.writeHead(202, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ queued: true }));
+          callbacks.push(new Promise((r) => setTimeout(r, 20)).then(() => ownerSfn.send(new SendTaskSuccessCommand({ taskToken: token, output: JSON.stringify({ approved: true, order }) }))));
+          return;
+        }
         if (url.pathname === '/text') {
           res.writeHead(201, 'Made', { 'content-type': 'text/plain' });
           return res.end('plain words');
@@ -108,6 +119,8 @@ describe('workflow HTTP tasks (http:invoke)', () => {
     adminToken = await fx.classicToken(admin, ['workflow']);
     userToken = await fx.classicToken(user, ['workflow']);
     const k = await fx.services.identity.createAccessKey(t.db.dataSource.manager, { user: user.login });
+    const ok = await fx.services.identity.createAccessKey(t.db.dataSource.manager, { user: admin.login });
+    ownerSfn = new SFNClient({ region: 'us-east-1', endpoint: `${t.url}/workflow`, credentials: { accessKeyId: ok.accessKeyId, secretAccessKey: ok.secretAccessKey }, disableHostPrefix: true, maxAttempts: 1 });
     sfn = new SFNClient({ region: 'us-east-1', endpoint: `${t.url}/workflow`, credentials: { accessKeyId: k.accessKeyId, secretAccessKey: k.secretAccessKey }, disableHostPrefix: true, maxAttempts: 1 });
 
     const create = async (input: Record<string, unknown>) => {
@@ -126,7 +139,9 @@ describe('workflow HTTP tasks (http:invoke)', () => {
   });
 
   afterAll(async () => {
+    await Promise.allSettled(callbacks);
     sfn?.destroy();
+    ownerSfn?.destroy();
     await t?.close();
     server?.closeAllConnections();
     await new Promise((r) => server?.close(r));
@@ -249,6 +264,49 @@ describe('workflow HTTP tasks (http:invoke)', () => {
     const failed = await run({ ApiEndpoint: `${base}/status/503`, Method: 'GET', Authentication: { ConnectionArn: conn.apiKey } });
     expect(failed.d).toMatchObject({ status: 'FAILED', error: 'States.Http.StatusCode.503' });
     expect(failed.history.map((e) => e.type)).toContain('TaskFailed');
+  });
+
+  it('http:invoke.waitForTaskToken posts $$.Task.Token to an endpoint and resumes when its owner calls SendTaskSuccess', async () => {
+    const definition = {
+      StartAt: 'Ask',
+      States: {
+        Ask: {
+          Type: 'Task',
+          Resource: 'arn:aws:states:::http:invoke.waitForTaskToken',
+          Parameters: { ApiEndpoint: `${base}/callback`, Method: 'POST', Authentication: { ConnectionArn: conn.apiKey }, RequestBody: { 'token.$': '$$.Task.Token', 'order.$': '$.order' } },
+          TimeoutSeconds: 300,
+          ResultPath: '$.answer',
+          Next: 'Done',
+        },
+        Done: { Type: 'Pass', End: true },
+      },
+    };
+    const { stateMachineArn } = await sfn.send(new CreateStateMachineCommand({ name: uniq('httpcb'), roleArn: ROLE, definition: JSON.stringify(definition) }));
+    const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn, input: '{"order":42}' }));
+    const d = await waitFor(executionArn!);
+    expect(d.status).toBe('SUCCEEDED');
+    expect(JSON.parse(d.output!)).toEqual({ order: 42, answer: { approved: true, order: 42 } });
+    const history = await events(executionArn!);
+    expect(history.map((e) => e.type)).toEqual([
+      'ExecutionStarted',
+      'TaskStateEntered',
+      'TaskScheduled',
+      'TaskStarted',
+      'TaskSubmitted',
+      'TaskSucceeded',
+      'TaskStateExited',
+      'PassStateEntered',
+      'PassStateExited',
+      'ExecutionSucceeded',
+    ]);
+    expect(history.find((e) => e.type === 'TaskScheduled')!.taskScheduledEventDetails).toMatchObject({ resourceType: 'http', resource: 'invoke.waitForTaskToken' });
+    // TaskSubmitted carries the endpoint's immediate answer; TaskSucceeded the owner's SendTaskSuccess output
+    const submitted = JSON.parse(history.find((e) => e.type === 'TaskSubmitted')!.taskSubmittedEventDetails!.output!);
+    expect(submitted).toMatchObject({ StatusCode: 202, ResponseBody: { queued: true } });
+    expect(JSON.parse(history.find((e) => e.type === 'TaskSucceeded')!.taskSucceededEventDetails!.output!)).toEqual({ approved: true, order: 42 });
+    const posted = seen.filter((x) => x.path === '/callback');
+    expect(posted).toHaveLength(1);
+    expect(JSON.parse(posted[0].body)).toEqual({ token: expect.stringMatching(/^gwt1\./), order: 42 });
   });
 
   it('refuses a host that is not listed, before any connection', async () => {
