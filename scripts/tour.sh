@@ -12,7 +12,7 @@ step setup
 export GW=${GW:-http://localhost:4000}                                       # where npm start listens
 json() { node -p "const d = JSON.parse(require('fs').readFileSync(0, 'utf8')); $1"; }  # d: the JSON on stdin
 export T=$(json d.tokens[0].token < "${CREDENTIALS:-data/gateway.sqlite.demo-credentials.json}")  # alice's token
-gql() { curl -sG $GW/graphql -H 'apollo-require-preflight: 1' -H "authorization: Bearer $T" --data-urlencode "query=$1"; }
+gql() { curl -sG -w '\n' $GW/graphql -H 'apollo-require-preflight: 1' -H "authorization: Bearer $T" --data-urlencode "query=$1"; }
 # end
 
 step secret-scanning-graphql

@@ -68,7 +68,7 @@ describe('the README tour against the demo', () => {
         (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
       );
     });
-    for (const m of run.stdout.matchAll(/^== (\S+)\n([\s\S]*?)(?=^\n== |(?![\s\S]))/gm)) out[m[1]] = m[2].trim();
+    for (const m of run.stdout.matchAll(/^== (\S+)\n([\s\S]*?)(?=^== |(?![\s\S]))/gm)) out[m[1]] = m[2].trim();
   });
 
   afterAll(async () => {
