@@ -22,7 +22,7 @@ describe('HTTP task allow-list', () => {
 
   it('refuses special addresses unless an address entry lists them, also behind * and as IPv4-mapped IPv6', () => {
     const a = compileAllowList('*');
-    for (const ip of ['127.0.0.1', '10.0.0.5', '172.16.3.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fe80::1', 'fd12::1', '::ffff:127.0.0.1', '::']) {
+    for (const ip of ['127.0.0.1', '10.0.0.5', '172.16.3.4', '192.168.1.1', '169.254.169.254', '100.64.0.1', '0.0.0.0', '::1', 'fe80::1', 'fd12::1', '::ffff:127.0.0.1', '::ffff:7f00:1', '::7f00:1', '::127.0.0.1', '::']) {
       expect([ip, a.addressProblem(ip)]).toEqual([ip, expect.stringMatching(/not listed/)]);
     }
     expect(a.addressProblem('93.184.216.34')).toBeNull();

@@ -29,7 +29,8 @@ const SPECIAL_V4 = [
   ['240.0.0.0', 4],
 ] as const;
 const SPECIAL_V6 = [
-  ['::', 128],
+  // `::` itself and the deprecated IPv4-compatible block (`::127.0.0.1`)
+  ['::', 96],
   ['::1', 128],
   ['64:ff9b::', 96],
   ['100::', 64],
@@ -57,7 +58,13 @@ export interface AllowList {
 /** `::ffff:127.0.0.1` is 127.0.0.1: an IPv4-mapped address is checked as the IPv4 address it carries. */
 function unmap(address: string): string {
   const m = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  return m ? m[1] : address;
+  if (m) return m[1];
+  // the hex form URLs normalise to (`[::ffff:127.0.0.1]` becomes `::ffff:7f00:1`)
+  const h = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
+  if (!h) return address;
+  const hi = parseInt(h[1], 16);
+  const lo = parseInt(h[2], 16);
+  return `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
 }
 
 function family(address: string): 'ipv4' | 'ipv6' | null {
