@@ -7,6 +7,7 @@ import { CalendarEventEntity, CalendarOrganizerEntity, CalendarTermEntity, Calen
 import type { CalendarLanguage, CalendarTaxonomy } from '../../entities';
 import type { RequestContext } from '../../src/context';
 import type { EventWrite } from '../../src/services/calendar/events.service';
+import type { LinkedEntity, LinkedPostCommonInput, LinkedPostService } from '../../src/services/calendar/linked-posts';
 import type { CalendarOrganizerInput } from '../../src/services/calendar/organizers.service';
 import type { CalendarVenueInput } from '../../src/services/calendar/venues.service';
 import {
@@ -113,20 +114,18 @@ export class CalendarMutationResolver {
   // ---- venues
 
   @Mutation(() => Venue, { description: 'Create a venue (name required).' })
-  async createVenue(@Arg('input', () => VenueInput) input: VenueInput, @languageArg() language: CalendarLanguage | null, @Ctx() ctx: RequestContext): Promise<CalendarVenueEntity> {
-    const c = inLanguage(ctx, language);
-    return readIn(c, await c.services.calendarVenues.create(c, venueWrite(input)));
+  createVenue(@Arg('input', () => VenueInput) input: VenueInput, @languageArg() language: CalendarLanguage | null, @Ctx() ctx: RequestContext): Promise<CalendarVenueEntity> {
+    return createLinked(ctx, ctx.services.calendarVenues, venueWrite(input), language);
   }
 
   @Mutation(() => Venue)
-  async updateVenue(
+  updateVenue(
     @Arg('id', () => ID) id: string,
     @Arg('input', () => VenueInput) input: VenueInput,
     @languageArg() language: CalendarLanguage | null,
     @Ctx() ctx: RequestContext,
   ): Promise<CalendarVenueEntity> {
-    const c = inLanguage(ctx, language);
-    return readIn(c, await c.services.calendarVenues.update(c, databaseIdOf('Venue', id), venueWrite(input)));
+    return updateLinked(ctx, ctx.services.calendarVenues, databaseIdOf('Venue', id), venueWrite(input), language);
   }
 
   @Mutation(() => Venue, { description: 'Move a venue to the trash (a second delete is GONE).' })
@@ -140,34 +139,30 @@ export class CalendarMutationResolver {
   }
 
   @Mutation(() => Venue, { description: 'Store the venue\'s name (`title`), description, excerpt and slug in one language.' })
-  async translateVenue(
+  translateVenue(
     @Arg('id', () => ID) id: string,
     @Arg('language', () => CalendarLanguageEnum) language: CalendarLanguage,
     @Arg('input', () => CalendarTranslationInput) input: CalendarTranslationInput,
     @Ctx() ctx: RequestContext,
   ): Promise<CalendarVenueEntity> {
-    const c = inLanguage(ctx, language);
-    const t = translation(input);
-    return readIn(c, await c.services.calendarVenues.update(c, databaseIdOf('Venue', id), { name: t.title, description: t.description, excerpt: t.excerpt, slug: t.slug }));
+    return translateLinked(ctx, ctx.services.calendarVenues, databaseIdOf('Venue', id), language, input);
   }
 
   // ---- organizers
 
   @Mutation(() => Organizer, { description: 'Create an organizer (name required).' })
-  async createOrganizer(@Arg('input', () => OrganizerInput) input: OrganizerInput, @languageArg() language: CalendarLanguage | null, @Ctx() ctx: RequestContext): Promise<CalendarOrganizerEntity> {
-    const c = inLanguage(ctx, language);
-    return readIn(c, await c.services.calendarOrganizers.create(c, organizerWrite(input)));
+  createOrganizer(@Arg('input', () => OrganizerInput) input: OrganizerInput, @languageArg() language: CalendarLanguage | null, @Ctx() ctx: RequestContext): Promise<CalendarOrganizerEntity> {
+    return createLinked(ctx, ctx.services.calendarOrganizers, organizerWrite(input), language);
   }
 
   @Mutation(() => Organizer)
-  async updateOrganizer(
+  updateOrganizer(
     @Arg('id', () => ID) id: string,
     @Arg('input', () => OrganizerInput) input: OrganizerInput,
     @languageArg() language: CalendarLanguage | null,
     @Ctx() ctx: RequestContext,
   ): Promise<CalendarOrganizerEntity> {
-    const c = inLanguage(ctx, language);
-    return readIn(c, await c.services.calendarOrganizers.update(c, databaseIdOf('Organizer', id), organizerWrite(input)));
+    return updateLinked(ctx, ctx.services.calendarOrganizers, databaseIdOf('Organizer', id), organizerWrite(input), language);
   }
 
   @Mutation(() => Organizer, { description: 'Move an organizer to the trash (a second delete is GONE).' })
@@ -181,15 +176,13 @@ export class CalendarMutationResolver {
   }
 
   @Mutation(() => Organizer, { description: 'Store the organizer\'s name (`title`), description, excerpt and slug in one language.' })
-  async translateOrganizer(
+  translateOrganizer(
     @Arg('id', () => ID) id: string,
     @Arg('language', () => CalendarLanguageEnum) language: CalendarLanguage,
     @Arg('input', () => CalendarTranslationInput) input: CalendarTranslationInput,
     @Ctx() ctx: RequestContext,
   ): Promise<CalendarOrganizerEntity> {
-    const c = inLanguage(ctx, language);
-    const t = translation(input);
-    return readIn(c, await c.services.calendarOrganizers.update(c, databaseIdOf('Organizer', id), { name: t.title, description: t.description, excerpt: t.excerpt, slug: t.slug }));
+    return translateLinked(ctx, ctx.services.calendarOrganizers, databaseIdOf('Organizer', id), language, input);
   }
 
   // ---- categories and tags
@@ -253,6 +246,29 @@ export class CalendarMutationResolver {
   ): Promise<CalendarTermEntity> {
     return translateTerm(ctx, 'tag', databaseIdOf('EventTag', id), language, input);
   }
+}
+
+// Venues and organizers write alike (LinkedPostService): one body each for both.
+
+async function createLinked<E extends LinkedEntity, I extends LinkedPostCommonInput>(ctx: RequestContext, svc: LinkedPostService<E, I>, input: I, language: CalendarLanguage | null): Promise<E> {
+  const c = inLanguage(ctx, language);
+  return readIn(c, await svc.create(c, input));
+}
+
+async function updateLinked<E extends LinkedEntity, I extends LinkedPostCommonInput>(ctx: RequestContext, svc: LinkedPostService<E, I>, id: number, input: I, language: CalendarLanguage | null): Promise<E> {
+  const c = inLanguage(ctx, language);
+  return readIn(c, await svc.update(c, id, input));
+}
+
+async function translateLinked<E extends LinkedEntity, I extends LinkedPostCommonInput>(
+  ctx: RequestContext,
+  svc: LinkedPostService<E, I>,
+  id: number,
+  language: CalendarLanguage,
+  input: CalendarTranslationInput,
+): Promise<E> {
+  const t = translation(input);
+  return updateLinked(ctx, svc, id, { name: t.title, description: t.description, excerpt: t.excerpt, slug: t.slug } as I, language);
 }
 
 function termPatch(input: EventTermInput): { name?: string; description?: string; slug?: string; parent?: number } {

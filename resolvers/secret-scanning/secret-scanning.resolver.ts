@@ -18,7 +18,7 @@ import type { RequestContext } from '../../src/context';
 import { NotFoundError } from '../../src/errors/app-error';
 import { parseFullName } from '../../src/services/identity/identity.service';
 import { canReadAlert } from '../../src/services/secret-scanning/alert-access';
-import type { AlertFilter, AlertOrder, AlertUpdate, AlertUpdateField } from '../../src/services/secret-scanning/alert-types';
+import type { AlertFilter, AlertOrder, AlertPage, AlertPaging, AlertUpdate, AlertUpdateField } from '../../src/services/secret-scanning/alert-types';
 import type { AlertIncludes } from '../../src/services/secret-scanning/alert-queries';
 import type { PlaceholderResult } from '../../src/services/secret-scanning/push.service';
 import { connectionSelection } from '../common/lookahead';
@@ -188,6 +188,22 @@ function cursorPaging(args: ConnectionArgs) {
   return { mode: 'cursor' as const, first: args.first, after: args.after, last: args.last, before: args.before };
 }
 
+/** The services' alert lists of an organization and of a repository take the same arguments after their owner. */
+type AlertLister = (filter: AlertFilter, order: AlertOrder, paging: AlertPaging, include: AlertIncludes) => Promise<{ page: AlertPage }>;
+
+/** An alert list as a connection: the GraphQL arguments mapped onto the service's, the selection's joins looked ahead. */
+async function alertConnection(
+  list: AlertLister,
+  filter: SecretScanningAlertFilter | null,
+  orderBy: SecretScanningAlertOrder | null,
+  args: ConnectionArgs,
+  info: GraphQLResolveInfo,
+): Promise<ConnectionShape<SecretScanningAlertEntity>> {
+  // The service joins what the selection needs and primes the loaders the field resolvers read.
+  const { page } = await list(toFilter(filter), toOrder(orderBy), cursorPaging(args), alertIncludes(info));
+  return toConnection(page);
+}
+
 
 registerNodeType({
   typeName: 'SecretScanningAlert',
@@ -311,7 +327,7 @@ export class OrganizationSecretScanningResolver {
   @FieldResolver(() => SecretScanningAlertConnection, {
     description: "Secret scanning alerts of the organization's repositories (organization owners and security managers), newest first by default.",
   })
-  async secretScanningAlerts(
+  secretScanningAlerts(
     @Root() o: AccountEntity,
     @Arg('filter', () => SecretScanningAlertFilter, { nullable: true }) filter: SecretScanningAlertFilter | null,
     @Arg('orderBy', () => SecretScanningAlertOrder, { nullable: true }) orderBy: SecretScanningAlertOrder | null,
@@ -319,9 +335,7 @@ export class OrganizationSecretScanningResolver {
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
   ): Promise<ConnectionShape<SecretScanningAlertEntity>> {
-    // The service joins what the selection needs and primes the loaders the field resolvers read.
-    const { page } = await ctx.services.secretScanningAlerts.listOrganizationAlerts(ctx, o, toFilter(filter), toOrder(orderBy), cursorPaging(args), alertIncludes(info));
-    return toConnection(page);
+    return alertConnection((...q) => ctx.services.secretScanningAlerts.listOrganizationAlerts(ctx, o, ...q), filter, orderBy, args, info);
   }
 }
 
@@ -330,7 +344,7 @@ export class RepositorySecretScanningResolver {
   @FieldResolver(() => SecretScanningAlertConnection, {
     description: 'Secret scanning alerts of the repository (repository admins, organization owners and security managers), newest first by default.',
   })
-  async secretScanningAlerts(
+  secretScanningAlerts(
     @Root() r: RepositoryEntity,
     @Arg('filter', () => SecretScanningAlertFilter, { nullable: true }) filter: SecretScanningAlertFilter | null,
     @Arg('orderBy', () => SecretScanningAlertOrder, { nullable: true }) orderBy: SecretScanningAlertOrder | null,
@@ -338,8 +352,7 @@ export class RepositorySecretScanningResolver {
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
   ): Promise<ConnectionShape<SecretScanningAlertEntity>> {
-    const { page } = await ctx.services.secretScanningAlerts.listRepositoryAlerts(ctx, r, toFilter(filter), toOrder(orderBy), cursorPaging(args), alertIncludes(info));
-    return toConnection(page);
+    return alertConnection((...q) => ctx.services.secretScanningAlerts.listRepositoryAlerts(ctx, r, ...q), filter, orderBy, args, info);
   }
 
   @FieldResolver(() => SecretScanningAlert, { nullable: true, description: 'One alert by number. Null with NOT_FOUND when missing or not visible.' })

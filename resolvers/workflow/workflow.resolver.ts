@@ -8,11 +8,10 @@
 import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { AccountEntity, WorkflowDefinitionEntity, WorkflowJobEntity } from '../../entities';
 import type { RequestContext } from '../../src/context';
-import { AppError } from '../../src/errors/app-error';
 import type { JobEvent } from '../../src/services/workflow/jobs.service';
 import { Connection, ConnectionArgs, ConnectionShape, toConnection } from '../common/connection';
 import { toGlobalId } from '../common/global-id';
-import { registerNodeType } from '../common/node';
+import { orNull, registerNodeType } from '../common/node';
 import { WorkflowActivityResolver, WorkflowJobTasksResolver } from './activities.resolver';
 import { WorkflowConnectionResolver } from './connections.resolver';
 import { User } from '../identity/identity.type';
@@ -39,16 +38,6 @@ const WorkflowJobConnection = Connection(WorkflowJob, 'WorkflowJob');
 const WorkflowJobEventConnection = Connection(WorkflowJobEvent, 'WorkflowJobEvent');
 
 const opt = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
-
-/** null for node(id:) when the viewer may not read workflows (the services' 4xx errors), never data. */
-async function orNull<T>(p: Promise<T | null>): Promise<T | null> {
-  try {
-    return await p;
-  } catch (e) {
-    if (e instanceof AppError) return null;
-    throw e;
-  }
-}
 
 registerNodeType({
   typeName: 'WorkflowDefinition',
