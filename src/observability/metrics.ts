@@ -3,24 +3,66 @@
  * route template, GraphQL operation counts and latency per operation name. Label values are bounded
  * (route templates, not raw URLs; a capped set of operation names) so clients cannot explode cardinality.
  */
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, CounterConfiguration, Gauge, Histogram, Registry } from 'prom-client';
 
 const MAX_OPERATION_NAMES = 200;
 const OPERATION_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
 const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
+/**
+ * A prom-client Counter counted per request: the increments are tallied per label values in a Map and added to the
+ * counter when it is read (each scrape, through the counter's `collect`). prom-client validates and hashes the label
+ * object on every `inc`; a count only a scrape reads does not need that work per request. The label values are the
+ * same bounded sets as the counter's own series.
+ */
+export class TalliedCounter<L extends string> {
+  readonly counter: Counter<L>;
+  private readonly tally = new Map<string, { labels: Record<L, string>; n: number }>();
+  private readonly labelNames: readonly L[];
+
+  constructor(config: Omit<CounterConfiguration<L>, 'collect' | 'labelNames'> & { labelNames: readonly L[] }) {
+    const tally = this.tally;
+    this.labelNames = config.labelNames;
+    this.counter = new Counter<L>({
+      ...config,
+      collect() {
+        for (const t of tally.values()) {
+          if (t.n > 0) {
+            this.inc(t.labels, t.n);
+            t.n = 0;
+          }
+        }
+      },
+    });
+  }
+
+  inc(labels: Record<L, string>): void {
+    let key = '';
+    for (const name of this.labelNames) key += `${labels[name]}\u0000`;
+    const t = this.tally.get(key);
+    if (t) {
+      t.n++;
+      return;
+    }
+    // The series' labels in the declared order (prom-client writes them in the order of the object it is given).
+    const kept = {} as Record<L, string>;
+    for (const name of this.labelNames) kept[name] = labels[name];
+    this.tally.set(key, { labels: kept, n: 1 });
+  }
+}
+
 export class Metrics {
   readonly registry = new Registry();
-  readonly httpRequests: Counter<'method' | 'route' | 'status'>;
+  readonly httpRequests: TalliedCounter<'method' | 'route' | 'status'>;
   readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
-  readonly graphqlOperations: Counter<'operation' | 'type' | 'outcome'>;
+  readonly graphqlOperations: TalliedCounter<'operation' | 'type' | 'outcome'>;
   readonly graphqlDuration: Histogram<'operation' | 'type'>;
-  readonly graphqlExecutions: Counter<'executor'>;
+  readonly graphqlExecutions: TalliedCounter<'executor'>;
   private readonly seenOperations = new Set<string>();
 
   constructor(opts: { defaultMetrics?: boolean } = {}) {
     if (opts.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry });
-    this.httpRequests = new Counter({
+    this.httpRequests = new TalliedCounter({
       name: 'http_requests_total',
       help: 'HTTP requests by method, route template and status.',
       labelNames: ['method', 'route', 'status'],
@@ -33,7 +75,7 @@ export class Metrics {
       buckets: BUCKETS,
       registers: [this.registry],
     });
-    this.graphqlOperations = new Counter({
+    this.graphqlOperations = new TalliedCounter({
       name: 'graphql_operations_total',
       help: 'GraphQL operations by operation name, type and outcome (success, error).',
       labelNames: ['operation', 'type', 'outcome'],
@@ -46,7 +88,7 @@ export class Metrics {
       buckets: BUCKETS,
       registers: [this.registry],
     });
-    this.graphqlExecutions = new Counter({
+    this.graphqlExecutions = new TalliedCounter({
       name: 'graphql_executions_total',
       help: "GraphQL executions by executor: a query's compiled plan, or graphql-js (mutations, introspection, failures).",
       labelNames: ['executor'],
