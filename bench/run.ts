@@ -80,6 +80,8 @@ function readConfig(): BenchConfig {
     throw new BenchFailure('BENCH_DATABASE_URL must be a postgres:// URL (the default is a temporary SQLite file)');
   }
   const names = process.env.BENCH_WORKLOADS?.trim();
+  // BENCH_SCALE=10: ten times the alerts (200k by default), to check that the dashboard's cost per request stays flat.
+  const scale = intEnv('BENCH_SCALE', 1, 1);
   return {
     durationSec: intEnv('BENCH_DURATION', 10, 1),
     warmupSec: intEnv('BENCH_WARMUP', 3, 0),
@@ -92,7 +94,7 @@ function readConfig(): BenchConfig {
       users: intEnv('BENCH_USERS', DEFAULT_SEED.users, 1),
       repositories: intEnv('BENCH_REPOSITORIES', DEFAULT_SEED.repositories, 1),
     },
-    secretScanning: { alerts: intEnv('BENCH_SECRET_SCANNING_ALERTS', DEFAULT_SECRET_SCANNING_SEED.alerts, 1) },
+    secretScanning: { alerts: intEnv('BENCH_SECRET_SCANNING_ALERTS', DEFAULT_SECRET_SCANNING_SEED.alerts, 1) * scale },
     calendar: { events: intEnv('BENCH_CALENDAR_EVENTS', DEFAULT_CALENDAR_SEED.events, 1) },
     postgraphile: intEnv('BENCH_POSTGRAPHILE', 0, 0) > 0,
     resultsDir: path.join(ROOT, 'bench', 'results'),

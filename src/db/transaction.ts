@@ -110,9 +110,14 @@ export function isPostgres(db: EntityManager | DataSource): boolean {
  */
 export const LOCK_TIMEOUT_MS = 2_000;
 export const STATEMENT_TIMEOUT_MS = 15_000;
-const BOUND_WAITS =
-  `SELECT set_config('lock_timeout', CASE WHEN current_setting('lock_timeout') IN ('0', '0ms') THEN $1 ELSE current_setting('lock_timeout') END, true),` +
-  ` set_config('statement_timeout', CASE WHEN current_setting('statement_timeout') IN ('0', '0ms') THEN $2 ELSE current_setting('statement_timeout') END, true)`;
+/**
+ * The transaction's start and its bounded waits in ONE round trip: a constant text sent by the simple query protocol
+ * (no parameters), whose BEGIN opens the transaction block the SELECT and every later statement run in. Starting the
+ * transaction and then setting the waits cost two round trips per write transaction, on every write of every domain.
+ */
+export const BEGIN_BOUNDED =
+  `BEGIN; SELECT set_config('lock_timeout', CASE WHEN current_setting('lock_timeout') IN ('0', '0ms') THEN '${LOCK_TIMEOUT_MS}ms' ELSE current_setting('lock_timeout') END, true),` +
+  ` set_config('statement_timeout', CASE WHEN current_setting('statement_timeout') IN ('0', '0ms') THEN '${STATEMENT_TIMEOUT_MS}ms' ELSE current_setting('statement_timeout') END, true)`;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -142,6 +147,35 @@ async function runSqlite<T>(ds: DataSource, fn: (m: EntityManager) => Promise<T>
   }
 }
 
+/**
+ * PostgreSQL: a pooled connection's query runner, BEGIN with the bounded waits (BEGIN_BOUNDED), `fn`, COMMIT (or
+ * ROLLBACK), release: what TypeORM's `dataSource.transaction` does, with TypeORM's bookkeeping kept right (as for
+ * SQLite's BEGIN IMMEDIATE), but the start in one round trip instead of two.
+ */
+async function runPostgres<T>(ds: DataSource, fn: (m: EntityManager) => Promise<T>): Promise<T> {
+  const qr = ds.createQueryRunner() as Omit<QueryRunner, 'isTransactionActive'> & { isTransactionActive: boolean; transactionDepth?: number };
+  try {
+    qr.isTransactionActive = true;
+    qr.transactionDepth = 1;
+    try {
+      await qr.query(BEGIN_BOUNDED);
+      const result = await fn(qr.manager);
+      await qr.commitTransaction();
+      return result;
+    } catch (e) {
+      try {
+        // Also after a BEGIN_BOUNDED that failed half-way (outside a transaction, ROLLBACK only warns).
+        await qr.rollbackTransaction();
+      } catch {
+        // The original error matters (TypeORM's own transaction() does the same).
+      }
+      throw e;
+    }
+  } finally {
+    await qr.release();
+  }
+}
+
 async function runOnce<T>(ds: DataSource, fn: (m: EntityManager) => Promise<T>): Promise<T> {
   const within = <R>(m: EntityManager, run: () => Promise<R>) => {
     const map = new Map(active.getStore() ?? []);
@@ -152,10 +186,7 @@ async function runOnce<T>(ds: DataSource, fn: (m: EntityManager) => Promise<T>):
     const lock = sqliteLock(ds);
     return lock.run(() => within(ds.createQueryRunner().manager, () => runSqlite(ds, fn)));
   }
-  return ds.transaction(async (m) => {
-    await m.query(BOUND_WAITS, [`${LOCK_TIMEOUT_MS}ms`, `${STATEMENT_TIMEOUT_MS}ms`]);
-    return within(m, () => fn(m));
-  });
+  return runPostgres(ds, (m) => within(m, () => fn(m)));
 }
 
 /**

@@ -273,6 +273,23 @@ describe('workflow GraphQL', () => {
       await stop(anon.job.arn);
     });
 
+    it('start: a generated name is not looked up (no job can have it); a given name is', async () => {
+      const c = await createDef(uniq('jobsC'));
+      const byName = (statements: Array<{ sql: string }>) =>
+        statements.filter((x) => /^\s*SELECT/i.test(x.sql) && /FROM "?workflow_jobs"?/i.test(x.sql) && /"?name"? = /.test(x.sql));
+      const unnamed = await sql.record(() => start(c.arn));
+      expect(unnamed.result.created).toBe(true);
+      expect(byName(unnamed.statements)).toEqual([]);
+      const name = uniq('given');
+      const named = await sql.record(() => start(c.arn, { name }));
+      expect(named.result.created).toBe(true);
+      expect(byName(named.statements)).toHaveLength(1);
+      // Many generated names, every one its own job.
+      const many = await Promise.all(Array.from({ length: 20 }, () => start(c.arn)));
+      expect(new Set(many.map((m) => m.job.name)).size).toBe(20);
+      for (const j of [unnamed.result, named.result, ...many]) await stop(j.job.arn);
+    });
+
     it('lists with status and definition filters, newest first, with cursor paging', async () => {
       const mine = [...aJobs, ...bJobs];
       const all = await jobArns(undefined);

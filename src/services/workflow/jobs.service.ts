@@ -256,7 +256,7 @@ export class WorkflowJobService {
   async start(ctx: RequestContext, input: StartJobInput): Promise<{ job: WorkflowJobEntity; created: boolean }> {
     const userId = requireWorkflowAccess(ctx, 'write');
     const names = parseDefinitionName(ctx, input.stateMachineArn);
-    const name = requireValidName(input.name ?? randomUUID());
+    const given = input.name === undefined ? undefined : requireValidName(input.name);
     const text = checkJobInput(input.input);
     lengthCheck('traceHeader', input.traceHeader, MAX_TRACE_HEADER);
     const result = await withTransaction(ctx, async (tx) => {
@@ -269,8 +269,12 @@ export class WorkflowJobService {
       if (def.status === 'DELETING') {
         throw new ConflictError(`State Machine is being deleted: ${quoteInput(input.stateMachineArn)}`, { domainCode: WORKFLOW_CODES.STATE_MACHINE_DELETING });
       }
+      // A name the caller gave may be taken (the same start again, or another job). A generated one is a random UUID
+      // drawn per attempt, so no job can have it: no lookup. Should the unique index still refuse it, writeTransaction
+      // runs this once more and draws another.
+      const name = given ?? randomUUID();
       const arn = jobArn(ctx.config, def.name, name);
-      const existing = await lockedFindOne(tx.db, WorkflowJobEntity, { definitionId: def.id, name });
+      const existing = given === undefined ? null : await lockedFindOne(tx.db, WorkflowJobEntity, { definitionId: def.id, name });
       if (existing) {
         const visible = jobVisible(ctx.viewer, existing);
         if (existing.status === 'RUNNING' && existing.input === text && visible) return { job: existing, created: false };
