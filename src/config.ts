@@ -92,6 +92,8 @@ export interface AppConfig {
   workflowHttpTimeoutMs: number;
   /** Largest HTTP task answer body read (WORKFLOW_HTTP_MAX_RESPONSE_BYTES, default 256 KiB): a larger one fails the task with States.DataLimitExceeded. */
   workflowHttpMaxResponseBytes: number;
+  /** Jobs that may be open (RUNNING) at once (WORKFLOW_MAX_OPEN_JOBS, default 1,000,000 as Step Functions): more starts and redrives answer ExecutionLimitExceeded. */
+  workflowMaxOpenJobs: number;
 }
 
 export class ConfigError extends Error {
@@ -258,6 +260,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     workflowHttpAllow: parseHttpAllow(env.WORKFLOW_HTTP_ALLOW),
     workflowHttpTimeoutMs: parseRange('WORKFLOW_HTTP_TIMEOUT_SECONDS', env.WORKFLOW_HTTP_TIMEOUT_SECONDS, 60, 1, 600) * 1000,
     workflowHttpMaxResponseBytes: parseByteBound('WORKFLOW_HTTP_MAX_RESPONSE_BYTES', env.WORKFLOW_HTTP_MAX_RESPONSE_BYTES, 262_144),
+    workflowMaxOpenJobs: parseRange('WORKFLOW_MAX_OPEN_JOBS', env.WORKFLOW_MAX_OPEN_JOBS, 1_000_000, 1, 100_000_000),
   };
 }
 

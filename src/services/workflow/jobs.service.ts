@@ -287,6 +287,7 @@ export class WorkflowJobService {
         }
         throw new ConflictError(`Execution Already Exists: ${quoteInput(arn)}`, { domainCode: WORKFLOW_CODES.EXECUTION_ALREADY_EXISTS });
       }
+      await requireOpenJobSlot(tx.db, ctx.config.workflowMaxOpenJobs);
       const now = new Date();
       const lease = this.hooks.leaseOnStart?.();
       // Stored definitions were checked (asl-validator) when written: only the job timeout is read here.
@@ -576,6 +577,7 @@ export class WorkflowJobService {
       const lastId = await lastJobEventId(tx.db, job.id);
       const why = redriveProblem(job, cp, lastId);
       if (why) throw new ConflictError(`Execution Not Redrivable: ${why}`, { domainCode: WORKFLOW_CODES.EXECUTION_NOT_REDRIVABLE });
+      await requireOpenJobSlot(tx.db, ctx.config.workflowMaxOpenJobs);
       const now = new Date();
       const count = job.redriveCount + 1;
       const { checkpoint, eventId } = redriveCheckpoint(job.definitionText, cp!, { now, redriveCount: count, nextEventId: lastId + 1 });
@@ -682,9 +684,23 @@ export class WorkflowJobService {
   }
 }
 
+/**
+ * Step Functions' quota of open executions (1,000,000 per account and region; WORKFLOW_MAX_OPEN_JOBS here): a start or
+ * a redrive past it answers ExecutionLimitExceeded. The count stops at the limit (a bounded index range of RUNNING
+ * jobs); two starts racing at the last slot may both pass, as Step Functions' quota is not exact either.
+ */
+async function requireOpenJobSlot(db: EntityManager, max: number): Promise<void> {
+  const [row] = await queryRows<{ n: number | string }>(db, "SELECT COUNT(*) AS n FROM (SELECT 1 FROM workflow_jobs WHERE status = 'RUNNING' LIMIT ?) open_jobs", [max]);
+  if (Number(row?.n ?? 0) >= max) {
+    throw new ConflictError(`Execution Limit Exceeded: ${max} executions are open (running); they must end or be stopped first`, { domainCode: WORKFLOW_CODES.EXECUTION_LIMIT_EXCEEDED });
+  }
+}
+
 /** Step Functions: a job can be redriven within 14 days of its end, with fewer than 24,999 history events. */
 export const REDRIVE_PERIOD_MS = 14 * 24 * 3600 * 1000;
 export const REDRIVE_MAX_EVENTS = 24_999;
+/** A Standard execution is open one year at most, redrives included. */
+const MAX_OPEN_MS = 365 * 24 * 3600 * 1000;
 /** A repeated RedriveExecution clientToken answers the same redrive for 15 minutes. */
 const REDRIVE_TOKEN_MS = 15 * 60 * 1000;
 
@@ -693,6 +709,7 @@ export function redriveProblem(job: WorkflowJobEntity, cp: Checkpoint | null, la
   if (job.status === 'RUNNING' || job.status === 'SUCCEEDED') return `Execution is ${job.status} and cannot be redriven`;
   if (job.stopDate && now - job.stopDate.getTime() > REDRIVE_PERIOD_MS) return 'Execution redrivable period exceeded';
   if (lastEventId >= REDRIVE_MAX_EVENTS) return 'Execution history event limit exceeded';
+  if (now - job.startDate.getTime() > MAX_OPEN_MS) return 'Execution maximum open time of one year exceeded';
   if (!redrivable(cp, job.status)) return 'Execution cannot be resumed from where it ended';
   return null;
 }

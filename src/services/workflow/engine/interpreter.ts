@@ -12,6 +12,7 @@ import type {
   JobContext,
   Json,
   JsonObject,
+  RedriveKeep,
   RunTask,
   Thread,
 } from './types';
@@ -123,6 +124,7 @@ function clearState(t: Thread): void {
   t.tk = undefined;
   t.hs = undefined;
   t.hb = undefined;
+  t.rk = undefined;
   t.sd = undefined;
   // fields left `undefined` vanish from the stored JSON; deleting them would slow property access down
 }
@@ -585,6 +587,19 @@ function handleError(run: Run, th: Thread, st: CState, sc: StepCtx, error: strin
   failThread(th, error, cause);
 }
 
+/**
+ * A Parallel/Map failed: Retry and Catch as for any state; when neither takes the error the state fails for good and
+ * keeps its branches / iterations, so a RedriveExecution reruns only the failed and aborted ones (redrive.ts).
+ */
+function failKeeping(run: Run, th: Thread, st: CState, sc: StepCtx, error: string | undefined, cause: string | undefined, keep: RedriveKeep): void | Promise<void> {
+  const kept = () => {
+    if (th.p === 'F') th.rk = keep;
+  };
+  const r = handleError(run, th, st, sc, error, cause);
+  if (r) return r.then(kept);
+  kept();
+}
+
 /** After a Retry backoff: attempt the state again. */
 function retryNow(run: Run, th: Thread, st: CState, sc: StepCtx): void | Promise<void> {
   th.u = undefined;
@@ -949,8 +964,9 @@ async function stepParallel(run: Run, th: Thread, st: CState, sc: StepCtx): Prom
   const failed = kids.find((k) => k.p === 'F');
   if (failed) {
     run.emit(sc, th, 'ParallelStateFailed');
+    const keep: RedriveKeep = { p: 'P', kd: kids, se: th.se };
     th.kd = undefined;
-    return handleError(run, th, st, sc, failed.e, failed.c);
+    return failKeeping(run, th, st, sc, failed.e, failed.c, keep);
   }
   // The branches' outputs held so far form the result: past 256 KiB it can only fail, so it fails now.
   let bytes = 2;
@@ -1106,8 +1122,10 @@ async function stepMap(run: Run, th: Thread, st: CState, sc: StepCtx): Promise<v
       run.emit(sc, kid, 'MapIterationAborted', { mapIterationAbortedEventDetails: { name: st.name, index: kid.ix ?? 0 } });
     }
     run.emit(sc, th, 'MapStateFailed');
+    // the iterations that succeeded are in rs/nd; the others (failed, aborted, never started) run on a redrive
+    const keep: RedriveKeep = { p: 'M', kd: kids.filter((k) => k.p !== 'D'), se: th.se, it: th.it, mi: th.mi, lz: th.lz, rb: th.rb, rs: th.rs, nx: th.nx, nd: th.nd, mc: th.mc };
     clearMap(th);
-    return handleError(run, th, st, sc, failed.e, failed.c);
+    return failKeeping(run, th, st, sc, failed.e, failed.c, keep);
   }
   th.kd = still;
   if ((th.nd ?? 0) >= items.length) {

@@ -1,6 +1,7 @@
 /**
  * RedriveExecution: the checkpoint a failed, timed-out or stopped job resumes from. What succeeded stays (finished
- * Parallel branches and Map iterations keep their results, states already passed are not run again); every thread
+ * Parallel branches and Map iterations keep their results, also in a Parallel/Map that failed: only its failed and
+ * aborted branches / iterations run again; states already passed are not run again); every thread
  * that failed or was cut short enters its state again with the input it had (a new visit: new attempt keys, a new
  * task token), a Wait that was waiting waits on. The job deadline starts again from the redrive.
  */
@@ -15,6 +16,18 @@ export function redrivable(cp: Checkpoint | null, status: string): boolean {
 }
 
 function reset(th: Thread): void {
+  if (th.p === 'F' && th.rk) {
+    // A Parallel/Map that failed for good: its succeeded branches / iterations are kept (with their results), the
+    // failed and aborted ones run again, a Map's iterations not started yet start (Step Functions' inline redrive).
+    const keep = th.rk;
+    delete th.rk;
+    delete th.e;
+    delete th.c;
+    for (const [k, v] of Object.entries(keep)) if (v !== undefined && k !== 'p') (th as unknown as Record<string, unknown>)[k] = v;
+    th.p = keep.p;
+    for (const k of th.kd ?? []) reset(k);
+    return;
+  }
   switch (th.p) {
     case 'F':
     case 'T':

@@ -150,11 +150,31 @@ export interface Thread {
   vb?: number;
   /** Wait: variables assigned when the state was entered, committed when it exits */
   pv?: JsonObject;
+  /**
+   * F of a Parallel/Map state that no Retry or Catch took: its branches / iterations as they ended (and the Map's
+   * progress), so RedriveExecution runs only the failed and aborted ones again (redrive.ts). Not walked as live
+   * threads (no task of theirs is waited for).
+   */
+  rk?: RedriveKeep;
   /** external task (external.ts): callback token, heartbeat seconds, heartbeat deadline (ISO), ActivityStarted written */
   tk?: string;
   hs?: number;
   hb?: string | null;
   sd?: 1;
+}
+
+export interface RedriveKeep {
+  p: 'P' | 'M';
+  kd: Thread[];
+  se?: number;
+  it?: Json[];
+  mi?: Json;
+  lz?: number;
+  rb?: number;
+  rs?: Json[];
+  nx?: number;
+  nd?: number;
+  mc?: number;
 }
 
 export interface Checkpoint {
