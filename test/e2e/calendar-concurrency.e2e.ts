@@ -9,6 +9,7 @@ import { Client } from 'pg';
 import { toGlobalId } from '../../resolvers/common/global-id';
 import { IdentityFixtures } from '../fixtures/identity';
 import { startTestApp, TestApp } from '../helpers/app';
+import { restCall } from '../helpers/rest-client';
 import { testDialect } from '../helpers/db';
 
 const NOW = '2025-03-03T12:00:00Z';
@@ -24,19 +25,8 @@ interface Answer {
 }
 
 async function call(method: string, path: string, token: string, body?: unknown): Promise<Answer> {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  let parsed: unknown = text;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    // keep the text
-  }
-  return { status: res.status, retryAfter: res.headers.get('retry-after'), body: parsed };
+  const r = await restCall(base, method, path, { token, body });
+  return { status: r.status, retryAfter: r.headers.get('retry-after'), body: r.body };
 }
 
 /** Every answer is a success or a 503 with Retry-After in WordPress' shape; never another 5xx. */

@@ -6,6 +6,7 @@
 import { sqlFor } from '../../src/db/rows';
 import { IdentityFixtures } from '../fixtures/identity';
 import { startTestApp, TestApp } from '../helpers/app';
+import { restCall, RestCallOptions } from '../helpers/rest-client';
 import { validateOpenApi } from '../helpers/openapi-validate';
 
 const NOW = '2025-03-03T12:00:00Z';
@@ -16,21 +17,8 @@ let author: string;
 let contributor: string;
 let subscriber: string;
 
-async function call(method: string, path: string, opts: { token?: string; body?: unknown; basic?: string } = {}) {
-  const headers: Record<string, string> = {};
-  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-  if (opts.basic) headers.authorization = `Basic ${Buffer.from(opts.basic).toString('base64')}`;
-  if (opts.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${base}${path}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
-  const text = await res.text();
-  let body: any;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = text;
-  }
-  return { status: res.status, headers: res.headers, body, text };
-}
+/** A request to the calendar's REST root. */
+const call = (method: string, path: string, opts?: RestCallOptions) => restCall(base, method, path, opts);
 
 async function createEvent(fields: Record<string, unknown>, token = editor) {
   const r = await call('POST', '/events', { token, body: fields });

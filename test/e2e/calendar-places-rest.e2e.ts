@@ -6,6 +6,7 @@
 import { CalendarOrganizerEntity, CalendarVenueEntity } from '../../entities';
 import { IdentityFixtures } from '../fixtures/identity';
 import { startTestApp, TestApp } from '../helpers/app';
+import { restCall, RestCallOptions } from '../helpers/rest-client';
 
 const NOW = '2025-03-03T12:00:00Z';
 let t: TestApp;
@@ -15,20 +16,8 @@ let author: string;
 let contributor: string;
 let subscriber: string;
 
-async function call(method: string, path: string, opts: { token?: string; body?: unknown } = {}) {
-  const headers: Record<string, string> = {};
-  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-  if (opts.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${base}${path}`, { method, headers, body: opts.body === undefined ? undefined : JSON.stringify(opts.body) });
-  const text = await res.text();
-  let body: any;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    body = text;
-  }
-  return { status: res.status, headers: res.headers, body, text };
-}
+/** A request to the calendar's REST root. */
+const call = (method: string, path: string, opts?: RestCallOptions) => restCall(base, method, path, opts);
 
 async function create(kind: 'venues' | 'organizers', fields: Record<string, unknown>, token = editor) {
   const r = await call('POST', `/${kind}`, { token, body: fields });

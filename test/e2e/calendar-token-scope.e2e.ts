@@ -6,6 +6,7 @@
  */
 import { IdentityFixtures } from '../fixtures/identity';
 import { gql, startTestApp, TestApp } from '../helpers/app';
+import { restCall } from '../helpers/rest-client';
 
 let t: TestApp;
 let f: IdentityFixtures;
@@ -13,12 +14,8 @@ let base: string;
 const tokens: Record<string, string> = {};
 
 async function call(method: string, path: string, token: string, body?: unknown) {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as any };
+  const r = await restCall(base, method, path, { token, body });
+  return { status: r.status, body: r.body };
 }
 
 const event = (title: string) => ({ title, start_date: '2026-03-10 19:00:00', end_date: '2026-03-10 20:00:00' });

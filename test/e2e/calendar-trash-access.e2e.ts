@@ -8,6 +8,7 @@
 import { toGlobalId } from '../../resolvers/common/global-id';
 import { IdentityFixtures } from '../fixtures/identity';
 import { gql, startTestApp, TestApp } from '../helpers/app';
+import { restCall } from '../helpers/rest-client';
 
 const NOW = '2025-03-03T12:00:00Z';
 let t: TestApp;
@@ -16,12 +17,8 @@ let editor: string;
 let contributor: string;
 
 async function call(method: string, path: string, token: string, body?: unknown) {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json()) as any };
+  const r = await restCall(base, method, path, { token, body });
+  return { status: r.status, body: r.body };
 }
 
 const UPDATE = 'mutation($id: ID!, $input: EventInput!) { updateEvent(id: $id, input: $input) { id title status } }';

@@ -4,30 +4,17 @@
  * the viewer's role in it), and one page statement with the selected to-one relations joined and the
  * total as a scalar subquery. The answers stay complete (relations, totals, URLs, Link header).
  */
-import type { Logger } from 'typeorm';
 import { AccountEntity, RepositoryEntity, SecretScanningAlertEntity } from '../../entities';
 import type { Finding } from '../../src/services/secret-scanning/alert-types';
 import { OrganizationSecretScanningDashboardDocument } from '../__generated__/graphql';
 import { IdentityFixtures } from '../fixtures/identity';
 import { gql, gqlDoc, startTestApp, TestApp } from '../helpers/app';
-
-class StatementLog implements Logger {
-  counting = false;
-  statements: string[] = [];
-  logQuery(query: string): void {
-    if (this.counting) this.statements.push(query);
-  }
-  logQueryError(): void {}
-  logQuerySlow(): void {}
-  logSchemaBuild(): void {}
-  logMigration(): void {}
-  log(): void {}
-}
+import { describeStatements, SqlLog } from '../helpers/sql-log';
 
 const T0 = Date.parse('2026-02-01T08:00:00.000Z');
 
 describe('dashboard reads: SQL statements per request', () => {
-  const log = new StatementLog();
+  const log = new SqlLog();
   let t: TestApp;
   let f: IdentityFixtures;
   let token: string;
@@ -84,23 +71,8 @@ describe('dashboard reads: SQL statements per request', () => {
     await t?.close();
   });
 
-  async function counted<T>(fn: () => Promise<T>): Promise<{ result: T; statements: string[] }> {
-    log.statements = [];
-    log.counting = true;
-    try {
-      const result = await fn();
-      return { result, statements: [...log.statements] };
-    } finally {
-      log.counting = false;
-    }
-  }
-
-  function explain(statements: string[]): string {
-    return statements.map((s) => `  ${s.slice(0, 160)}`).join('\n');
-  }
-
   it('GraphQL: the dashboard query runs at most 3 statements, the same for 10 and 100 alerts', async () => {
-    const run = (first: number) => counted(() => gqlDoc(t.url, OrganizationSecretScanningDashboardDocument, { login: 'dashorg', first }, token));
+    const run = (first: number) => log.record(() => gqlDoc(t.url, OrganizationSecretScanningDashboardDocument, { login: 'dashorg', first }, token));
     await run(10); // warm-up
     for (const first of [10, 100]) {
       const { result: r, statements } = await run(first);
@@ -118,18 +90,18 @@ describe('dashboard reads: SQL statements per request', () => {
       expect(list.nodes.some((n) => n.pushProtectionBypassedBy?.login.startsWith('dashuser'))).toBe(true);
       expect(list.nodes.some((n) => n.firstLocationDetected === null)).toBe(true);
       expect(list.nodes.some((n) => n.firstLocationDetected?.blobUrl?.includes('/git/blobs/'))).toBe(true);
-      if (statements.length > 3) console.log(`GraphQL dashboard, first ${first}: ${statements.length} statements\n${explain(statements)}`);
+      if (statements.length > 3) console.log(`GraphQL dashboard, first ${first}: ${statements.length} statements\n${describeStatements(statements)}`);
       expect(statements.length).toBeLessThanOrEqual(3);
     }
   });
 
   it('GraphQL: a selection without relations or totalCount joins nothing and counts nothing', async () => {
     const q = 'query { organization(login: "dashorg") { secretScanningAlerts(first: 50) { nodes { number state } } } }';
-    const { result: r, statements } = await counted(() => gql(t.url, q, undefined, token));
+    const { result: r, statements } = await log.record(() => gql(t.url, q, undefined, token));
     expect(r.body.errors).toBeUndefined();
     expect(r.body.data.organization.secretScanningAlerts.nodes).toHaveLength(50);
     expect(statements.length).toBeLessThanOrEqual(3);
-    const page = statements[statements.length - 1];
+    const page = statements[statements.length - 1].sql;
     expect(page).toMatch(/FROM "secret_scanning_alerts"/);
     expect(page).not.toMatch(/JOIN/);
     expect(page).not.toMatch(/COUNT\(/);
@@ -137,7 +109,7 @@ describe('dashboard reads: SQL statements per request', () => {
 
   it('REST: the org alert list (GitHub shape, Link with rel="last") runs at most 3 statements for 10 and 100 per page', async () => {
     for (const perPage of [10, 100]) {
-      const { result, statements } = await counted(async () => {
+      const { result, statements } = await log.record(async () => {
         const res = await fetch(`${t.url}/orgs/dashorg/secret-scanning/alerts?per_page=${perPage}`, { headers: { authorization: `Bearer ${token}` } });
         return { status: res.status, link: res.headers.get('link'), body: (await res.json()) as Array<Record<string, any>> };
       });
@@ -152,7 +124,7 @@ describe('dashboard reads: SQL statements per request', () => {
       expect(result.body.some((a) => a.assigned_to?.login?.startsWith('dashuser'))).toBe(true);
       expect(result.body.some((a) => a.resolved_by?.login?.startsWith('dashuser'))).toBe(true);
       expect(result.body.some((a) => a.first_location_detected?.commit_sha)).toBe(true);
-      if (statements.length > 3) console.log(`REST org alerts, per_page ${perPage}: ${statements.length} statements\n${explain(statements)}`);
+      if (statements.length > 3) console.log(`REST org alerts, per_page ${perPage}: ${statements.length} statements\n${describeStatements(statements)}`);
       expect(statements.length).toBeLessThanOrEqual(3);
     }
   });

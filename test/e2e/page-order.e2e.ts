@@ -4,26 +4,14 @@
  * repositories stored in the reverse of their name order (and with names that sort differently from their ids)
  * come back in name order, forwards and backwards, and the page statement says so.
  */
-import type { Logger } from 'typeorm';
 import { IdentityFixtures } from '../fixtures/identity';
 import { gql, startTestApp, TestApp } from '../helpers/app';
-
-class StatementLog implements Logger {
-  statements: string[] = [];
-  logQuery(query: string): void {
-    this.statements.push(query);
-  }
-  logQueryError(): void {}
-  logQuerySlow(): void {}
-  logSchemaBuild(): void {}
-  logMigration(): void {}
-  log(): void {}
-}
+import { SqlLog } from '../helpers/sql-log';
 
 describe('a page read as one value keeps its sort order', () => {
   let t: TestApp;
   let token: string;
-  const log = new StatementLog();
+  const log = new SqlLog();
   // Stored (id order) in reverse name order; names with mixed case sort by name_lower, not by their bytes.
   const names = ['zeta', 'Yak', 'x-ray', 'Walrus', 'vole', 'Urchin', 'tapir', 'Seal', 'rhea', 'Quail', 'puma', 'Otter'];
   const sorted = [...names].sort((a, b) => (a.toLowerCase() < b.toLowerCase() ? -1 : 1));
@@ -43,11 +31,12 @@ describe('a page read as one value keeps its sort order', () => {
     const seen: string[] = [];
     let after: string | null = null;
     for (;;) {
-      log.statements = [];
-      const r: any = await gql(t.url, 'query($a: String) { organization(login: "order-org") { repositories(first: 5, after: $a) { nodes { name } pageInfo { hasNextPage endCursor } } } }', { a: after }, token);
-      const page = r.body.data.organization.repositories;
+      const { result: r, statements } = await log.record(() =>
+        gql(t.url, 'query($a: String) { organization(login: "order-org") { repositories(first: 5, after: $a) { nodes { name } pageInfo { hasNextPage endCursor } } } }', { a: after }, token),
+      );
+      const page = (r as any).body.data.organization.repositories;
       seen.push(...page.nodes.map((n: { name: string }) => n.name));
-      const grouped = log.statements.filter((s) => /group_concat|string_agg/.test(s));
+      const grouped = statements.map((s) => s.sql).filter((s) => /group_concat|string_agg/.test(s));
       expect(grouped).toHaveLength(1);
       expect(grouped[0]).toMatch(/(group_concat|string_agg)\([^]*ORDER BY p\."__o0" ASC, p\."__o1" ASC\)/);
       if (!page.pageInfo.hasNextPage) break;
