@@ -26,6 +26,7 @@ import { WorkflowConnectionEntity } from './workflow/workflow-connection.entity'
 import { WorkflowDefinitionEntity } from './workflow/workflow-definition.entity';
 import { WorkflowJobEventEntity } from './workflow/workflow-job-event.entity';
 import { WorkflowJobEntity } from './workflow/workflow-job.entity';
+import { WorkflowMapRunEntity } from './workflow/workflow-map-run.entity';
 import { WorkflowTaskEntity } from './workflow/workflow-task.entity';
 
 export * from './calendar/calendar-event.entity';
@@ -57,6 +58,7 @@ export * from './workflow/workflow-connection.entity';
 export * from './workflow/workflow-definition.entity';
 export * from './workflow/workflow-job-event.entity';
 export * from './workflow/workflow-job.entity';
+export * from './workflow/workflow-map-run.entity';
 export * from './workflow/workflow-task.entity';
 
 /** Every entity of every domain; ormconfig.ts registers exactly this list. */
@@ -91,5 +93,6 @@ export const ENTITIES = [
   WorkflowJobEventEntity,
   WorkflowActivityEntity,
   WorkflowTaskEntity,
+  WorkflowMapRunEntity,
   WorkflowConnectionEntity,
 ];

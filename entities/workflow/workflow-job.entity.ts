@@ -21,6 +21,8 @@ export type WorkflowJobStatus = (typeof WORKFLOW_JOB_STATUSES)[number];
 @Index('IDX_workflow_jobs_started_by_start', ['startedBy', 'startDate', 'id'])
 // The runner's "due jobs" query: RUNNING jobs whose wake time has come.
 @Index('IDX_workflow_jobs_status_wake', ['status', 'wakeAt'])
+// A Map Run's children in item order (results, ListExecutions with mapRunArn).
+@Index('IDX_workflow_jobs_map_run_item', ['mapRunId', 'itemIndex'])
 export class WorkflowJobEntity {
   @PrimaryGeneratedColumn()
   id: number;
@@ -117,6 +119,17 @@ export class WorkflowJobEntity {
   /** How many times RedriveExecution resumed the job (`$$.Execution.RedriveCount`). */
   @Column({ name: 'redrive_count', type: 'integer', default: 0 })
   redriveCount: number;
+
+  /** A child execution of a Distributed Map: its Map Run (null for jobs started by StartExecution). */
+  @Column({ name: 'map_run_id', type: 'integer', nullable: true })
+  mapRunId: number | null;
+
+  /** A Map Run child: its index among the run's children, and how many items its input carries. */
+  @Column({ name: 'item_index', type: 'integer', nullable: true })
+  itemIndex: number | null;
+
+  @Column({ name: 'item_count', type: 'integer', nullable: true })
+  itemCount: number | null;
 
   /** When the job was last redriven; null = never. */
   @Column({ name: 'redrive_date', type: Date, nullable: true })

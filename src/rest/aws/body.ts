@@ -9,7 +9,7 @@
 import { quoteInput, ValidationError } from '../../errors/app-error';
 
 export interface MemberSchema {
-  type: 'string' | 'integer' | 'boolean';
+  type: 'string' | 'integer' | 'number' | 'boolean';
   minLength?: number;
   maxLength?: number;
   minimum?: number;
@@ -21,6 +21,8 @@ export interface MemberSchema {
 export interface BodySchema {
   type: 'object';
   required?: readonly string[];
+  /** One of these member sets must be given (documentation; the service checks it). */
+  anyOf?: Array<{ required: string[] }>;
   properties: Record<string, MemberSchema>;
 }
 
@@ -64,9 +66,9 @@ export function decodeBody<T extends Record<string, unknown>>(body: unknown, sch
         problems.push(`Value ${shown(v)} at '${name}' failed to satisfy constraint: Member must satisfy enum value set: [${m.enum.join(', ')}]`);
         continue;
       }
-    } else if (m.type === 'integer') {
-      if (typeof v !== 'number' || !Number.isInteger(v)) {
-        problems.push(`Value ${shown(v)} at '${name}' failed to satisfy constraint: Member must be an integer`);
+    } else if (m.type === 'integer' || m.type === 'number') {
+      if (typeof v !== 'number' || !Number.isFinite(v) || (m.type === 'integer' && !Number.isInteger(v))) {
+        problems.push(`Value ${shown(v)} at '${name}' failed to satisfy constraint: Member must be ${m.type === 'integer' ? 'an integer' : 'a number'}`);
         continue;
       }
       if (m.minimum !== undefined && v < m.minimum) {

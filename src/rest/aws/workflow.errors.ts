@@ -25,6 +25,7 @@ export const WORKFLOW_AWS_ERRORS: Record<string, [string, number]> = {
   [WORKFLOW_CODES.INVALID_OUTPUT]: ['InvalidOutput', 400],
   [WORKFLOW_CODES.EXECUTION_NOT_REDRIVABLE]: ['ExecutionNotRedrivable', 400],
   [WORKFLOW_CODES.EXECUTION_LIMIT_EXCEEDED]: ['ExecutionLimitExceeded', 400],
+  [WORKFLOW_CODES.MAP_RUN_NOT_FOUND]: ['ResourceNotFound', 400],
   [WORKFLOW_CODES.MISSING_AUTHENTICATION_TOKEN]: ['MissingAuthenticationTokenException', 400],
   [WORKFLOW_CODES.INCOMPLETE_SIGNATURE]: ['IncompleteSignatureException', 400],
   [WORKFLOW_CODES.INVALID_SIGNATURE]: ['InvalidSignatureException', 400],

@@ -2,7 +2,7 @@
  * Workflow answers in Step Functions' shape: member names as the service model spells them (camelCase),
  * timestamps as epoch seconds (a double), absent members omitted (never null).
  */
-import type { WorkflowDefinitionEntity, WorkflowJobEntity } from '../../../entities';
+import type { WorkflowDefinitionEntity, WorkflowJobEntity, WorkflowMapRunEntity } from '../../../entities';
 import type { JobEvent } from '../../services/workflow/jobs.service';
 
 export const epochSeconds = (d: Date): number => d.getTime() / 1000;
@@ -55,8 +55,10 @@ export function presentJob(job: WorkflowJobEntity, stateMachineArn: string, incl
   });
 }
 
-export function presentJobItem(job: WorkflowJobEntity, stateMachineArn: string) {
+export function presentJobItem(job: WorkflowJobEntity, stateMachineArn: string, mapRunArn?: string) {
   return compact({
+    mapRunArn,
+    itemCount: mapRunArn ? (job.itemCount ?? 1) : undefined,
     redriveCount: job.redriveCount ? job.redriveCount : undefined,
     redriveDate: job.redriveDate ? epochSeconds(job.redriveDate) : undefined,
     executionArn: job.arn,
@@ -70,4 +72,56 @@ export function presentJobItem(job: WorkflowJobEntity, stateMachineArn: string) 
 
 export function presentEvent(e: JobEvent) {
   return { timestamp: epochSeconds(e.timestamp), type: e.type, id: e.id, previousEventId: e.previousEventId, ...e.details };
+}
+
+/** ListMapRuns' item: the run, its job and the state machine the job runs (derived from the run's ARN). */
+export function presentMapRunItem(r: WorkflowMapRunEntity, executionArn: string) {
+  const [prefix, rest] = [r.arn.split(':mapRun:')[0], r.arn.split(':mapRun:')[1] ?? ''];
+  return compact({
+    executionArn,
+    mapRunArn: r.arn,
+    stateMachineArn: `${prefix}:stateMachine:${rest.split('/')[0]}`,
+    startDate: epochSeconds(r.startDate),
+    stopDate: r.stopDate ? epochSeconds(r.stopDate) : undefined,
+  });
+}
+
+export function presentMapRun(r: WorkflowMapRunEntity, executionArn: string) {
+  const pendingChildren = r.childTotal - r.started;
+  const pendingItems = r.itemTotal - r.itemsStarted;
+  return compact({
+    mapRunArn: r.arn,
+    executionArn,
+    status: r.status,
+    startDate: epochSeconds(r.startDate),
+    stopDate: r.stopDate ? epochSeconds(r.stopDate) : undefined,
+    maxConcurrency: r.maxConcurrency,
+    toleratedFailurePercentage: r.toleratedFailurePercentage ?? 0,
+    toleratedFailureCount: r.toleratedFailureCount ?? 0,
+    itemCounts: {
+      pending: pendingItems,
+      running: r.itemsRunning,
+      succeeded: r.itemsSucceeded,
+      failed: r.itemsFailed,
+      timedOut: r.itemsTimedOut,
+      aborted: r.itemsAborted,
+      total: r.itemTotal,
+      resultsWritten: 0,
+      failuresNotRedrivable: 0,
+      pendingRedrive: 0,
+    },
+    executionCounts: {
+      pending: pendingChildren,
+      running: r.running,
+      succeeded: r.succeeded,
+      failed: r.failed,
+      timedOut: r.timedOut,
+      aborted: r.aborted,
+      total: r.childTotal,
+      resultsWritten: 0,
+      failuresNotRedrivable: 0,
+      pendingRedrive: 0,
+    },
+    redriveCount: 0,
+  });
 }

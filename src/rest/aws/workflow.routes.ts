@@ -10,7 +10,7 @@ import { MAX_LIST_SIZE } from '../../services/workflow/definitions.service';
 import { redriveStatusOf } from '../../services/workflow/jobs.service';
 import { route, RestRoute } from '../route-table';
 import { BodySchema, bodySchema, decodeBody, MemberSchema } from './body';
-import { presentDefinition, presentDefinitionItem, presentEvent, presentJob, presentJobItem, epochSeconds } from './workflow.presenters';
+import { presentDefinition, presentDefinitionItem, presentEvent, presentJob, presentJobItem, presentMapRun, presentMapRunItem, epochSeconds } from './workflow.presenters';
 
 /** Activities and task tokens (activities.service.ts). */
 function ACTIVITY_OPERATIONS(): Op<any, any>[] {
@@ -87,6 +87,7 @@ const arnMember: MemberSchema = { type: 'string', minLength: 1, maxLength: 256 }
 const nameMember: MemberSchema = { type: 'string', minLength: 1, maxLength: 80 };
 const maxResults: MemberSchema = { type: 'integer', minimum: 0, maximum: MAX_LIST_SIZE, description: '0 or absent = 100' };
 const nextToken: MemberSchema = { type: 'string', minLength: 1, maxLength: 1024 };
+const longArnMember: MemberSchema = { type: 'string', minLength: 1, maxLength: 2000 };
 
 interface Op<B extends Record<string, unknown>, O> {
   operation: string;
@@ -163,30 +164,32 @@ const OPERATIONS: Op<any, any>[] = [
     handle: (ctx, b) => ctx.services.workflowJobs.describe(ctx, b.executionArn!),
     present: (job, ctx, b) => presentJob(job, ctx.services.workflowJobs.definitionArnOf(ctx, job), b.includedData !== 'METADATA_ONLY', redriveStatusOf(job)),
   }),
-  op<{ stateMachineArn: string; statusFilter: string; redriveFilter: string; maxResults: number; nextToken: string }, Awaited<ReturnType<RequestContext['services']['workflowJobs']['list']>>>({
+  op<{ stateMachineArn: string; mapRunArn: string; statusFilter: string; redriveFilter: string; maxResults: number; nextToken: string }, Awaited<ReturnType<RequestContext['services']['workflowJobs']['list']>>>({
     operation: 'ListExecutions',
-    summary: 'List the jobs of a definition, newest first',
-    body: bodySchema(
-      {
+    summary: "List the jobs of a definition, newest first, or a Map Run's child executions (mapRunArn) in item order",
+    body: {
+      ...bodySchema({
         stateMachineArn: arnMember,
+        mapRunArn: longArnMember,
         statusFilter: { type: 'string', enum: [...WORKFLOW_JOB_STATUSES, 'PENDING_REDRIVE'] },
         redriveFilter: { type: 'string', enum: ['REDRIVEN', 'NOT_REDRIVEN'] },
         maxResults,
-        nextToken,
-      },
-      ['stateMachineArn'],
-    ),
+        nextToken: { type: 'string', minLength: 1, maxLength: 3096 },
+      }),
+      anyOf: [{ required: ['stateMachineArn'] }, { required: ['mapRunArn'] }],
+    },
     handle: (ctx, b) =>
       ctx.services.workflowJobs.list(ctx, {
-        stateMachineArn: b.stateMachineArn!,
+        stateMachineArn: b.stateMachineArn,
+        mapRunArn: b.mapRunArn,
         // PENDING_REDRIVE is a status no job of ours has: an empty list, like any status filter without matches.
         statusFilter: b.statusFilter as WorkflowJobStatus | undefined,
         redriveFilter: b.redriveFilter as 'REDRIVEN' | 'NOT_REDRIVEN' | undefined,
         maxResults: b.maxResults,
         nextToken: b.nextToken,
       }),
-    present: (p, ctx) => ({
-      executions: p.items.map((j) => presentJobItem(j, ctx.services.workflowJobs.definitionArnOf(ctx, j))),
+    present: (p, ctx, b) => ({
+      executions: p.items.map((j) => presentJobItem(j, ctx.services.workflowJobs.definitionArnOf(ctx, j), b.mapRunArn)),
       ...(p.nextToken ? { nextToken: p.nextToken } : {}),
     }),
   }),
@@ -237,7 +240,44 @@ const OPERATIONS: Op<any, any>[] = [
     present: (job) => ({ redriveDate: epochSeconds(job.redriveDate!) }),
   }),
   ...ACTIVITY_OPERATIONS(),
+  ...MAP_RUN_OPERATIONS(),
 ];
+
+/** Distributed Map runs (jobs.service.ts, map-runs.ts). */
+function MAP_RUN_OPERATIONS(): Op<any, any>[] {
+  type Jobs = RequestContext['services']['workflowJobs'];
+  return [
+    op<{ executionArn: string; maxResults: number; nextToken: string }, Awaited<ReturnType<Jobs['listMapRuns']>>>({
+      operation: 'ListMapRuns',
+      summary: 'List the Map Runs a job started (its Distributed Map states), oldest first',
+      body: bodySchema({ executionArn: arnMember, maxResults, nextToken }, ['executionArn']),
+      handle: (ctx, b) => ctx.services.workflowJobs.listMapRuns(ctx, { executionArn: b.executionArn!, maxResults: b.maxResults, nextToken: b.nextToken }),
+      present: (p, _ctx, b) => ({ mapRuns: p.items.map((r) => presentMapRunItem(r, b.executionArn!)), ...(p.nextToken ? { nextToken: p.nextToken } : {}) }),
+    }),
+    op<{ mapRunArn: string }, Awaited<ReturnType<Jobs['describeMapRun']>>>({
+      operation: 'DescribeMapRun',
+      summary: "A Map Run's status, limits and its items' and child executions' counts",
+      body: bodySchema({ mapRunArn: longArnMember }, ['mapRunArn']),
+      handle: (ctx, b) => ctx.services.workflowJobs.describeMapRun(ctx, b.mapRunArn!),
+      present: (r) => presentMapRun(r.run, r.executionArn),
+    }),
+    op<{ mapRunArn: string; maxConcurrency: number; toleratedFailurePercentage: number; toleratedFailureCount: number }, void>({
+      operation: 'UpdateMapRun',
+      summary: "Change a running Map Run's MaxConcurrency and tolerated failures (they apply to the running run)",
+      body: bodySchema(
+        {
+          mapRunArn: longArnMember,
+          maxConcurrency: { type: 'integer', minimum: 0, maximum: 2_147_483_647 },
+          toleratedFailurePercentage: { type: 'number', minimum: 0, maximum: 100 },
+          toleratedFailureCount: { type: 'integer', minimum: 0, maximum: 2_147_483_647 },
+        },
+        ['mapRunArn'],
+      ),
+      handle: (ctx, b) => ctx.services.workflowJobs.updateMapRun(ctx, { mapRunArn: b.mapRunArn!, maxConcurrency: b.maxConcurrency, toleratedFailurePercentage: b.toleratedFailurePercentage, toleratedFailureCount: b.toleratedFailureCount }),
+      present: () => ({}),
+    }),
+  ];
+}
 
 function rowsAt(path: string): RestRoute<any, any>[] {
   return OPERATIONS.map((o) =>

@@ -51,7 +51,7 @@ function invalidArn(arn: string): ValidationError {
  * The pieces of an ARN of this service, or an InvalidArn error. An ARN of another region or account is well
  * formed but names nothing here: `local` is false then (callers answer "does not exist", as AWS does).
  */
-function parseArn(config: ArnConfig, arn: string, kind: 'stateMachine' | 'execution' | 'activity'): { local: boolean; names: string[] } {
+function parseArn(config: ArnConfig, arn: string, kind: 'stateMachine' | 'execution' | 'activity' | 'mapRun'): { local: boolean; names: string[] } {
   if (arn.length < 1 || arn.length > MAX_ARN_LENGTH) {
     throw new ValidationError(`Invalid Arn: 'Length must be between 1 and ${MAX_ARN_LENGTH}'`, { domainCode: WORKFLOW_CODES.INVALID_ARN });
   }
@@ -61,7 +61,10 @@ function parseArn(config: ArnConfig, arn: string, kind: 'stateMachine' | 'execut
   if (!/^[a-z]{2}(-[a-z]+)+-\d{1,2}$/.test(parts[3]) || !/^\d{12}$/.test(parts[4])) throw invalidArn(arn);
   if (parts[5] !== kind) throw invalidArn(arn);
   const names = parts.slice(6);
-  if (names.length !== (kind === 'execution' ? 2 : 1) || names.some((n) => nameProblem(n) !== null)) throw invalidArn(arn);
+  // A Map Run's children and the run itself are named `<definition>/<label>:<name>` (the label is the Map's).
+  const first = (n: string) => (kind === 'execution' || kind === 'mapRun' ? n.split('/').every((x) => nameProblem(x) === null) && n.split('/').length <= 2 : nameProblem(n) === null);
+  if (names.length !== (kind === 'execution' || kind === 'mapRun' ? 2 : 1) || !first(names[0]) || names.slice(1).some((n) => nameProblem(n) !== null)) throw invalidArn(arn);
+  if (kind === 'mapRun' && !names[0].includes('/')) throw invalidArn(arn);
   return { local: parts[3] === config.workflowRegion && parts[4] === config.workflowAccountId && parts[1] === 'aws', names };
 }
 
@@ -97,4 +100,14 @@ export function requireRoleArn(roleArn: string): string {
     });
   }
   return roleArn;
+}
+
+/** A Map Run: `arn:aws:states:<region>:<account>:mapRun:<definition>/<label>:<id>`. */
+export function mapRunArn(config: ArnConfig, definitionName: string, label: string, id: string): string {
+  return `arn:aws:states:${config.workflowRegion}:${config.workflowAccountId}:mapRun:${definitionName}/${label}:${id}`;
+}
+
+/** Whether a Map Run ARN names one of this service (false: another region's or account's). Throws InvalidArn. */
+export function parseMapRunArn(config: ArnConfig, arn: string): boolean {
+  return parseArn(config, arn, 'mapRun').local;
 }

@@ -87,6 +87,8 @@ export function diagnoseDefinition(text: string): Diagnosis {
     if (result.errors.length > MAX_REPORTED) lines.push(`and ${result.errors.length - MAX_REPORTED} more`);
     return { diagnostics, detail: lines.join('; ') };
   }
+  const dist = distributedMapProblems(doc as StatesDoc, '');
+  if (dist.length) return { diagnostics: dist, detail: describe(dist) };
   const unknown = unknownTaskResources(doc as StatesDoc, '');
   if (unknown.length) {
     const shown = unknown.slice(0, MAX_REPORTED).map((u) => `${u.path}: ${quoteInput(u.resource, '')}`);
@@ -147,6 +149,44 @@ function unknownTaskResources(doc: StatesDoc, at: string): Array<{ path: string;
     for (const key of ['ItemProcessor', 'Iterator'] as const) {
       const p = state[key];
       if (p && typeof p === 'object') out.push(...unknownTaskResources(p as StatesDoc, `${path}/${key}`));
+    }
+  }
+  return out;
+}
+
+/**
+ * Map fields this service does not run: ItemReader and ResultWriter read and write Amazon S3, which the gateway has
+ * not (items come from the state input). And what Step Functions requires of a Distributed Map's processor.
+ */
+function distributedMapProblems(doc: StatesDoc, at: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const [name, raw] of Object.entries(doc.States ?? {})) {
+    if (!raw || typeof raw !== 'object') continue;
+    const state = raw as Record<string, unknown>;
+    const path = `${at}/States/${name}`;
+    if (state.Type === 'Map') {
+      if (state.ItemReader !== undefined) {
+        out.push(error('SCHEMA_VALIDATION_FAILED', 'ItemReader is not supported: this service reads no Amazon S3 objects; give the Map its items in the state input (ItemsPath or Items)', `${path}/ItemReader`));
+      }
+      if (state.ResultWriter !== undefined) {
+        out.push(error('SCHEMA_VALIDATION_FAILED', 'ResultWriter is not supported: this service writes no Amazon S3 objects; the Map state returns its results in its output', `${path}/ResultWriter`));
+      }
+      const proc = state.ItemProcessor as Record<string, unknown> | undefined;
+      const pc = proc && typeof proc === 'object' ? (proc.ProcessorConfig as Record<string, unknown> | undefined) : undefined;
+      if (pc && typeof pc === 'object' && pc.Mode === 'DISTRIBUTED' && pc.ExecutionType !== 'STANDARD' && pc.ExecutionType !== 'EXPRESS') {
+        out.push(error('SCHEMA_VALIDATION_FAILED', 'ExecutionType must be STANDARD or EXPRESS when the Mode of the ProcessorConfig is DISTRIBUTED', `${path}/ItemProcessor/ProcessorConfig/ExecutionType`));
+      }
+      if (state.Label !== undefined && (typeof state.Label !== 'string' || state.Label.length < 1 || state.Label.length > 40 || /[\s<>{}[\]?*"#%\\^|~`$&,;:/]/.test(state.Label))) {
+        out.push(error('SCHEMA_VALIDATION_FAILED', 'Label must be 1 to 40 characters without whitespace, brackets, wildcards or special characters', `${path}/Label`));
+      }
+      if (state.ItemBatcher !== undefined && (pc?.Mode !== 'DISTRIBUTED')) {
+        out.push(error('SCHEMA_VALIDATION_FAILED', 'ItemBatcher is only allowed in a Map state whose ProcessorConfig Mode is DISTRIBUTED', `${path}/ItemBatcher`));
+      }
+    }
+    if (Array.isArray(state.Branches)) state.Branches.forEach((b, i) => b && typeof b === 'object' && out.push(...distributedMapProblems(b as StatesDoc, `${path}/Branches/${i}`)));
+    for (const key of ['ItemProcessor', 'Iterator'] as const) {
+      const p = state[key];
+      if (p && typeof p === 'object') out.push(...distributedMapProblems(p as StatesDoc, `${path}/${key}`));
     }
   }
   return out;

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import type { EntityManager } from 'typeorm';
-import { WORKFLOW_JOB_STATUSES, WorkflowDefinitionEntity, WorkflowJobEntity, WorkflowJobEventEntity, WorkflowJobStatus } from '../../../entities';
+import { WORKFLOW_JOB_STATUSES, WorkflowDefinitionEntity, WorkflowJobEntity, WorkflowJobEventEntity, WorkflowJobStatus, WorkflowMapRunEntity } from '../../../entities';
 import type { RequestContext } from '../../context';
 import { withTransaction } from '../../context';
 import { queryRows, sqlFor } from '../../db/rows';
@@ -20,6 +20,7 @@ import { Checkpoint, decodeCheckpoint, encodeCheckpoint, redrivable, redriveChec
 import { definitionArn, jobArn, parseDefinitionArn, parseJobArn, requireValidName } from './arn';
 import { finishDeletion, ListArgs, ListPage, listSize, stateMachineDoesNotExist } from './definitions.service';
 import { WORKFLOW_CODES } from './error-codes';
+import { abortRunsOfJob, checkMapRunUpdate, childEnded, findMapRun, type MapRunHooks, type MapRunUpdate } from './map-runs';
 import { describeStartedCredential } from './job-credential';
 import { TextKeyedCache } from './text-cache';
 import { decodePageToken, encodePageToken, pageTokenKey } from './page-token';
@@ -41,7 +42,9 @@ export interface StartJobInput {
 }
 
 export interface ListJobsArgs extends ListArgs {
-  stateMachineArn: string;
+  /** One of the two: a definition's jobs (Map Run children left out), or a Map Run's children. */
+  stateMachineArn?: string;
+  mapRunArn?: string;
   statusFilter?: WorkflowJobStatus;
   /** REDRIVEN: jobs redriven at least once; NOT_REDRIVEN: the others. */
   redriveFilter?: 'REDRIVEN' | 'NOT_REDRIVEN';
@@ -88,6 +91,8 @@ export interface JobHooks {
   leaseOnStart?(): { owner: string; ms: number } | undefined;
   /** Called after a stop was committed (a runner of this process aborts the job's running step at once). */
   onStopped?(jobId: number): void;
+  /** A job waiting for its Map Run's children has news (one ended): it is due now. */
+  onNews?(jobId: number): void;
 }
 
 const JOB_COLUMNS = [
@@ -107,6 +112,9 @@ const JOB_COLUMNS = [
   ['lease_until', 'leaseUntil'],
   ['wake_at', 'wakeAt'],
   ['deadline', 'deadline'],
+  ['map_run_id', 'mapRunId'],
+  ['item_index', 'itemIndex'],
+  ['item_count', 'itemCount'],
 ] as const;
 const INSERT_JOB = `INSERT INTO workflow_jobs (${JOB_COLUMNS.map(([c]) => c).join(', ')}) VALUES (${JOB_COLUMNS.map(() => '?').join(', ')})`;
 /** PostgreSQL, a job written leased: its lease ends on the database's clock (as the runner's leases do, store.ts). */
@@ -461,7 +469,11 @@ export class WorkflowJobService {
   async list(ctx: RequestContext, args: ListJobsArgs): Promise<ListPage<WorkflowJobEntity>> {
     requireWorkflowAccess(ctx, 'read');
     const size = listSize(args.maxResults);
-    const defName = parseDefinitionName(ctx, args.stateMachineArn);
+    if ((args.stateMachineArn === undefined) === (args.mapRunArn === undefined)) {
+      throw new ValidationError('Invalid Request: exactly one of stateMachineArn and mapRunArn must be given', { domainCode: 'MISSING_REQUIRED_PARAMETER' });
+    }
+    if (args.mapRunArn !== undefined) return this.listChildren(ctx, { ...args, mapRunArn: args.mapRunArn }, size);
+    const defName = parseDefinitionName(ctx, args.stateMachineArn!);
     const key = await pageTokenKey(ctx);
     const filter = args.redriveFilter ? [defName, args.statusFilter ?? null, args.redriveFilter] : [defName, args.statusFilter ?? null];
     const position =
@@ -471,8 +483,9 @@ export class WorkflowJobService {
             p.length === 2 && Number.isSafeInteger(p[0]) && Number.isSafeInteger(p[1]) && (p[1] as number) > 0 && (p[1] as number) <= 2_147_483_647,
           );
     const def = await ctx.db.getRepository(WorkflowDefinitionEntity).findOne({ where: { name: defName }, select: { id: true } });
-    if (!def) throw stateMachineDoesNotExist(args.stateMachineArn);
-    const qb = ctx.db.getRepository(WorkflowJobEntity).createQueryBuilder('j').where('j.definition_id = :def', { def: def.id });
+    if (!def) throw stateMachineDoesNotExist(args.stateMachineArn!);
+    // A Map Run's children are listed by their run (mapRunArn), not with the state machine's executions.
+    const qb = ctx.db.getRepository(WorkflowJobEntity).createQueryBuilder('j').where('j.definition_id = :def', { def: def.id }).andWhere('j.map_run_id IS NULL');
     if (args.statusFilter) qb.andWhere('j.status = :status', { status: args.statusFilter });
     if (args.redriveFilter) qb.andWhere(args.redriveFilter === 'REDRIVEN' ? 'j.redrive_count > 0' : 'j.redrive_count = 0');
     const visibility = jobVisibilityFilter(ctx.viewer);
@@ -490,6 +503,109 @@ export class WorkflowJobService {
     return { items, nextToken: more ? encodePageToken(key, 'ListExecutions', filter, [last.startDate.getTime(), last.id]) : undefined };
   }
 
+  /** A Map Run's children (ListExecutions with mapRunArn), in item order. */
+  private async listChildren(ctx: RequestContext, args: ListJobsArgs & { mapRunArn: string }, size: number): Promise<ListPage<WorkflowJobEntity>> {
+    const run = await findMapRun(ctx, args.mapRunArn);
+    const key = await pageTokenKey(ctx);
+    const filter = [args.mapRunArn, args.statusFilter ?? null, args.redriveFilter ?? null];
+    const position =
+      args.nextToken === undefined
+        ? undefined
+        : decodePageToken(key, args.nextToken, 'ListExecutions', filter, (p): p is [number] => p.length === 1 && Number.isSafeInteger(p[0]) && (p[0] as number) >= 0);
+    const qb = ctx.db.getRepository(WorkflowJobEntity).createQueryBuilder('j').where('j.map_run_id = :run', { run: run.id });
+    if (args.statusFilter) qb.andWhere('j.status = :status', { status: args.statusFilter });
+    if (args.redriveFilter) qb.andWhere(args.redriveFilter === 'REDRIVEN' ? 'j.redrive_count > 0' : 'j.redrive_count = 0');
+    if (position) qb.andWhere('j.item_index > :after', { after: position[0] });
+    const rows = await qb.orderBy('j.item_index', 'ASC').limit(size + 1).getMany();
+    const more = rows.length > size;
+    const items = more ? rows.slice(0, size) : rows;
+    return { items, nextToken: more ? encodePageToken(key, 'ListExecutions', filter, [items[items.length - 1].itemIndex ?? 0]) : undefined };
+  }
+
+  /** ListMapRuns: the Map Runs a job started, oldest first. */
+  async listMapRuns(ctx: RequestContext, args: ListArgs & { executionArn: string }): Promise<ListPage<WorkflowMapRunEntity>> {
+    requireWorkflowAccess(ctx, 'read');
+    const size = listSize(args.maxResults);
+    const key = await pageTokenKey(ctx);
+    const position =
+      args.nextToken === undefined
+        ? undefined
+        : decodePageToken(key, args.nextToken, 'ListMapRuns', [args.executionArn], (p): p is [number] => p.length === 1 && Number.isSafeInteger(p[0]) && (p[0] as number) > 0);
+    const job = await this.findVisible(ctx, args.executionArn);
+    const qb = ctx.db.getRepository(WorkflowMapRunEntity).createQueryBuilder('r').where('r.job_id = :job', { job: job.id });
+    if (position) qb.andWhere('r.id > :id', { id: position[0] });
+    const rows = await qb.orderBy('r.id', 'ASC').limit(size + 1).getMany();
+    const more = rows.length > size;
+    const items = more ? rows.slice(0, size) : rows;
+    return { items, nextToken: more ? encodePageToken(key, 'ListMapRuns', [args.executionArn], [items[items.length - 1].id]) : undefined };
+  }
+
+  /** DescribeMapRun: a run the viewer may see (its parent job's visibility). */
+  async describeMapRun(ctx: RequestContext, arn: string): Promise<{ run: WorkflowMapRunEntity; executionArn: string }> {
+    requireWorkflowAccess(ctx, 'read');
+    const run = await findMapRun(ctx, arn);
+    const job = await ctx.db.getRepository(WorkflowJobEntity).findOne({ where: { id: run.jobId }, select: { id: true, arn: true } });
+    return { run, executionArn: job!.arn };
+  }
+
+  /**
+   * UpdateMapRun: a running run's MaxConcurrency and tolerated failures change now (the parent decides with them in
+   * its next step, woken here); an ended run -> ValidationException CANNOT_UPDATE_COMPLETED_MAP_RUN.
+   */
+  async updateMapRun(ctx: RequestContext, input: MapRunUpdate): Promise<void> {
+    requireWorkflowAccess(ctx, 'write');
+    checkMapRunUpdate(input);
+    const jobId = await withTransaction(ctx, async (tx) => {
+      const run = await findMapRun(tx, input.mapRunArn, true);
+      if (run.status !== 'RUNNING') {
+        throw new ValidationError(`Map Run is ${run.status} and cannot be updated: ${quoteInput(input.mapRunArn)}`, { domainCode: 'CANNOT_UPDATE_COMPLETED_MAP_RUN' });
+      }
+      const patch: Partial<WorkflowMapRunEntity> = {};
+      if (input.maxConcurrency !== undefined) patch.maxConcurrency = input.maxConcurrency;
+      if (input.toleratedFailureCount !== undefined) patch.toleratedFailureCount = input.toleratedFailureCount;
+      if (input.toleratedFailurePercentage !== undefined) patch.toleratedFailurePercentage = input.toleratedFailurePercentage;
+      await tx.db
+        .getRepository(WorkflowMapRunEntity)
+        .createQueryBuilder()
+        .update()
+        .set({ ...patch, version: () => 'version + 1' })
+        .where('id = :id', { id: run.id })
+        .execute();
+      await tx.db.getRepository(WorkflowJobEntity).update({ id: run.jobId, status: 'RUNNING' }, { wakeAt: new Date() });
+      return run.jobId;
+    });
+    this.notifyNews(ctx, jobId);
+  }
+
+  /** Hooks for the Map Run store (map-runs.ts): children to run, parents to wake, children aborted. */
+  mapRunHooks(log: RequestContext['log']): MapRunHooks {
+    return {
+      childrenStarted: (jobs) => {
+        this.stats.started += jobs.length;
+        for (const j of jobs) {
+          try {
+            void Promise.resolve(this.hooks.onStarted?.(j.id, j)).catch((err) => log.error({ err, jobId: j.id }, 'workflow: onStarted hook failed'));
+          } catch (err) {
+            log.error({ err, jobId: j.id }, 'workflow: onStarted hook failed');
+          }
+        }
+      },
+      parentNews: (jobId) => this.notifyNews({ log } as RequestContext, jobId),
+      childrenStopped: (ids) => {
+        this.stats.aborted += ids.length;
+        for (const id of ids) this.hooks.onStopped?.(id);
+      },
+    };
+  }
+
+  private notifyNews(ctx: Pick<RequestContext, 'log'>, jobId: number): void {
+    try {
+      this.hooks.onNews?.(jobId);
+    } catch (err) {
+      ctx.log.error({ err, jobId }, 'workflow: onNews hook failed');
+    }
+  }
+
   /**
    * Stop a running job: ABORTED with a stop date, the caller's error and cause, version + 1, and the event
    * ExecutionAborted after its last event, in one transaction on the locked row. A job that has ended ->
@@ -501,22 +617,24 @@ export class WorkflowJobService {
     lengthCheck('cause', input.cause, MAX_CAUSE_CHARS);
     // The row is read under a lock (PostgreSQL) or the write lock (SQLite), so the version check below does not
     // fail in practice; if it ever does (a runner wrote in between), the stop is simply taken again.
-    let stopped: WorkflowJobEntity | null = null;
+    let stopped: { job: WorkflowJobEntity; children: number[]; parent: number | null } | null = null;
     for (let attempt = 0; stopped === null; attempt++) {
       stopped = await this.stopInTransaction(ctx, input);
       if (stopped === null && attempt >= 4) throw new UnavailableError('The execution could not be stopped now; try again');
     }
     this.stats.aborted++;
     try {
-      this.hooks.onStopped?.(stopped.id);
+      this.hooks.onStopped?.(stopped.job.id);
+      for (const id of stopped.children) this.hooks.onStopped?.(id);
     } catch (e) {
-      ctx.log.error({ err: e, jobId: stopped.id }, 'workflow: onStopped hook failed');
+      ctx.log.error({ err: e, jobId: stopped.job.id }, 'workflow: onStopped hook failed');
     }
-    return stopped;
+    if (stopped.parent !== null) this.notifyNews(ctx, stopped.parent);
+    return stopped.job;
   }
 
   /** The stopped job, or null when a runner's write came in between (the caller tries again). */
-  private stopInTransaction(ctx: RequestContext, input: StopJobInput): Promise<WorkflowJobEntity | null> {
+  private stopInTransaction(ctx: RequestContext, input: StopJobInput): Promise<{ job: WorkflowJobEntity; children: number[]; parent: number | null } | null> {
     return withTransaction(ctx, async (tx) => {
       const job = await this.findVisible(tx, input.executionArn, true);
       if (job.status !== 'RUNNING') {
@@ -553,8 +671,11 @@ export class WorkflowJobService {
       });
       // Its activity and callback tasks end with it (their tokens answer TaskTimedOut).
       await closeOpenTasks(tx.db, job.id);
+      // Its Map Runs end with it (children aborted); a Map Run child's end counts in its run, its parent looks.
+      const children = await abortRunsOfJob(tx.db, job.id, now);
+      const parent = await childEnded(tx.db, job, 'ABORTED');
       await finishDeletion(tx.db, job.definitionId);
-      return Object.assign(job, patch);
+      return { job: Object.assign(job, patch), children, parent };
     });
   }
 

@@ -41,7 +41,7 @@ export interface FuzzFixtures {
   secretTypes: string[];
   providers: string[];
   /** Workflow values a client learns from the wire: definition and job ARNs, paging tokens. */
-  workflow: { stateMachineArns: string[]; executionArns: string[]; nextTokens: string[] };
+  workflow: { stateMachineArns: string[]; executionArns: string[]; nextTokens: string[]; mapRunArns: string[] };
   /** Calendar values a client learns from the lists: ids and slugs per collection (events, venues, …). */
   calendar: Record<string, { ids: number[]; slugs: string[] }>;
   /** Put the repositories' security settings back as seeded (fuzzed mutations may turn them off). */
@@ -197,5 +197,18 @@ async function seedWorkflow(t: TestApp, key: { accessKeyId: string; secretAccess
     (await call('GetExecutionHistory', { executionArn: executionArns[2], maxResults: 1 })).nextToken,
   ];
   if (nextTokens.some((x) => typeof x !== 'string')) throw new Error('fuzz fixtures: no workflow paging tokens');
-  return { stateMachineArns: arns, executionArns, nextTokens };
+  // A Distributed Map whose children wait an hour: its run stays RUNNING (UpdateMapRun, DescribeMapRun, ListExecutions by run).
+  const fan = JSON.stringify({
+    StartAt: 'Fan',
+    States: { Fan: { Type: 'Map', MaxConcurrency: 1, ItemProcessor: { ProcessorConfig: { Mode: 'DISTRIBUTED', ExecutionType: 'STANDARD' }, StartAt: 'W', States: { W: { Type: 'Wait', Seconds: 3600, End: true } } }, End: true } },
+  });
+  const fanArn = (await call('CreateStateMachine', { name: 'fuzz-fan', definition: fan, roleArn })).stateMachineArn;
+  const parent = (await call('StartExecution', { stateMachineArn: fanArn, name: 'fuzz-fan-0', input: '[1,2,3]' })).executionArn;
+  let mapRunArns: string[] = [];
+  for (let i = 0; i < 400 && mapRunArns.length === 0; i++) {
+    mapRunArns = ((await call('ListMapRuns', { executionArn: parent })).mapRuns as Array<{ mapRunArn: string }>).map((r) => r.mapRunArn);
+    if (!mapRunArns.length) await new Promise((r) => setTimeout(r, 50));
+  }
+  if (!mapRunArns.length) throw new Error('fuzz fixtures: the Distributed Map started no Map Run');
+  return { stateMachineArns: arns, executionArns: [...executionArns, parent], nextTokens, mapRunArns };
 }

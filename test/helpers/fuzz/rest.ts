@@ -175,6 +175,8 @@ export function realValue(name: string, b: Binding, fx: FuzzFixtures, collection
       return fc.constantFrom(...fx.workflow.stateMachineArns);
     case 'executionArn':
       return fc.constantFrom(...fx.workflow.executionArns);
+    case 'mapRunArn':
+      return fc.constantFrom(...fx.workflow.mapRunArns);
     case 'nextToken':
       return fc.constantFrom(...fx.workflow.nextTokens);
     case 'roleArn':

@@ -81,6 +81,8 @@ export interface CState {
   processor?: Machine;
   maxConcurrency: number;
   maxConcurrencyPath?: CompiledPath;
+  /** Map with `ProcessorConfig.Mode: DISTRIBUTED`: its children are executions of their own (map-runs) */
+  dist?: DistConfig;
   /** a feature this engine does not run (the job fails with States.Runtime rather than doing something else) */
   unsupported?: string;
   ql: QueryLanguage;
@@ -88,6 +90,28 @@ export interface CState {
   jn?: JState;
   /** JSONPath Assign (a template like Parameters) */
   assign?: Template;
+}
+
+/** A Distributed Map's own fields. Numbers are the literal values; `*Path` (JSONPath) and `j*` (JSONata) forms. */
+export interface DistConfig {
+  executionType: 'STANDARD' | 'EXPRESS';
+  /** Label, or the state's name made a valid name: the Map Run's and children's ARNs carry it. */
+  label: string;
+  /** The ItemProcessor as a state machine of its own (the children's definition text). */
+  definition: string;
+  maxItemsPerBatch?: number;
+  maxItemsPerBatchPath?: CompiledPath;
+  maxInputBytesPerBatch?: number;
+  maxInputBytesPerBatchPath?: CompiledPath;
+  batchInput?: Template;
+  jBatchInput?: JTemplate;
+  batched: boolean;
+  toleratedFailureCount?: number;
+  toleratedFailureCountPath?: CompiledPath;
+  jToleratedFailureCount?: JTemplate;
+  toleratedFailurePercentage?: number;
+  toleratedFailurePercentagePath?: CompiledPath;
+  jToleratedFailurePercentage?: JTemplate;
 }
 
 export interface Machine {
@@ -212,12 +236,49 @@ function compileState(name: string, raw: unknown, inherited: QueryLanguage): CSt
       const mc = num(s.MaxConcurrency);
       st.maxConcurrency = mc !== undefined && mc > 0 ? Math.floor(mc) : 0;
       if (typeof s.MaxConcurrencyPath === 'string') st.maxConcurrencyPath = compilePath(s.MaxConcurrencyPath);
-      if (s.ItemReader !== undefined) st.unsupported = 'ItemReader (distributed Map over external data) is not supported';
-      else if (s.ResultWriter !== undefined) st.unsupported = 'ResultWriter is not supported';
+      if (s.ItemReader !== undefined) st.unsupported = 'ItemReader (items read from Amazon S3) is not supported: pass the items in the state input';
+      else if (s.ResultWriter !== undefined) st.unsupported = 'ResultWriter (results written to Amazon S3) is not supported';
+      const proc = isObj(s.ItemProcessor) ? s.ItemProcessor : undefined;
+      const pc = proc && isObj(proc.ProcessorConfig) ? proc.ProcessorConfig : undefined;
+      if (pc?.Mode === 'DISTRIBUTED') st.dist = compileDist(name, s, proc!, pc, ql);
       break;
     }
   }
   return st;
+}
+
+const LABEL_FORBIDDEN = /[\s<>{}[\]?*"#%\\^|~`$&,;:/\u0000-\u001f\u007f-\u009f]/gu;
+
+function compileDist(name: string, s: Record<string, unknown>, proc: Record<string, unknown>, pc: Record<string, unknown>, ql: QueryLanguage): DistConfig {
+  const label = typeof s.Label === 'string' && s.Label !== '' ? s.Label : name.replace(LABEL_FORBIDDEN, '_').slice(0, 40) || 'Map';
+  // The children's own machine: the processor's states, in the Map's query language (a child reads no outer variables).
+  const { ProcessorConfig: _pc, ...machine } = proc;
+  const definition = JSON.stringify({ ...machine, QueryLanguage: typeof proc.QueryLanguage === 'string' ? proc.QueryLanguage : ql });
+  const d: DistConfig = { executionType: pc.ExecutionType === 'EXPRESS' ? 'EXPRESS' : 'STANDARD', label, definition, batched: false };
+  const b = isObj(s.ItemBatcher) ? s.ItemBatcher : undefined;
+  const jn = ql === 'JSONata';
+  const n = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+  if (b) {
+    d.batched = true;
+    d.maxItemsPerBatch = n(b.MaxItemsPerBatch);
+    d.maxInputBytesPerBatch = n(b.MaxInputBytesPerBatch);
+    if (typeof b.MaxItemsPerBatchPath === 'string') d.maxItemsPerBatchPath = compilePath(b.MaxItemsPerBatchPath);
+    if (typeof b.MaxInputBytesPerBatchPath === 'string') d.maxInputBytesPerBatchPath = compilePath(b.MaxInputBytesPerBatchPath);
+    if (b.BatchInput !== undefined) {
+      if (jn) d.jBatchInput = compileJTemplate(b.BatchInput, 'ItemBatcher.BatchInput');
+      else d.batchInput = compileTemplate(b.BatchInput, '');
+    }
+  }
+  if (jn) {
+    if (s.ToleratedFailureCount !== undefined) d.jToleratedFailureCount = compileJTemplate(s.ToleratedFailureCount, 'ToleratedFailureCount');
+    if (s.ToleratedFailurePercentage !== undefined) d.jToleratedFailurePercentage = compileJTemplate(s.ToleratedFailurePercentage, 'ToleratedFailurePercentage');
+  } else {
+    d.toleratedFailureCount = n(s.ToleratedFailureCount);
+    d.toleratedFailurePercentage = n(s.ToleratedFailurePercentage);
+    if (typeof s.ToleratedFailureCountPath === 'string') d.toleratedFailureCountPath = compilePath(s.ToleratedFailureCountPath);
+    if (typeof s.ToleratedFailurePercentagePath === 'string') d.toleratedFailurePercentagePath = compilePath(s.ToleratedFailurePercentagePath);
+  }
+  return d;
 }
 
 /** `inherited`: the query language of the enclosing machine (nested branches and processors take the top level's). */

@@ -49,6 +49,9 @@ export type {
   Advance,
   AslDefinition,
   JobStatus,
+  MapRuns,
+  MapRunSpec,
+  MapRunProgress,
 } from './types';
 export { TaskFailure } from './types';
 export { initialCheckpoint, advance, type AdvanceOptions } from './interpreter';

@@ -12,6 +12,8 @@ import type {
   JobContext,
   Json,
   JsonObject,
+  MapRunProgress,
+  MapRuns,
   RedriveKeep,
   RunTask,
   Thread,
@@ -59,6 +61,8 @@ export interface AdvanceOptions {
   pause?: () => Promise<void>;
   /** Activity and callback tasks (external.ts); without it such tasks fail with States.Runtime. */
   external?: ExternalTasks;
+  /** Distributed Maps' runs and children (the runner's); without it such a Map fails with States.Runtime. */
+  mapRuns?: MapRuns;
 }
 
 /** Branches/iterations stepped between two `pause` calls. */
@@ -126,6 +130,10 @@ function clearState(t: Thread): void {
   t.hb = undefined;
   t.rk = undefined;
   t.sd = undefined;
+  t.mr = undefined;
+  t.bb = undefined;
+  t.bi = undefined;
+  t.mw = undefined;
   // fields left `undefined` vanish from the stored JSON; deleting them would slow property access down
 }
 
@@ -344,7 +352,7 @@ function stepThread(run: Run, th: Thread, m: Machine, sc: StepCtx): Promise<void
     case 'P':
       return stepParallel(run, th, st, sc);
     case 'M':
-      return stepMap(run, th, st, sc);
+      return st.dist ? stepDistMap(run, th, st, sc) : stepMap(run, th, st, sc);
     default:
       return;
   }
@@ -996,6 +1004,7 @@ function startMap(run: Run, th: Thread, st: CState, sc: StepCtx): void | Promise
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw runtimeError('MaxConcurrencyPath must point to a non-negative integer');
     mc = v;
   }
+  if (st.dist) return startDistMap(run, th, st, sc, items, mc, eff);
   // The items, not one copy of the input per item: ItemSelector runs when an iteration starts (at most
   // MaxConcurrency inputs exist at once, and the checkpoint stores the items once, shared with the input).
   return beginMap(run, th, st, sc, items, mc, st.itemSelector ? eff : undefined);
@@ -1031,6 +1040,10 @@ function beginMap(run: Run, th: Thread, st: CState, sc: StepCtx, inputs: Json[],
 }
 
 function clearMap(th: Thread): void {
+  th.mr = undefined;
+  th.bb = undefined;
+  th.bi = undefined;
+  th.mw = undefined;
   th.kd = undefined;
   th.it = undefined;
   th.mi = undefined;
@@ -1136,6 +1149,172 @@ async function stepMap(run: Run, th: Thread, st: CState, sc: StepCtx): Promise<v
   }
 }
 
+/* ------------------------------------------------------------------------------------------------ Distributed Map */
+
+/** Step Functions runs at most 10,000 children of a Distributed Map at once (MaxConcurrency 0 = that many). */
+export const MAX_DIST_CONCURRENCY = 10_000;
+/** Children started in one step (the rest in the next steps, at once): one step's inputs stay bounded. */
+const DISPATCH_PER_STEP = 200;
+const EXCEED = 'States.ExceedToleratedFailureThreshold';
+
+/** A Distributed Map's number field: literal, `*Path` (JSONPath) or expression (JSONata); undefined when absent. */
+async function distNumber(
+  run: Run,
+  th: Thread,
+  lit: number | undefined,
+  path: CompiledPath | undefined,
+  jt: JTemplate | undefined,
+  eff: Json | undefined,
+  env: JEnv | undefined,
+  field: string,
+  max: number,
+  integer: boolean,
+): Promise<number | undefined> {
+  let v: Json | undefined = lit;
+  if (path) v = readPath(run, th, path, eff ?? null, `${field}Path`);
+  else if (jt && env) v = await evalJ(jt, env);
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number' || !Number.isFinite(v) || v < 0 || v > max || (integer && !Number.isInteger(v))) {
+    const why = `The value of the field '${field}' must be ${integer ? 'an integer' : 'a number'} between 0 and ${max}`;
+    if (jt) throw new QueryError(why, field);
+    throw runtimeError(why);
+  }
+  return v;
+}
+
+/** A Distributed Map starts: its Map Run (idempotent per attempt), then children as they fit (stepDistMap). */
+async function startDistMap(run: Run, th: Thread, st: CState, sc: StepCtx, items: Json[], mc: number, eff: Json | undefined, env?: JEnv): Promise<void> {
+  const d = st.dist!;
+  const runs = run.opts.mapRuns;
+  if (!runs) throw runtimeError('A Distributed Map cannot run here');
+  const tc = await distNumber(run, th, d.toleratedFailureCount, d.toleratedFailureCountPath, d.jToleratedFailureCount, eff, env, 'ToleratedFailureCount', 2_147_483_647, true);
+  const tp = await distNumber(run, th, d.toleratedFailurePercentage, d.toleratedFailurePercentagePath, d.jToleratedFailurePercentage, eff, env, 'ToleratedFailurePercentage', 100, false);
+  const lazy = env ? st.jn?.itemSelector !== undefined : st.itemSelector !== undefined;
+  th.it = items;
+  th.lz = lazy ? 1 : undefined;
+  if (lazy && !env) th.mi = eff;
+  let bb: number[] | undefined;
+  if (d.batched) {
+    const maxItems = await distNumber(run, th, d.maxItemsPerBatch, d.maxItemsPerBatchPath, undefined, eff, env, 'MaxItemsPerBatch', 100_000_000, true);
+    const maxBytes = await distNumber(run, th, d.maxInputBytesPerBatch, d.maxInputBytesPerBatchPath, undefined, eff, env, 'MaxInputBytesPerBatch', MAX_PAYLOAD, true);
+    th.bi = d.batchInput ? d.batchInput(run.env(th, eff ?? null)) : d.jBatchInput && env ? await evalJ(d.jBatchInput, env) : undefined;
+    // Batches are cut once, here: a child's items are fixed however often its start is attempted.
+    const base = 16 + (th.bi === undefined ? 0 : 14 + jsonSize(th.bi, MAX_PAYLOAD));
+    bb = [0];
+    let n = 0;
+    let bytes = base;
+    for (let i = 0; i < items.length; i++) {
+      const size = maxBytes ? jsonSize(await iterationInput(run, th, st, i, items[i]), MAX_PAYLOAD) + 1 : 0;
+      if (n > 0 && ((maxItems && n >= maxItems) || (maxBytes && bytes + size > maxBytes))) {
+        bb.push(i);
+        n = 0;
+        bytes = base;
+      }
+      n++;
+      bytes += size;
+    }
+    bb.push(items.length);
+    if (items.length === 0) bb = [0];
+  }
+  const childCount = bb ? bb.length - 1 : items.length;
+  const started = run.emit(sc, th, 'MapStateStarted', { mapStateStartedEventDetails: { length: items.length } });
+  run.fixups.push(() => (th.se = started.ev.id));
+  const key = `${run.attemptKey(th)}#${run.cp.ctx.redriveCount ?? 0}`;
+  const arn = await runs.start({
+    key,
+    label: d.label,
+    executionType: d.executionType,
+    definition: d.definition,
+    maxConcurrency: mc,
+    toleratedFailureCount: tc ?? null,
+    toleratedFailurePercentage: tp ?? null,
+    itemCount: items.length,
+    childCount,
+  });
+  run.emit(sc, th, 'MapRunStarted', { mapRunStartedEventDetails: { mapRunArn: arn } });
+  th.mr = arn;
+  th.bb = bb;
+  th.mc = mc;
+  th.p = 'M';
+  th.mw = 1;
+  return stepDistMap(run, th, st, sc);
+}
+
+/** Whether the children that failed, timed out or were aborted pass what the Map tolerates. */
+export function toleranceExceeded(p: MapRunProgress): boolean {
+  const failed = p.itemsFailed;
+  if (failed === 0) return false;
+  const c = p.toleratedFailureCount;
+  const pct = p.toleratedFailurePercentage;
+  if (c === null && pct === null) return true;
+  if (c !== null && failed > c) return true;
+  return pct !== null && p.itemCount > 0 && (failed * 100) / p.itemCount > pct;
+}
+
+/** The Map Run ends with an error: the Map state fails with it (Retry starts a new run, Catch applies). */
+async function failDistMap(run: Run, th: Thread, st: CState, sc: StepCtx, error: string, cause: string): Promise<void> {
+  await run.opts.mapRuns!.finish(th.mr!, 'FAILED', error, cause);
+  run.emit(sc, th, 'MapRunFailed', { mapRunFailedEventDetails: { error, cause } });
+  run.emit(sc, th, 'MapStateFailed');
+  clearMap(th);
+  return handleError(run, th, st, sc, error, cause);
+}
+
+/** A Distributed Map's step: decide from the run's counters (end, fail, or start the children that fit). */
+async function stepDistMap(run: Run, th: Thread, st: CState, sc: StepCtx): Promise<void> {
+  const runs = run.opts.mapRuns;
+  if (!runs || !th.mr) return failThread(th, E.Runtime, 'A Distributed Map cannot run here');
+  if (sc.signal?.aborted || run.opts.signal?.aborted) return;
+  const p = await runs.progress(th.mr);
+  if (p.status === 'ABORTED') {
+    run.emit(sc, th, 'MapRunAborted');
+    run.emit(sc, th, 'MapStateAborted');
+    clearMap(th);
+    return failThread(th, E.Runtime, 'The Map Run was aborted');
+  }
+  if (toleranceExceeded(p)) return failDistMap(run, th, st, sc, EXCEED, 'The specified tolerated failure threshold was exceeded');
+  if (p.succeeded + p.failed + p.timedOut + p.aborted >= p.childCount) {
+    const results = await runs.results(th.mr, MAX_PAYLOAD);
+    if (results === null) {
+      return failDistMap(run, th, st, sc, E.DataLimitExceeded, `The result of the Map state has exceeded the maximum size of ${MAX_PAYLOAD} bytes`);
+    }
+    await runs.finish(th.mr, 'SUCCEEDED');
+    run.emit(sc, th, 'MapRunSucceeded');
+    run.emit(sc, th, 'MapStateSucceeded');
+    clearMap(th);
+    return completeState(run, th, st, sc, results);
+  }
+  th.mw = undefined;
+  const limit = p.maxConcurrency > 0 ? Math.min(p.maxConcurrency, MAX_DIST_CONCURRENCY) : MAX_DIST_CONCURRENCY;
+  const room = Math.min(limit - p.running, p.childCount - p.started);
+  if (room <= 0) return;
+  const take = Math.min(room, DISPATCH_PER_STEP);
+  const items = th.it ?? [];
+  const children: Array<{ input: Json; items: number }> = [];
+  try {
+    for (let c = p.started; c < p.started + take; c++) {
+      let input: Json;
+      let n = 1;
+      if (th.bb) {
+        const batch: Json[] = [];
+        for (let i = th.bb[c]; i < th.bb[c + 1]; i++) batch.push(await iterationInput(run, th, st, i, items[i]));
+        n = batch.length;
+        input = th.bi === undefined ? { Items: batch } : { Items: batch, BatchInput: th.bi };
+      } else input = await iterationInput(run, th, st, c, items[c]);
+      checkSize(input, 'input of the Map iteration');
+      children.push({ input, items: n });
+    }
+  } catch (e) {
+    const err = asAsl(e);
+    if (e instanceof QueryError) {
+      run.emit(sc, th, 'EvaluationFailed', { evaluationFailedEventDetails: { error: err.error, cause: clip(err.cause), location: e.location, state: st.name } });
+    }
+    return failDistMap(run, th, st, sc, err.error, err.cause);
+  }
+  await runs.dispatch(th.mr, p.started, children);
+  if (take < room) th.mw = 1;
+}
+
 /* ------------------------------------------------------------------------------------------------ wake / display */
 
 /** Earliest time (ms) something in this thread can move; 0 = now; Infinity = never by itself. */
@@ -1154,6 +1333,8 @@ function wakeOf(th: Thread, now: number): number {
     case 'P':
       return Math.min(Infinity, ...(th.kd ?? []).map((k) => wakeOf(k, now)));
     case 'M': {
+      // A Distributed Map waits for its children (their ends wake the job) unless it has more to start now.
+      if (th.mr) return th.mw ? 0 : now + EXTERNAL_IDLE_MS;
       const kids = th.kd ?? [];
       // The same limit as stepMap: 40 waiting iterations let no other start, so they decide the wake time.
       if (kids.length < mapLimit(th) && (th.nx ?? 0) < (th.it?.length ?? 0)) return 0;
@@ -1467,6 +1648,7 @@ async function startJsonataBranches(run: Run, th: Thread, st: CState, sc: StepCt
     const mc = jn.maxConcurrency ? await intField(jn.maxConcurrency, env, 'MaxConcurrency', 0) : st.maxConcurrency;
     // As in JSONPath: ItemSelector runs when an iteration starts ($states.input is the Map's input, kept in `in`),
     // so at most MaxConcurrency selected inputs exist at once.
+    if (st.dist) return await startDistMap(run, th, st, sc, items, mc, undefined, env);
     return await beginMap(run, th, st, sc, items, mc, undefined, jn.itemSelector !== undefined);
   } catch (e) {
     return failJsonata(run, th, st, sc, e);

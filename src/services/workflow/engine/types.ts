@@ -161,6 +161,57 @@ export interface Thread {
   hs?: number;
   hb?: string | null;
   sd?: 1;
+  /** Distributed Map: its Map Run's ARN; where each child's items begin (batches; absent: one item a child) */
+  mr?: string;
+  bb?: number[];
+  /** Distributed Map: ItemBatcher's BatchInput, as evaluated when the Map started */
+  bi?: Json;
+  /** Distributed Map: children remain to be started now (room was left when the step ended) */
+  mw?: 1;
+}
+
+/** A Map Run as the engine starts it (map-runs: the children are executions of their own). */
+export interface MapRunSpec {
+  /** The Map attempt (the thread's attempt key): starting it again finds the same run. */
+  key: string;
+  label: string;
+  executionType: 'STANDARD' | 'EXPRESS';
+  definition: string;
+  maxConcurrency: number;
+  /** null: not given (neither given: no failure is tolerated) */
+  toleratedFailureCount: number | null;
+  toleratedFailurePercentage: number | null;
+  itemCount: number;
+  childCount: number;
+}
+
+/** A Map Run's progress (children by outcome; `started` = the next child's index). */
+export interface MapRunProgress {
+  status: 'RUNNING' | 'SUCCEEDED' | 'FAILED' | 'ABORTED';
+  started: number;
+  running: number;
+  succeeded: number;
+  failed: number;
+  timedOut: number;
+  aborted: number;
+  itemsFailed: number;
+  childCount: number;
+  itemCount: number;
+  maxConcurrency: number;
+  toleratedFailureCount: number | null;
+  toleratedFailurePercentage: number | null;
+}
+
+/** Where a Distributed Map's children live (the runner's map-runs store); without it such a Map fails. */
+export interface MapRuns {
+  start(spec: MapRunSpec): Promise<string>;
+  progress(arn: string): Promise<MapRunProgress>;
+  /** Start children `from`, `from + 1`, … with these inputs (only if `from` is still the next): how many started. */
+  dispatch(arn: string, from: number, children: Array<{ input: Json; items: number }>): Promise<number>;
+  /** The children's outputs in item order (failed ones: their error output), or null past `maxBytes` of JSON. */
+  results(arn: string, maxBytes: number): Promise<Json[] | null>;
+  /** The run ends; children still running are aborted. */
+  finish(arn: string, status: 'SUCCEEDED' | 'FAILED', error?: string, cause?: string): Promise<void>;
 }
 
 export interface RedriveKeep {

@@ -26,6 +26,7 @@ import { lastJobEventId } from '../jobs.service';
 import { advance, Checkpoint, decodeCheckpoint, encodeCheckpoint, externalWaits, HistoryEvent, initialCheckpoint, Json, RunTask, TaskFailure } from '../engine';
 import type { ExternalTasks } from '../engine';
 import { closeOpenTasks } from '../activities.service';
+import { abortRunsOfJob, childEnded, JobMapRuns } from '../map-runs';
 import { RunnerStore } from './store';
 import { TaskStore } from './task-store';
 import { asTaskFailure, WORKFLOW_TASKS } from './tasks';
@@ -60,6 +61,8 @@ export class WorkflowRunner {
   private readonly concurrency: number;
   private readonly active = new Map<number, Promise<void>>();
   private readonly queued = new Set<number>();
+  /** Jobs woken while a step of theirs ran here: they run again when it ends (a Map Run's parent). */
+  private readonly again = new Set<number>();
   private readonly timers = new Map<number, NodeJS.Timeout>();
   /** The running step of each job worked on here (aborted when the job is stopped). */
   private readonly steps = new Map<number, AbortController>();
@@ -114,6 +117,7 @@ export class WorkflowRunner {
       .catch((err) => this.deps.log.error({ err, jobId }, 'workflow runner: job step failed unexpectedly'))
       .finally(() => {
         this.active.delete(jobId);
+        if (this.again.delete(jobId)) this.queued.add(jobId);
         const next = this.queued.values().next();
         if (!next.done) {
           this.queued.delete(next.value);
@@ -121,6 +125,12 @@ export class WorkflowRunner {
         }
       });
     this.active.set(jobId, run);
+  }
+
+  /** The job has news (a child of its Map Run ended): run it now, or once more after the step running now. */
+  wake(jobId: number): void {
+    if (this.active.has(jobId)) this.again.add(jobId);
+    else this.kick(jobId);
   }
 
   /** The job was stopped (StopExecution committed): abort its running step now, not at the next lease renewal. */
@@ -231,6 +241,9 @@ export class WorkflowRunner {
       },
       check: (key, now) => jobTasks.check(key, now),
     };
+    // Distributed Maps: their runs and children (map-runs.ts).
+    const hooks = this.deps.services.workflowJobs.mapRunHooks(this.deps.log);
+    const mapRuns = new JobMapRuns(this.deps.dataSource, this.deps.config, job, hooks);
     let transitions = 0;
     let lastYield = performance.now();
     for (;;) {
@@ -276,6 +289,7 @@ export class WorkflowRunner {
           maxHistoryBytes: this.deps.config.workflowJobHistoryBytes,
           pause: yieldToEventLoop,
           external,
+          mapRuns,
         });
       } finally {
         this.steps.delete(jobId);
@@ -301,6 +315,8 @@ export class WorkflowRunner {
         // A worker's answer (or start) that came while this step ran woke the job before the step's own wake
         // time was written over it: look once more before letting go (the due-jobs poll would find it later).
         if (delay > 0 && waits.length > 0 && (await this.tasks.news(jobId, waits).catch(() => false))) continue;
+        // A child of its Map Run ended while the step ran (its wake-up was written before this step's wake time).
+        if (delay > 0 && (await mapRuns.news().catch(() => false))) continue;
         if (delay > 0) {
           // Durable: released with wake_at; a timer here for waits the poll would see late.
           await this.release(job);
@@ -344,15 +360,22 @@ export class WorkflowRunner {
       leaseMs: terminal ? null : this.leaseMs,
       wakeAt: terminal ? null : adv.wakeAt ? new Date(adv.wakeAt) : now,
     };
+    let parent: number | null = null;
+    let aborted: number[] = [];
     const then =
       terminal || waiting !== undefined
         ? async (m: import('typeorm').EntityManager) => {
             if (waiting) await closeOpenTasks(m, job.id, terminal ? [] : waiting);
-            if (terminal) await finishDeletion(m, job.definitionId);
+            if (terminal) {
+              aborted = await abortRunsOfJob(m, job.id);
+              parent = await childEnded(m, job, adv.status);
+              await finishDeletion(m, job.definitionId);
+            }
           }
         : undefined;
     const ok = await this.store.persist(job.id, job.version, this.owner, t, events, then);
     if (!ok) return null;
+    this.mapRunNews(parent, aborted);
     if (terminal) this.deps.log.info({ jobId: job.id, arn: job.arn, status: adv.status, runner: this.owner }, 'workflow job ended');
     if (terminal) {
       const stats = this.deps.services.workflowJobs.stats;
@@ -375,10 +398,23 @@ export class WorkflowRunner {
     const event: HistoryEvent = { id, previousEventId: id - 1, timestamp: now.toISOString(), type: 'ExecutionFailed', executionFailedEventDetails: { error: 'States.Runtime', cause } };
     const t = { checkpoint: job.checkpoint ?? 'null', currentState: null, status: 'FAILED', output: null, error: 'States.Runtime', cause, stopDate: now, leaseOwner: null, leaseUntil: null, leaseMs: null, wakeAt: null };
     this.deps.services.workflowJobs.stats.failed++;
-    await this.store.persist(job.id, job.version, this.owner, t, [event], async (m) => {
+    let parent: number | null = null;
+    let aborted: number[] = [];
+    const ok = await this.store.persist(job.id, job.version, this.owner, t, [event], async (m) => {
       await closeOpenTasks(m, job.id);
+      aborted = await abortRunsOfJob(m, job.id, now);
+      parent = await childEnded(m, job, 'FAILED');
       await finishDeletion(m, job.definitionId);
     });
+    if (ok) this.mapRunNews(parent, aborted);
+  }
+
+  /** After a job's end was written: its Map Run's parent looks (here or via the queue), aborted children stop. */
+  private mapRunNews(parent: number | null, aborted: number[]): void {
+    if (parent === null && aborted.length === 0) return;
+    const hooks = this.deps.services.workflowJobs.mapRunHooks(this.deps.log);
+    if (parent !== null) hooks.parentNews(parent);
+    if (aborted.length) hooks.childrenStopped(aborted);
   }
 
   private renew(job: JobRow): Promise<boolean> {

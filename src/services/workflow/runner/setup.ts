@@ -48,6 +48,10 @@ export function startWorkflowRunning(deps: AppDeps, mode: AppDeps['config']['wor
       ? (jobId) => void queue.enqueue(jobId).catch((err) => log.error({ err, jobId }, 'workflow: queueing a started job failed (the due-jobs poll will find it)'))
       : (jobId, job) => runner!.kick(jobId, job),
     ...(runner && !queue ? { leaseOnStart: () => runner.leaseForNewJob() } : {}),
+    // A Map Run's parent has news (a child ended, the run was updated): it goes on now, here or through the queue.
+    onNews: queue
+      ? (jobId: number) => void queue.enqueue(jobId).catch((err) => log.warn({ err, jobId }, 'workflow: queueing a woken job failed (the due-jobs poll will find it)'))
+      : (jobId: number) => runner!.wake(jobId),
     onStopped: (jobId: number) => {
       runner?.jobStopped(jobId);
       // Other processes (workers) may be running the job's step: tell them.
