@@ -36,6 +36,13 @@ export interface JobsRun {
   jobs: number;
   seconds: number;
   jobsPerSec: number;
+  /**
+   * CPU time of the bench process per job while this target ran (embedded: the gateway's HTTP server and runner;
+   * baseline: its SQL loop; redis: the dispatching gateway only, its workers are other processes; autocannon runs in
+   * a child). Steadier than jobs/s on a shared machine; PostgreSQL's own
+   * CPU is not in it.
+   */
+  cpuUsPerJob: number;
 }
 
 export interface JobsBenchResult {
@@ -45,6 +52,9 @@ export interface JobsBenchResult {
   baselineJobsPerSec: number;
   redisJobsPerSec?: number;
   embeddedRatio: number;
+  /** Medians of cpuUsPerJob. */
+  embeddedCpuUsPerJob: number;
+  baselineCpuUsPerJob: number;
 }
 
 const median = (xs: number[]) => {
@@ -80,6 +90,7 @@ async function measureGateway(label: JobsRun['target'], baseUrl: string, ds: Dat
   const start = await signed(baseUrl, key, 'StartExecution', JSON.stringify({ stateMachineArn, input: INPUT }));
   const [{ id: definitionId }] = (await ds.query('SELECT id FROM workflow_definitions WHERE arn = $1'.replace('$1', ds.options.type === 'postgres' ? '$1' : '?'), [stateMachineArn])) as Array<{ id: number }>;
   const t0 = Date.now();
+  const cpu0 = process.cpuUsage();
   const load = await runLoad({ baseUrl, request: start, connections, durationSec: 3600, amount: jobs, title: `${JOBS_WORKLOAD} / ${label}` });
   if (load.summary.non2xx || load.summary.errors) throw new BenchFailure(`${label}: ${load.summary.non2xx} non-2xx, ${load.summary.errors} errors, ${load.summary.timeouts} timeouts starting jobs (${JSON.stringify(load.summary.statusCodes)}; ${load.summary.requests} requests)`);
   const q = (sql: string) => (ds.options.type === 'postgres' ? sql.replace(/\?/g, () => '$1') : sql);
@@ -95,10 +106,11 @@ async function measureGateway(label: JobsRun['target'], baseUrl: string, ds: Dat
     await new Promise((r) => setTimeout(r, 50));
   }
   const seconds = (Date.now() - t0) / 1000;
+  const cpu = process.cpuUsage(cpu0);
   // Every job has its whole history: ExecutionStarted, 3 x (Entered, Exited), ExecutionSucceeded.
   const [ev] = (await ds.query(q('SELECT COUNT(*) AS n FROM workflow_job_events e JOIN workflow_jobs j ON j.id = e.job_id WHERE j.definition_id = ?'), [definitionId])) as Array<{ n: number | string }>;
   if (Number(ev.n) !== jobs * 8) throw new BenchFailure(`${label}: ${ev.n} history events for ${jobs} jobs (expected ${jobs * 8})`);
-  return { target: label, jobs, seconds, jobsPerSec: jobs / seconds };
+  return { target: label, jobs, seconds, jobsPerSec: jobs / seconds, cpuUsPerJob: (cpu.user + cpu.system) / jobs };
 }
 
 /** The same rows by hand-written SQL: the job + ExecutionStarted, then one transaction per transition. */
@@ -106,6 +118,7 @@ async function measureBaseline(database: DatabaseConfig, definitionId: number, j
   const events = (jobId: number, from: number, types: string[]) => types.map((type, i) => [jobId, from + i, from + i - 1, type, new Date().toISOString(), JSON.stringify({ [`${type[0].toLowerCase()}${type.slice(1)}EventDetails`]: { name: 'A', input: INPUT } })]);
   const steps = [['PassStateEntered', 'PassStateExited'], ['PassStateEntered', 'PassStateExited'], ['PassStateEntered', 'PassStateExited', 'ExecutionSucceeded']];
   const t0 = Date.now();
+  const cpu0 = process.cpuUsage();
   if (database.type === 'sqlite') {
     const db = new BetterSqlite3(database.path);
     db.pragma('journal_mode = WAL');
@@ -167,7 +180,8 @@ async function measureBaseline(database: DatabaseConfig, definitionId: number, j
     await pool.end();
   }
   const seconds = (Date.now() - t0) / 1000;
-  return { target: 'baseline', jobs, seconds, jobsPerSec: jobs / seconds };
+  const cpu = process.cpuUsage(cpu0);
+  return { target: 'baseline', jobs, seconds, jobsPerSec: jobs / seconds, cpuUsPerJob: (cpu.user + cpu.system) / jobs };
 }
 
 function startWorker(env: Record<string, string>): Promise<WorkerProcess> {
@@ -201,10 +215,10 @@ export async function runJobsBench(opts: { app: App; gatewayUrl: string; databas
   const rounds: JobsBenchResult['rounds'] = [];
   for (let round = 1; round <= opts.rounds; round++) {
     const embedded = await measureGateway('embedded', gatewayUrl, ds, key, opts.jobs, opts.connections);
-    log(`${JOBS_WORKLOAD} round ${round}: embedded ${embedded.jobsPerSec.toFixed(0)} jobs/s (${opts.jobs} jobs in ${embedded.seconds.toFixed(2)} s)`);
+    log(`${JOBS_WORKLOAD} round ${round}: embedded ${embedded.jobsPerSec.toFixed(0)} jobs/s (${opts.jobs} jobs in ${embedded.seconds.toFixed(2)} s, ${embedded.cpuUsPerJob.toFixed(0)} us CPU per job)`);
     const [{ id: definitionId }] = (await ds.query('SELECT MIN(id) AS id FROM workflow_definitions')) as Array<{ id: number }>;
     const baseline = await measureBaseline(database, Number(definitionId), opts.jobs, opts.connections);
-    log(`${JOBS_WORKLOAD} round ${round}: baseline ${baseline.jobsPerSec.toFixed(0)} jobs/s`);
+    log(`${JOBS_WORKLOAD} round ${round}: baseline ${baseline.jobsPerSec.toFixed(0)} jobs/s (${baseline.cpuUsPerJob.toFixed(0)} us CPU per job)`);
     let redis: JobsRun | undefined;
     if (withRedis) {
       const prefix = `bench-${randomUUID().slice(0, 8)}`;
@@ -239,5 +253,7 @@ export async function runJobsBench(opts: { app: App; gatewayUrl: string; databas
     baselineJobsPerSec,
     ...(withRedis ? { redisJobsPerSec: median(rounds.map((r) => r.redis!.jobsPerSec)) } : {}),
     embeddedRatio: median(rounds.map((r) => r.embedded.jobsPerSec / r.baseline.jobsPerSec)),
+    embeddedCpuUsPerJob: median(rounds.map((r) => r.embedded.cpuUsPerJob)),
+    baselineCpuUsPerJob: median(rounds.map((r) => r.baseline.cpuUsPerJob)),
   };
 }
