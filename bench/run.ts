@@ -26,6 +26,7 @@ import { createTempPostgresDatabase } from '../src/db/temp-postgres';
 import { App, createApp } from '../src/server';
 import { CLIENT_WORKLOAD, ClientBenchResult, runClientBench } from './client';
 import { JOBS_WORKLOAD, JobsBenchResult, runJobsBench } from './jobs';
+import { DMAP_WORKLOAD, DmapBenchResult, JSONATA_WORKLOAD, JsonataBenchResult, runDistributedMapBench, runJsonataBench } from './workloads/workflow';
 import { createServices } from '../src/services';
 import { BaselineDb, BaselineServer, openBaselineDb, routeOf, startBaselineServer } from './lib/baseline';
 import { PostGraphileServer, startPostGraphile } from './lib/postgraphile';
@@ -366,9 +367,13 @@ async function main(): Promise<number> {
   const withJobs = !cfg.workloads || cfg.workloads.includes(JOBS_WORKLOAD);
   // The workflow client workload (bench/client.ts) compares our client with @aws-sdk/client-sfn, calls/s.
   const withClient = !cfg.workloads || cfg.workloads.includes(CLIENT_WORKLOAD);
+  // The engine workloads (bench/workloads/workflow.ts): JSONata vs JSONPath jobs/s, Distributed Map items/s.
+  const withJsonata = !cfg.workloads || cfg.workloads.includes(JSONATA_WORKLOAD);
+  const withDmap = !cfg.workloads || cfg.workloads.includes(DMAP_WORKLOAD);
+  const own = [JOBS_WORKLOAD, CLIENT_WORKLOAD, JSONATA_WORKLOAD, DMAP_WORKLOAD];
   if (cfg.workloads) {
-    const unknown = cfg.workloads.filter((n) => n !== JOBS_WORKLOAD && n !== CLIENT_WORKLOAD && !WORKLOADS.some((w) => w.name === n));
-    if (unknown.length) throw new BenchFailure(`unknown workload(s) ${unknown.join(', ')}; known: ${[...WORKLOADS.map((w) => w.name), JOBS_WORKLOAD, CLIENT_WORKLOAD].join(', ')}`);
+    const unknown = cfg.workloads.filter((n) => !own.includes(n) && !WORKLOADS.some((w) => w.name === n));
+    if (unknown.length) throw new BenchFailure(`unknown workload(s) ${unknown.join(', ')}; known: ${[...WORKLOADS.map((w) => w.name), ...own].join(', ')}`);
   }
   const names = new Set<string>();
   for (const w of WORKLOADS) {
@@ -609,6 +614,16 @@ async function main(): Promise<number> {
       client = await runClientBench({ app, gatewayUrl, adminLogin: seeded.adminLogin, rounds: cfg.rounds, calls: intEnv('BENCH_CLIENT_CALLS', 2000, 10), log });
     }
 
+    // ---- 4d. workflow engine: JSONata vs JSONPath, Distributed Map ----
+    let jsonata: JsonataBenchResult | undefined;
+    if (withJsonata && !interrupted) {
+      jsonata = await runJsonataBench({ app, gatewayUrl, adminLogin: seeded.adminLogin, rounds: cfg.rounds, jobs: intEnv('BENCH_JSONATA_JOBS', 500, 10), log });
+    }
+    let dmap: DmapBenchResult | undefined;
+    if (withDmap && !interrupted) {
+      dmap = await runDistributedMapBench({ app, gatewayUrl, adminLogin: seeded.adminLogin, items: intEnv('BENCH_DMAP_ITEMS', 10_000, 10), log });
+    }
+
     // ---- 5. report ----
     if (results.length) printTable(results);
     if (jobs) {
@@ -626,6 +641,13 @@ async function main(): Promise<number> {
           `  ours ${client.oursCallsPerSec.toFixed(0)} calls/s, @aws-sdk/client-sfn ${client.sdkCallsPerSec.toFixed(0)} calls/s (ours/sdk ${client.ratio.toFixed(2)}; rounds ${client.rounds.map((r) => r.ratio.toFixed(2)).join(', ')})`,
       );
     }
+    if (jsonata) {
+      console.log(
+        `\n${JSONATA_WORKLOAD} (the same 5-state flow in JSONata and JSONPath, ${jsonata.jobs} jobs each per round, medians):\n` +
+          `  JSONata ${jsonata.jsonataJobsPerSec.toFixed(0)} jobs/s, JSONPath ${jsonata.jsonpathJobsPerSec.toFixed(0)} jobs/s (JSONata/JSONPath ${jsonata.ratio.toFixed(2)}; target >= 0.7)`,
+      );
+    }
+    if (dmap) console.log(`\n${DMAP_WORKLOAD} (MaxConcurrency 50, one echo task per child): ${dmap.items} items in ${dmap.seconds.toFixed(1)} s, ${dmap.itemsPerSec.toFixed(0)} items/s, peak RSS ${dmap.peakRssMiB} MiB`);
     console.log(
       `${dialect}, ${cfg.connections} connections, ${cfg.durationSec}s per target${cfg.rounds > 1 ? ` x ${cfg.rounds} rounds (medians)` : ''} after ${cfg.warmupSec}s warm-up, ` +
         `${os.cpus().length} CPUs, Node ${process.version}. Ratios compare targets measured in this run only.`,
@@ -681,6 +703,8 @@ async function main(): Promise<number> {
       workloads: results,
       ...(jobs ? { workflowJobs: jobs } : {}),
       ...(client ? { workflowClient: client } : {}),
+      ...(jsonata ? { workflowJsonata: jsonata } : {}),
+      ...(dmap ? { workflowDistributedMap: dmap } : {}),
     };
     fs.mkdirSync(cfg.resultsDir, { recursive: true });
     const file = path.join(cfg.resultsDir, `${startedAt.toISOString().replace(/:/g, '-')}.json`);
