@@ -489,7 +489,7 @@ async function main(): Promise<number> {
       twinSql?: number;
     }
     const verified = new Map<string, Verified>();
-    const gatewayFetch = async (spec: HttpRequestSpec) => {
+    const counted = async (spec: HttpRequestSpec) => {
       counter.count = 0;
       counter.armed = true;
       try {
@@ -497,6 +497,13 @@ async function main(): Promise<number> {
       } finally {
         counter.armed = false;
       }
+    };
+    // The counter sees every statement of the process, the embedded workflow runner's once-a-second poll for due
+    // jobs too: the fewest of two requests is the request's own count.
+    const gatewayFetch = async (spec: HttpRequestSpec) => {
+      const first = await counted(spec);
+      const again = await counted(spec);
+      return { response: first.response, sql: Math.min(first.sql, again.sql) };
     };
     for (const w of selected) {
       const { response: g, sql: gatewaySql } = await gatewayFetch(w.gateway(env));
