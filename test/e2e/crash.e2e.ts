@@ -11,7 +11,7 @@ import { SecretScanningLocationEntity } from '../../entities';
 import { SubmitContentDocument, SubmitPushDocument } from '../__generated__/graphql';
 import { gqlDoc } from '../helpers/app';
 import { testDialect } from '../helpers/db';
-import { ServerProcess, startServerProcess } from '../helpers/process';
+import { killHard, killStillRunning, ServerProcess, startServerProcess } from '../helpers/process';
 import { seedAcme, SharedDatabase, sharedDatabase } from '../helpers/shared-db';
 import { commitSha, fakeSecrets, fileOf } from '../fixtures/fake-secrets';
 
@@ -27,12 +27,7 @@ describe(`kill -9 during writes (${testDialect()})`, () => {
   }, 60_000);
 
   afterAll(async () => {
-    for (const s of running) {
-      if (s.child.exitCode === null && s.child.signalCode === null) {
-        s.child.kill('SIGKILL');
-        await s.exited;
-      }
-    }
+    await killStillRunning(running);
     await db?.drop();
   });
 
@@ -78,8 +73,7 @@ describe(`kill -9 during writes (${testDialect()})`, () => {
     const deadline = Date.now() + 30_000;
     while (acknowledged.length < 40 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     killed = true;
-    first.child.kill('SIGKILL');
-    await first.exited;
+    await killHard(first);
     await Promise.all(writers);
     expect(acknowledged.length).toBeGreaterThanOrEqual(10);
 

@@ -16,7 +16,7 @@ import {
   StartExecutionCommand,
 } from '@aws-sdk/client-sfn';
 import { testDialect } from '../helpers/db';
-import { ServerProcess, startServerProcess } from '../helpers/process';
+import { killHard, killStillRunning, ServerProcess, startServerProcess } from '../helpers/process';
 import { seedWorkflowKey, SharedDatabase, sharedDatabase } from '../helpers/shared-db';
 
 const ROLE = 'arn:aws:iam::000000000000:role/workflow-runner';
@@ -42,12 +42,7 @@ describe(`workflow activity tasks survive kill -9 (${testDialect()})`, () => {
   }, 60_000);
 
   afterAll(async () => {
-    for (const s of running) {
-      if (s.child.exitCode === null && s.child.signalCode === null) {
-        s.child.kill('SIGKILL');
-        await s.exited;
-      }
-    }
+    await killStillRunning(running);
     await db?.drop();
   });
 
@@ -72,8 +67,7 @@ describe(`workflow activity tasks survive kill -9 (${testDialect()})`, () => {
     const handed = [await take(a), await take(a)];
     await a.send(new SendTaskHeartbeatCommand({ taskToken: handed[0].token }));
     a.destroy();
-    first.child.kill('SIGKILL');
-    await first.exited;
+    await killHard(first);
 
     const second = await startServerProcess(env());
     running.push(second);

@@ -9,7 +9,6 @@ import {
   CreateStateMachineCommand,
   DeleteActivityCommand,
   DescribeActivityCommand,
-  DescribeExecutionCommand,
   GetActivityTaskCommand,
   GetExecutionHistoryCommand,
   HistoryEvent,
@@ -23,6 +22,7 @@ import {
 } from '@aws-sdk/client-sfn';
 import { IdentityFixtures, uniq } from '../fixtures/identity';
 import { startTestApp, TestApp } from '../helpers/app';
+import { waitForExecution } from '../helpers/workflow-jobs';
 
 const REGION = 'us-east-1';
 const ROLE = 'arn:aws:iam::000000000000:role/workflow-runner';
@@ -69,15 +69,7 @@ describe('workflow activities with @aws-sdk/client-sfn', () => {
     return out;
   };
 
-  const waitForEnd = async (executionArn: string, within = 30_000) => {
-    const until = Date.now() + within;
-    for (;;) {
-      const d = await sfn.send(new DescribeExecutionCommand({ executionArn }));
-      if (d.status !== 'RUNNING') return d;
-      if (Date.now() > until) throw new Error(`${executionArn} still RUNNING`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  };
+  const waitForEnd = (executionArn: string, within = 30_000) => waitForExecution(sfn, executionArn, { timeoutMs: within });
 
   it('creates (idempotently), describes, lists and deletes activities', async () => {
     const a = await sfn.send(new CreateActivityCommand({ name: 'crud-a' }));

@@ -5,12 +5,13 @@
  * iterations, a Parameters that multiplies its input) checked structurally: bytes stored (history details + the
  * checkpoint, read from the database), characters of JSON the engine built, history pages under their budget.
  */
-import { CreateStateMachineCommand, DescribeExecutionCommand, GetExecutionHistoryCommand, paginateGetExecutionHistory, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import { CreateStateMachineCommand, GetExecutionHistoryCommand, paginateGetExecutionHistory, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { WorkflowJobEntity } from '../../entities';
 import { engineStats } from '../../src/services/workflow/engine';
 import { queryRows } from '../../src/db/rows';
 import { IdentityFixtures, uniq } from '../fixtures/identity';
 import { gql, startTestApp, TestApp } from '../helpers/app';
+import { waitForExecution } from '../helpers/workflow-jobs';
 import { signedCall } from '../helpers/sigv4';
 
 const ROLE = 'arn:aws:iam::000000000000:role/workflow-runner';
@@ -31,15 +32,7 @@ describe('workflow resource bounds', () => {
     const arn = await define(definition);
     return (await sfn.send(new StartExecutionCommand({ stateMachineArn: arn, input: JSON.stringify(input) }))).executionArn!;
   };
-  const settle = async (executionArn: string, timeoutMs = 30_000) => {
-    const until = Date.now() + timeoutMs;
-    for (;;) {
-      const d = await sfn.send(new DescribeExecutionCommand({ executionArn }));
-      if (d.status !== 'RUNNING') return d;
-      if (Date.now() > until) throw new Error(`job still RUNNING after ${timeoutMs} ms`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  };
+  const settle = (executionArn: string, timeoutMs = 30_000) => waitForExecution(sfn, executionArn, { timeoutMs });
 
   beforeAll(async () => {
     t = await startTestApp({ env: { WORKFLOW_HISTORY_PAGE_BYTES: String(PAGE_BYTES), WORKFLOW_JOB_HISTORY_BYTES: String(JOB_HISTORY_BYTES) } });

@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import { CreateStateMachineCommand, DescribeExecutionCommand, GetExecutionHistoryCommand, SendTaskFailureCommand, SendTaskSuccessCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { IdentityFixtures, uniq } from '../fixtures/identity';
 import { startTestApp, TestApp } from '../helpers/app';
+import { waitForExecution } from '../helpers/workflow-jobs';
 
 const ROLE = 'arn:aws:iam::000000000000:role/workflow-runner';
 
@@ -30,15 +31,7 @@ describe('workflow callbacks (.waitForTaskToken)', () => {
     await t?.close();
   });
 
-  const waitFor = async (executionArn: string, pred: (s: string) => boolean) => {
-    const until = Date.now() + 30_000;
-    for (;;) {
-      const d = await sfn.send(new DescribeExecutionCommand({ executionArn }));
-      if (pred(d.status!)) return d;
-      if (Date.now() > until) throw new Error(`${executionArn}: ${d.status}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  };
+  const waitFor = (executionArn: string, pred: (s: string) => boolean) => waitForExecution(sfn, executionArn, { until: pred });
   const events = async (executionArn: string) => (await sfn.send(new GetExecutionHistoryCommand({ executionArn, maxResults: 1000 }))).events ?? [];
   /** The token the job handed its own task (what the receiver of the callback gets), once the job waits. */
   const tokenOf = async (executionArn: string): Promise<string> => {

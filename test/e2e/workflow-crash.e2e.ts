@@ -6,7 +6,8 @@
  */
 import { CreateStateMachineCommand, DescribeExecutionCommand, GetExecutionHistoryCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { testDialect } from '../helpers/db';
-import { ServerProcess, startServerProcess } from '../helpers/process';
+import { waitForExecution } from '../helpers/workflow-jobs';
+import { killHard, killStillRunning, ServerProcess, startServerProcess } from '../helpers/process';
 import { seedWorkflowKey, SharedDatabase, sharedDatabase } from '../helpers/shared-db';
 
 const ROLE = 'arn:aws:iam::000000000000:role/workflow-runner';
@@ -24,12 +25,7 @@ describe(`workflow jobs survive kill -9 (${testDialect()})`, () => {
   }, 60_000);
 
   afterAll(async () => {
-    for (const s of running) {
-      if (s.child.exitCode === null && s.child.signalCode === null) {
-        s.child.kill('SIGKILL');
-        await s.exited;
-      }
-    }
+    await killStillRunning(running);
     await db?.drop();
   });
 
@@ -58,22 +54,13 @@ describe(`workflow jobs survive kill -9 (${testDialect()})`, () => {
     }
     expect((await a.send(new DescribeExecutionCommand({ executionArn: w }))).status).toBe('RUNNING');
     a.destroy();
-    first.child.kill('SIGKILL');
-    await first.exited;
+    await killHard(first);
 
     const second = await startServerProcess(env());
     running.push(second);
     const b = client(second.url);
     try {
-      const settle = async (arn: string) => {
-        const stop = Date.now() + 20_000;
-        for (;;) {
-          const d = await b.send(new DescribeExecutionCommand({ executionArn: arn }));
-          if (d.status !== 'RUNNING') return d;
-          if (Date.now() > stop) throw new Error(`${arn} still RUNNING`);
-          await new Promise((r) => setTimeout(r, 100));
-        }
-      };
+      const settle = (arn: string) => waitForExecution(b, arn, { timeoutMs: 20_000, pollMs: 100 });
       for (const [arn, tag] of [[w, 'w'], [t, 't']] as const) {
         const d = await settle(arn);
         expect([d.status, JSON.parse(d.output!)]).toEqual(['SUCCEEDED', { echoed: tag }]);

@@ -6,19 +6,12 @@
  * creates, updates and starts the same definitions.
  */
 import { execFile } from 'node:child_process';
-import {
-  CreateStateMachineCommand,
-  DescribeExecutionCommand,
-  GetExecutionHistoryCommand,
-  SFNClient,
-  StartExecutionCommand,
-  UpdateStateMachineCommand,
-  ValidateStateMachineDefinitionCommand,
-} from '@aws-sdk/client-sfn';
+import { CreateStateMachineCommand, GetExecutionHistoryCommand, SFNClient, StartExecutionCommand, UpdateStateMachineCommand, ValidateStateMachineDefinitionCommand } from '@aws-sdk/client-sfn';
 import { print } from 'graphql';
 import { CreateWorkflowDefinitionDocument, StartWorkflowJobDocument, UpdateWorkflowDefinitionDocument } from '../__generated__/graphql';
 import { IdentityFixtures, uniq } from '../fixtures/identity';
 import { gql, startTestApp, TestApp } from '../helpers/app';
+import { waitForExecution } from '../helpers/workflow-jobs';
 
 const ROLE = 'arn:aws:iam::000000000000:role/workflow-runner';
 
@@ -50,15 +43,7 @@ describe('JSONata and variables over the wire', () => {
   let token: string;
   let key: { accessKeyId: string; secretAccessKey: string };
 
-  const settle = async (executionArn: string, timeoutMs = 20_000) => {
-    const until = Date.now() + timeoutMs;
-    for (;;) {
-      const d = await sfn.send(new DescribeExecutionCommand({ executionArn }));
-      if (d.status !== 'RUNNING') return d;
-      if (Date.now() > until) throw new Error(`job still RUNNING after ${timeoutMs} ms`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  };
+  const settle = (executionArn: string, timeoutMs = 20_000) => waitForExecution(sfn, executionArn, { timeoutMs });
 
   beforeAll(async () => {
     t = await startTestApp();

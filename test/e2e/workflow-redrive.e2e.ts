@@ -9,7 +9,6 @@ import { execFile } from 'node:child_process';
 import {
   CreateActivityCommand,
   CreateStateMachineCommand,
-  DescribeExecutionCommand,
   GetActivityTaskCommand,
   GetExecutionHistoryCommand,
   ListExecutionsCommand,
@@ -22,6 +21,7 @@ import {
 } from '@aws-sdk/client-sfn';
 import { IdentityFixtures, uniq } from '../fixtures/identity';
 import { startTestApp, TestApp } from '../helpers/app';
+import { waitForExecution } from '../helpers/workflow-jobs';
 
 const ROLE = 'arn:aws:iam::000000000000:role/workflow-runner';
 
@@ -43,15 +43,7 @@ describe('workflow redrive', () => {
     await t?.close();
   });
 
-  const waitFor = async (executionArn: string, status: string) => {
-    const until = Date.now() + 30_000;
-    for (;;) {
-      const d = await sfn.send(new DescribeExecutionCommand({ executionArn }));
-      if (d.status === status) return d;
-      if (Date.now() > until) throw new Error(`${executionArn}: ${d.status}, expected ${status}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  };
+  const waitFor = (executionArn: string, status: string) => waitForExecution(sfn, executionArn, { until: (s) => s === status });
   const take = async (activityArn: string) => {
     for (;;) {
       const task = await sfn.send(new GetActivityTaskCommand({ activityArn }));

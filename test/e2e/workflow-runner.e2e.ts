@@ -4,12 +4,12 @@
  * (an import appears in /calendar/events/v1/events, a bulk update obeys PATCH's rules, a scan appears in scan history).
  */
 import { CreateStateMachineCommand, DescribeExecutionCommand, GetExecutionHistoryCommand, SFNClient, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
-import { SecretScanningAlertEntity, SecretScanningScanEntity, WorkflowJobEntity } from '../../entities';
+import { AccessTokenEntity, SecretScanningAlertEntity, SecretScanningScanEntity, WorkflowJobEntity } from '../../entities';
 import type { AccountEntity, RepositoryEntity } from '../../entities';
-import { AccessTokenEntity } from '../../entities';
 import { hashToken } from '../../src/auth/tokens';
 import { IdentityFixtures, uniq } from '../fixtures/identity';
 import { startTestApp, TestApp } from '../helpers/app';
+import { waitForExecution } from '../helpers/workflow-jobs';
 import { signedCall } from '../helpers/sigv4';
 
 const ROLE = 'arn:aws:iam::000000000000:role/workflow-runner';
@@ -30,15 +30,7 @@ describe('workflow runner (embedded)', () => {
     return executionArn!;
   };
 
-  const settle = async (executionArn: string, timeoutMs = 20_000) => {
-    const until = Date.now() + timeoutMs;
-    for (;;) {
-      const d = await sfn.send(new DescribeExecutionCommand({ executionArn }));
-      if (d.status !== 'RUNNING') return d;
-      if (Date.now() > until) throw new Error(`job still RUNNING after ${timeoutMs} ms`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  };
+  const settle = (executionArn: string, timeoutMs = 20_000) => waitForExecution(sfn, executionArn, { timeoutMs });
 
   const history = async (executionArn: string) => (await sfn.send(new GetExecutionHistoryCommand({ executionArn, maxResults: 1000 }))).events!;
 

@@ -9,7 +9,7 @@ import Redis from 'ioredis';
 import { CreateStateMachineCommand, DescribeExecutionCommand, GetExecutionHistoryCommand, ListExecutionsCommand, SFNClient, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
 import { startWorkerProcess } from '../../bench/worker-process';
 import { testDialect } from '../helpers/db';
-import { ServerProcess, startServerProcess } from '../helpers/process';
+import { killHard, killStillRunning, ServerProcess, startServerProcess } from '../helpers/process';
 import { seedWorkflowKey, SharedDatabase, sharedDatabase } from '../helpers/shared-db';
 
 const ROLE = 'arn:aws:iam::000000000000:role/workflow-runner';
@@ -42,12 +42,7 @@ describe(`workflow workers on Redis (${testDialect()})`, () => {
   }, 60_000);
 
   afterAll(async () => {
-    for (const p of processes) {
-      if (p.child.exitCode === null && p.child.signalCode === null) {
-        p.child.kill('SIGKILL');
-        await p.exited;
-      }
-    }
+    await killStillRunning(processes);
     await db?.drop();
     // The test's queue keys go with it.
     const redis = new Redis('redis://127.0.0.1:6379');
@@ -79,8 +74,7 @@ describe(`workflow workers on Redis (${testDialect()})`, () => {
         if (Date.now() > until) throw new Error(`worker 1 ended too few jobs:\n${w1.out().slice(-2000)}`);
         await new Promise((r) => setTimeout(r, 50));
       }
-      w1.child.kill('SIGKILL');
-      await w1.exited;
+      await killHard(w1);
       const byW1 = new Set(ended(w1.out()).map((e) => e.arn));
 
       const deadline = Date.now() + 90_000;
@@ -111,12 +105,7 @@ describe(`workflow workers on Redis (${testDialect()})`, () => {
 
   it('StopExecution reaches the worker running the job at once (Redis broadcast), not at its next lease renewal', async () => {
     // The first test's processes would take this test's jobs through the due-jobs poll: gone.
-    for (const p of processes.splice(0)) {
-      if (p.child.exitCode === null && p.child.signalCode === null) {
-        p.child.kill('SIGKILL');
-        await p.exited;
-      }
-    }
+    await killStillRunning(processes.splice(0));
     // One slot and a 120 s lease (renewed every 40 s): the slot frees in time only if the stop reaches the worker.
     const slow = { ...env(), WORKFLOW_QUEUE_PREFIX: `${prefix}-stop`, WORKFLOW_LEASE_SECONDS: '120', WORKFLOW_CONCURRENCY: '1' };
     const gateway: ServerProcess = await startServerProcess({ ...slow, WORKFLOW_RUNNER: 'dispatch', LOG_LEVEL: 'warn' });

@@ -42,3 +42,16 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
   });
   return { child, url, stdout: () => out, stderr: () => err, exited };
 }
+
+/** SIGKILL, as a crash: resolves when the process is gone. */
+export async function killHard(s: Pick<ServerProcess, 'child' | 'exited'>): Promise<void> {
+  s.child.kill('SIGKILL');
+  await s.exited;
+}
+
+/** The tests' cleanup: SIGKILLs the processes of `running` that are still alive and waits for them. */
+export async function killStillRunning(running: Array<Pick<ServerProcess, 'child' | 'exited'>>): Promise<void> {
+  for (const s of running) {
+    if (s.child.exitCode === null && s.child.signalCode === null) await killHard(s);
+  }
+}
