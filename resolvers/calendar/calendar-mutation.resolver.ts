@@ -23,7 +23,7 @@ import {
   Venue,
   VenueInput,
 } from './calendar.type';
-import { databaseIdOf, inLanguage, readIn, unlock } from './calendar.support';
+import { databaseIdOf, contextIn, readIn, unlock } from './calendar.support';
 import { termEntities } from './calendar.connections';
 
 function eventWrite(input: EventInput): EventWrite {
@@ -75,7 +75,7 @@ export class CalendarMutationResolver {
 
   @Mutation(() => Event, { description: 'Create an event (POST /events: required title, startDate, endDate; status scale-back for those who may not publish).' })
   async createEvent(@Arg('input', () => EventInput) input: EventInput, @languageArg() language: CalendarLanguage | null, @Ctx() ctx: RequestContext): Promise<CalendarEventEntity> {
-    const c = inLanguage(ctx, language);
+    const c = contextIn(ctx, language);
     return readIn(c, unlock(await c.services.calendarEvents.create(c, eventWrite(input))));
   }
 
@@ -86,7 +86,7 @@ export class CalendarMutationResolver {
     @languageArg() language: CalendarLanguage | null,
     @Ctx() ctx: RequestContext,
   ): Promise<CalendarEventEntity> {
-    const c = inLanguage(ctx, language);
+    const c = contextIn(ctx, language);
     return readIn(c, unlock(await c.services.calendarEvents.update(c, databaseIdOf('Event', id), eventWrite(input))));
   }
 
@@ -107,7 +107,7 @@ export class CalendarMutationResolver {
     @Arg('input', () => CalendarTranslationInput) input: CalendarTranslationInput,
     @Ctx() ctx: RequestContext,
   ): Promise<CalendarEventEntity> {
-    const c = inLanguage(ctx, language);
+    const c = contextIn(ctx, language);
     return readIn(c, unlock(await ctx.services.calendarEvents.translate(ctx, databaseIdOf('Event', id), language, translation(input))));
   }
 
@@ -251,12 +251,12 @@ export class CalendarMutationResolver {
 // Venues and organizers write alike (LinkedPostService): one body each for both.
 
 async function createLinked<E extends LinkedEntity, I extends LinkedPostCommonInput>(ctx: RequestContext, svc: LinkedPostService<E, I>, input: I, language: CalendarLanguage | null): Promise<E> {
-  const c = inLanguage(ctx, language);
+  const c = contextIn(ctx, language);
   return readIn(c, await svc.create(c, input));
 }
 
 async function updateLinked<E extends LinkedEntity, I extends LinkedPostCommonInput>(ctx: RequestContext, svc: LinkedPostService<E, I>, id: number, input: I, language: CalendarLanguage | null): Promise<E> {
-  const c = inLanguage(ctx, language);
+  const c = contextIn(ctx, language);
   return readIn(c, await svc.update(c, id, input));
 }
 
@@ -278,14 +278,14 @@ function termPatch(input: EventTermInput): { name?: string; description?: string
 }
 
 async function createTerm(ctx: RequestContext, taxonomy: CalendarTaxonomy, input: EventTermInput, language: CalendarLanguage | null): Promise<CalendarTermEntity> {
-  const c = inLanguage(ctx, language);
+  const c = contextIn(ctx, language);
   // A missing name is the service's own answer (empty_term_name).
   const view = await c.services.calendarTerms.create(c, taxonomy, { ...termPatch(input), name: input.name ?? '' });
   return termEntities(c, [view])[0];
 }
 
 async function updateTerm(ctx: RequestContext, taxonomy: CalendarTaxonomy, id: number, input: EventTermInput, language: CalendarLanguage | null): Promise<CalendarTermEntity> {
-  const c = inLanguage(ctx, language);
+  const c = contextIn(ctx, language);
   return termEntities(c, [await c.services.calendarTerms.update(c, taxonomy, id, termPatch(input))])[0];
 }
 
@@ -294,7 +294,7 @@ async function deleteTerm(ctx: RequestContext, taxonomy: CalendarTaxonomy, id: n
 }
 
 async function translateTerm(ctx: RequestContext, taxonomy: CalendarTaxonomy, id: number, language: CalendarLanguage, input: CalendarTranslationInput): Promise<CalendarTermEntity> {
-  const c = inLanguage(ctx, language);
+  const c = contextIn(ctx, language);
   const t = translation(input);
   return termEntities(c, [await c.services.calendarTerms.update(c, taxonomy, id, { name: t.title, description: t.description, slug: t.slug })])[0];
 }

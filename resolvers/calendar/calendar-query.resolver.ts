@@ -24,7 +24,7 @@ import {
   Organizer,
   Venue,
 } from './calendar.type';
-import { databaseIdOf, inLanguage, offsetConnection, readIn, unlock } from './calendar.support';
+import { databaseIdOf, contextIn, offsetConnection, readIn, unlock } from './calendar.support';
 import {
   EventCategoryConnection,
   EventConnection,
@@ -63,7 +63,7 @@ export class CalendarQueryResolver {
     @Arg('language', () => CalendarLanguageEnum, { nullable: true }) language: CalendarLanguage | null,
     @Ctx() ctx: RequestContext,
   ): Promise<CalendarEventEntity> {
-    const c = inLanguage(ctx, language);
+    const c = contextIn(ctx, language);
     const svc = c.services.calendarEvents;
     exactlyOne(id, slug);
     const e = id != null ? await svc.get(c, databaseIdOf('Event', id), password ?? undefined) : await svc.getBySlug(c, slug!, password ?? undefined);
@@ -77,7 +77,7 @@ export class CalendarQueryResolver {
     @Args() args: CalendarPageArgs,
     @Ctx() ctx: RequestContext,
   ): Promise<ConnectionShape<CalendarVenueEntity>> {
-    const c = inLanguage(ctx, args.language);
+    const c = contextIn(ctx, args.language);
     return offsetConnection(args, async (page, perPage) => {
       const r = await c.services.calendarVenues.list(c, { page, perPage, ...linkedWhere(where) });
       return { items: readIn(c, r.items), total: r.total };
@@ -91,7 +91,7 @@ export class CalendarQueryResolver {
     @Arg('language', () => CalendarLanguageEnum, { nullable: true }) language: CalendarLanguage | null,
     @Ctx() ctx: RequestContext,
   ): Promise<CalendarVenueEntity> {
-    const c = inLanguage(ctx, language);
+    const c = contextIn(ctx, language);
     const svc = c.services.calendarVenues;
     exactlyOne(id, slug);
     return readIn(c, id != null ? await svc.get(c, databaseIdOf('Venue', id)) : await svc.getBySlug(c, slug!));
@@ -103,7 +103,7 @@ export class CalendarQueryResolver {
     @Args() args: CalendarPageArgs,
     @Ctx() ctx: RequestContext,
   ): Promise<ConnectionShape<CalendarOrganizerEntity>> {
-    const c = inLanguage(ctx, args.language);
+    const c = contextIn(ctx, args.language);
     return offsetConnection(args, async (page, perPage) => {
       const r = await c.services.calendarOrganizers.list(c, { page, perPage, ...linkedWhere(where) });
       return { items: readIn(c, r.items), total: r.total };
@@ -117,7 +117,7 @@ export class CalendarQueryResolver {
     @Arg('language', () => CalendarLanguageEnum, { nullable: true }) language: CalendarLanguage | null,
     @Ctx() ctx: RequestContext,
   ): Promise<CalendarOrganizerEntity> {
-    const c = inLanguage(ctx, language);
+    const c = contextIn(ctx, language);
     const svc = c.services.calendarOrganizers;
     exactlyOne(id, slug);
     return readIn(c, id != null ? await svc.get(c, databaseIdOf('Organizer', id)) : await svc.getBySlug(c, slug!));
@@ -147,7 +147,7 @@ export class CalendarQueryResolver {
     @Arg('language', () => CalendarLanguageEnum, { nullable: true }) language: CalendarLanguage | null,
     @Ctx() ctx: RequestContext,
   ): Promise<CalendarTermEntity> {
-    const c = inLanguage(ctx, language);
+    const c = contextIn(ctx, language);
     return termEntities(c, [await c.services.calendarTerms.get(c, 'category', databaseIdOf('EventCategory', id))])[0];
   }
 
@@ -157,7 +157,7 @@ export class CalendarQueryResolver {
     @Arg('language', () => CalendarLanguageEnum, { nullable: true }) language: CalendarLanguage | null,
     @Ctx() ctx: RequestContext,
   ): Promise<CalendarTermEntity> {
-    const c = inLanguage(ctx, language);
+    const c = contextIn(ctx, language);
     return termEntities(c, [await c.services.calendarTerms.get(c, 'tag', databaseIdOf('EventTag', id))])[0];
   }
 }

@@ -11,7 +11,7 @@ import type { TermView } from '../../src/services/calendar/terms.service';
 import { Connection, ConnectionShape } from '../common/connection';
 import { connectionSelection } from '../common/lookahead';
 import { CalendarPageArgs, Event, EventCategory, EventsWhere, EventTag, EventTermsWhere, Organizer, Venue } from './calendar.type';
-import { eventMasked, inLanguage, offsetConnection, primeRelations, readIn } from './calendar.support';
+import { eventMasked, contextIn, offsetConnection, primeRelations, readIn } from './calendar.support';
 
 export const EventConnection = Connection(Event, 'Event');
 export const VenueConnection = Connection(Venue, 'Venue');
@@ -57,7 +57,7 @@ export async function eventConnection(
   info: GraphQLResolveInfo,
   extra: Partial<EventListQuery> = {},
 ): Promise<ConnectionShape<CalendarEventEntity>> {
-  const c = inLanguage(ctx, args.language);
+  const c = contextIn(ctx, args.language);
   const wanted = connectionSelection(info).node;
   const withLinks = RELATION_FIELDS.some((f) => wanted.has(f));
   const conn = await offsetConnection(args, async (page, perPage) => {
@@ -76,7 +76,7 @@ export function termEntities(ctx: RequestContext, views: TermView[]): CalendarTe
 }
 
 export async function termConnection(ctx: RequestContext, taxonomy: CalendarTaxonomy, args: CalendarPageArgs, where: EventTermsWhere | null | undefined) {
-  const c = inLanguage(ctx, args.language);
+  const c = contextIn(ctx, args.language);
   const w = where ?? ({} as EventTermsWhere);
   return offsetConnection(args, async (page, perPage) => {
     const r = await c.services.calendarTerms.list(c, taxonomy, {

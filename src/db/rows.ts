@@ -93,7 +93,7 @@ const sqliteStatements = new WeakMap<object, Map<string, { all(...params: unknow
 /**
  * A read on SQLite's one connection (the one TypeORM's query runner uses, so it sees exactly what TypeORM's
  * path would) without TypeORM's query runner: that runner's per-call work (parameter copy, broadcaster
- * events, async statement lookup, result wrapping) was ~3 % of a repository list request. Same statement
+ * events, async statement lookup, result wrapping) showed in a repository list's profile. Same statement
  * text, booleans bound as 1/0 as TypeORM binds them, logged through TypeORM's logger, and a failure raised as
  * TypeORM's QueryFailedError (so busy/locked errors are recognised as before).
  */
@@ -317,8 +317,8 @@ export interface EntityHydrator<T> {
  * (`metadata.create()`, then per column `setEntityValue(driver.prepareHydratedValue(value))`): each column's
  * conversion is chosen once (`columnKind`) and the whole row is one generated function assigning plain
  * properties directly (embedded columns go through `setEntityValue`). Measured on org-repositories (SQLite):
- * the per-value switch of `prepareHydratedValue`, the two date regexes and `setEntityValue` were ~23 % of the
- * request.
+ * the per-value switch of `prepareHydratedValue`, the two date regexes and `setEntityValue` were a large share of
+ * the request.
  */
 export function compileHydrator<T extends ObjectLiteral>(ds: DataSource, entity: new () => T, properties?: ReadonlySet<string>): EntityHydrator<T> {
   const meta: EntityMetadata = ds.getMetadata(entity);

@@ -15,18 +15,18 @@ const SINGLE_RESULT_TYPES = [
 ];
 
 /** Distinct Accept values remembered; clients send few (their library's constant), so this is never reached in use. */
-const MAX_KEPT = 256;
+const MAX_MEMOIZED = 256;
 
 export class SingleResultMediaTypes {
-  private readonly kept = new Map<string, string | null>();
+  private readonly memo = new Map<string, string | null>();
 
   /** The content-type to answer with, or undefined when Apollo must decide (no match: 406). */
   for(accept: string | undefined): string | undefined {
     if (!accept) return SINGLE_RESULT_TYPES[0];
-    let type = this.kept.get(accept);
+    let type = this.memo.get(accept);
     if (type === undefined) {
       type = new Negotiator({ headers: { accept } }).mediaType(SINGLE_RESULT_TYPES) ?? null;
-      if (this.kept.size < MAX_KEPT) this.kept.set(accept, type);
+      if (this.memo.size < MAX_MEMOIZED) this.memo.set(accept, type);
     }
     return type ?? undefined;
   }

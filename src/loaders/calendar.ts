@@ -62,7 +62,7 @@ type LinkedById = {
  * placeholders, or a subquery; written three times), each as one JSON array [kind, event id, position, row] with the
  * linked row whole (better-sqlite3 builds a JS object per row and column, which made wide joined rows the expensive
  * part; PostgreSQL saves two round trips), all of them read as ONE value (list-query.ts `rowsAsJson`: the drivers'
- * per-row cost was the larger part; SQLite 324 -> 198 us for a 10-event page). NULL when there are none.
+ * per-row cost was the larger part). NULL when there are none.
  */
 export function eventLinksSql(db: EntityManager, ids: string): string {
   const pg = db.connection.options.type === 'postgres';

@@ -24,7 +24,7 @@ export const MAX_BATCH = 1000;
  * A DataLoader that can also answer synchronously for a key it already holds (primed, or loaded by an
  * earlier batch): `peek`. Field resolvers use it to return the value itself instead of a promise when the
  * list resolver primed it (lookahead), which spares graphql-js a promise per field and per object
- * (promiseForObject/runMicrotasks were ~13% of the org-repositories profile). `peek` never loads: when it
+ * (promiseForObject/runMicrotasks showed in the org-repositories profile). `peek` never loads: when it
  * says undefined, `load` it.
  */
 export class PeekableLoader<K, V> extends DataLoader<K, V> {
@@ -111,7 +111,7 @@ function pairs(keys: readonly string[]): Array<[number, number]> {
  * The request's loaders. `viewerId`: the request's user, if any (looking an account up by login then brings the
  * viewer's role in it along: one statement instead of two, the dashboard's organization and the access check on
  * it). Each group of loaders (identity and secret scanning, calendar, workflow) is made when one of its loaders
- * is first used: a request makes only what it uses (making all 28 cost ~12 us, as much as a token check).
+ * is first used: a request makes only what it uses (making all of them cost as much as a token check).
  */
 export function createLoaders(db: EntityManager, viewerId?: number): Loaders {
   const L = lazyLoadersClass();
@@ -182,8 +182,8 @@ function coreLoaders(db: EntityManager, viewerId?: number) {
   const accountByLogin = new DataLoader<string, AccountEntity | null>(
     async (logins) => {
       const a = entityColumns(db, AccountEntity, 'a', 'a_');
-      // SQLite: the account as one json_array value and the role from a scalar subquery: better-sqlite3 took
-      // ~50 us for the LEFT JOIN form with its 11 result columns, ~9 us for this one (same rows).
+      // SQLite: the account as one json_array value and the role from a scalar subquery: better-sqlite3 is several
+      // times slower on the LEFT JOIN form with its 11 result columns (same rows).
       const sqlite = db.connection.options.type !== 'postgres';
       const rows = await queryRows(
         db,

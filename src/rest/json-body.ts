@@ -1,6 +1,6 @@
 /**
  * A large JSON array answer as one Buffer, byte-identical to `JSON.stringify(items)` when each text is
- * `JSON.stringify(item)` in UTF-8: the elements' texts (often kept from earlier answers, ../text-memo.ts) are
+ * `JSON.stringify(item)` in UTF-8: the elements' texts (often memoized from earlier answers, ../text-memo.ts) are
  * copied into a buffer of the exact size, which is sent as it is (no 650 KB string to flatten, no UTF-8
  * conversion while writing to the socket). The route sets the family's media type as for any body.
  */

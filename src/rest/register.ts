@@ -114,7 +114,7 @@ async function serve(deps: AppDeps, r: RestRoute<any, any>, family: RestFamily, 
   reply.code(out.status ?? 200);
   if (out.body === undefined) return reply.send();
   if (out.contentType) return reply.type(out.contentType).send(out.body);
-  // A body the route already encoded the family's way (e.g. list answers made of kept texts, ./text-memo.ts).
+  // A body the route already encoded the family's way (e.g. list answers made of memoized texts, ./text-memo.ts).
   if (Buffer.isBuffer(out.body)) return reply.type(family.mediaType).send(out.body);
   const body = familyBody(family, out.body);
   return reply.type(family.mediaType).send(family.asciiBodies && typeof body === 'string' ? Buffer.from(body, 'latin1') : body);

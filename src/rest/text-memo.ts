@@ -7,16 +7,16 @@
  * Dashboards ask for the same pages again and again, and the rows rarely change. So the text of an item is
  * kept together with **the rows it was made from** (and whatever else the presentation depends on: base URL,
  * variant, options, as a string). A later answer reuses the bytes only when every column of every one of its
- * rows equals the kept row's (`sameRow`), i.e. when the presenter would be given exactly the same values: a
+ * rows equals the memoized row's (`sameRow`), i.e. when the presenter would be given exactly the same values: a
  * changed column (a new state, a renamed repository or user, a moved location) presents the item again. No
  * clock, no trust in `updated_at`, no invalidation to forget.
  *
- * Bounded by bytes (texts and an estimate of the kept rows), least recently used first out; whole array bodies
- * made only of kept texts are kept too (`jsonArray`, a quarter of the bound on top).
+ * Bounded by bytes (texts and an estimate of the memoized rows), least recently used first out; whole array bodies
+ * made only of memoized texts are kept too (`jsonArray`, a quarter of the bound on top).
  *
  * The memos belong to one app: `RestMemos` is created by createApp (sizes from its configuration), read by the
  * routes through the request context, cleared when the app closes, and counted in /metrics (hits, misses, bytes).
- * What a kept text is made from is declared once per presenter (`KeptText`): its rows, its other inputs, the text.
+ * What a memoized text is made from is declared once per presenter (`MemoizedText`): its rows, its other inputs, the text.
  */
 import type { DataSource, EntityManager, ObjectLiteral } from 'typeorm';
 import { sameRow } from '../db/same-row';
@@ -38,14 +38,14 @@ function owned(buf: Buffer): Buffer {
 export type SourceRows = ReadonlyArray<ObjectLiteral | null | undefined>;
 
 /**
- * A presenter whose texts are kept, declared once: everything its text is made from (the rows it reads, and the
- * rest as one string), so a kept text is given again only when all of it is the same.
+ * A presenter whose texts are memoized, declared once: everything its text is made from (the rows it reads, and the
+ * rest as one string), so a memoized text is given again only when all of it is the same.
  */
-export interface KeptText<I> {
+export interface MemoizedText<I> {
   /** Which item (among this presenter's): e.g. its variant and id. */
   slot(input: I): string;
   /** What the text depends on besides rows: base URL, variant, options, viewer-dependent flags. */
-  extra(input: I): string;
+  madeWith(input: I): string;
   /** Every row the presenter reads for the item, in a fixed order (null for one it does not have). */
   rows(input: I): SourceRows;
   /** The item's JSON text. */
@@ -56,7 +56,7 @@ interface Entry extends Made {
   text: Buffer;
 }
 
-/** A rough size of a kept row (its values), for the byte bound. */
+/** A rough size of a memoized row (its values), for the byte bound. */
 const ROW_BYTES = 512;
 
 /** A map bounded by the bytes its values are said to take: least recently used out first. */
@@ -110,16 +110,16 @@ class BytesLru<K, V> {
   }
 }
 
-/** What a kept answer or text was made from besides its key: options (`extra`) and rows. */
+/** What a memoized answer or text was made from besides its key: options (`madeWith`) and rows. */
 interface Made {
-  extra: string;
+  madeWith: string;
   rows: SourceRows;
 }
 
-/** Whether `kept` was made from this `extra` and rows equal to `rows`. */
-function madeFrom(db: EntityManager | DataSource, kept: Made, extra: string, rows: SourceRows): boolean {
-  if (kept.extra !== extra || kept.rows.length !== rows.length) return false;
-  for (let i = 0; i < rows.length; i++) if (!sameRow(db, kept.rows[i], rows[i])) return false;
+/** Whether `memo` was made from this `madeWith` and rows equal to `rows`. */
+function madeFrom(db: EntityManager | DataSource, memo: Made, madeWith: string, rows: SourceRows): boolean {
+  if (memo.madeWith !== madeWith || memo.rows.length !== rows.length) return false;
+  for (let i = 0; i < rows.length; i++) if (!sameRow(db, memo.rows[i], rows[i])) return false;
   return true;
 }
 
@@ -154,10 +154,10 @@ export class TextMemo {
     return body;
   }
 
-  /** The text kept in `slot`, when it was made from the same `extra` and rows equal to `rows`. */
-  get(db: EntityManager | DataSource, slot: string, extra: string, rows: SourceRows): Buffer | undefined {
+  /** The text memoized in `slot`, when it was made from the same `madeWith` and rows equal to `rows`. */
+  get(db: EntityManager | DataSource, slot: string, madeWith: string, rows: SourceRows): Buffer | undefined {
     const e = this.entries.peek(slot);
-    if (e === undefined || !madeFrom(db, e, extra, rows)) {
+    if (e === undefined || !madeFrom(db, e, madeWith, rows)) {
       this.misses++;
       return undefined;
     }
@@ -169,24 +169,24 @@ export class TextMemo {
   hits = 0;
   misses = 0;
 
-  set(slot: string, extra: string, rows: SourceRows, text: Buffer): void {
+  set(slot: string, madeWith: string, rows: SourceRows, text: Buffer): void {
     // The request's own row objects (loaded for this answer, never written to afterwards): kept as they are, they
     // share their hidden class with the next answer's rows, which keeps sameRow's property reads monomorphic.
-    this.entries.set(slot, { extra, rows: [...rows], text }, text.length + 2 * (extra.length + slot.length) + ROW_BYTES * rows.length + 64);
+    this.entries.set(slot, { madeWith, rows: [...rows], text }, text.length + 2 * (madeWith.length + slot.length) + ROW_BYTES * rows.length + 64);
   }
 
-  /** The text `kept` declares for `input`: the kept one when made from the same inputs, or a new one (then kept). */
-  textOf<I>(db: EntityManager | DataSource, kept: KeptText<I>, input: I): Buffer {
-    return this.text(db, kept.slot(input), kept.extra(input), kept.rows(input), () => kept.text(input));
+  /** The text `memo` declares for `input`: the memoized one when made from the same inputs, or a new one (then memoized). */
+  textOf<I>(db: EntityManager | DataSource, memo: MemoizedText<I>, input: I): Buffer {
+    return this.text(db, memo.slot(input), memo.madeWith(input), memo.rows(input), () => memo.text(input));
   }
 
-  /** The text of `slot` made from `extra` and `rows`: the kept one, or `make()`'s (then kept). */
-  text(db: EntityManager | DataSource, slot: string, extra: string, rows: SourceRows, make: () => string): Buffer {
-    let t = this.get(db, slot, extra, rows);
+  /** The text of `slot` made from `madeWith` and `rows`: the memoized one, or `make()`'s (then memoized). */
+  text(db: EntityManager | DataSource, slot: string, madeWith: string, rows: SourceRows, make: () => string): Buffer {
+    let t = this.get(db, slot, madeWith, rows);
     if (t === undefined) {
       t = owned(Buffer.from(make(), 'utf8'));
       this.serials.set(t, this.nextSerial++);
-      this.set(slot, extra, rows, t);
+      this.set(slot, madeWith, rows, t);
     }
     return t;
   }
@@ -210,18 +210,18 @@ interface AnswerEntry extends Made {
 }
 
 /**
- * Whole answers (bodies) kept with the text their page was read from (`Page.source`: every selected column of
+ * Whole answers (bodies) memoized with the text their page was read from (`Page.source`: every selected column of
  * every row, as the database gave it) and the rows outside that text the answer was made from (e.g. the
- * organization owning the listed repositories), plus `extra` (variant, options, base URL). An answer is given
- * again only for the very same text, `extra` and equal rows (`sameRow`): the presenter would be given exactly the
+ * organization owning the listed repositories), plus `madeWith` (variant, options, base URL). An answer is given
+ * again only for the very same text, `madeWith` and equal rows (`sameRow`): the presenter would be given exactly the
  * same values, so it would write the same bytes. A dashboard asking for the same page again then costs the page
  * statement and one string comparison: its rows are not even parsed (the items of such pages are built on first
  * use, services/common/pagination.ts; in GitHub's cursor mode the Link header's cursors still build them).
  *
- * Bounded by bytes (kept texts, bodies and an estimate of the rows), least recently used first out.
+ * Bounded by bytes (memoized texts, bodies and an estimate of the rows), least recently used first out.
  */
 export class AnswerMemo {
-  /** By page text; a few answers per text (one per `extra`). */
+  /** By page text; a few answers per text (one per `madeWith`). */
   private readonly entries: BytesLru<string, AnswerEntry[]>;
   private static readonly PER_TEXT = 4;
 
@@ -231,31 +231,31 @@ export class AnswerMemo {
 
   private static sizeOf(source: string, list: readonly AnswerEntry[]): number {
     let n = 2 * source.length + 64;
-    for (const e of list) n += e.body.length + 2 * e.extra.length + ROW_BYTES * e.rows.length + 64;
+    for (const e of list) n += e.body.length + 2 * e.madeWith.length + ROW_BYTES * e.rows.length + 64;
     return n;
   }
 
-  /** The body kept for this page text, `extra` and rows equal to `rows`; undefined when there is none. */
-  get(db: EntityManager | DataSource, source: string | undefined, extra: string, rows: SourceRows): Buffer | undefined {
+  /** The body memoized for this page text, `madeWith` and rows equal to `rows`; undefined when there is none. */
+  get(db: EntityManager | DataSource, source: string | undefined, madeWith: string, rows: SourceRows): Buffer | undefined {
     if (source === undefined) return undefined;
-    const kept = this.entries.peek(source)?.find((e) => madeFrom(db, e, extra, rows));
-    if (kept === undefined) {
+    const memo = this.entries.peek(source)?.find((e) => madeFrom(db, e, madeWith, rows));
+    if (memo === undefined) {
       this.misses++;
       return undefined;
     }
     this.hits++;
     this.entries.get(source); // most recently used
-    return kept.body;
+    return memo.body;
   }
 
   hits = 0;
   misses = 0;
 
-  /** Keep `body` as the answer made from this page text, `extra` and `rows`. */
-  set(source: string | undefined, extra: string, rows: SourceRows, body: Buffer): void {
+  /** Keep `body` as the answer made from this page text, `madeWith` and `rows`. */
+  set(source: string | undefined, madeWith: string, rows: SourceRows, body: Buffer): void {
     if (source === undefined) return;
-    const list = (this.entries.peek(source) ?? []).filter((e) => e.extra !== extra);
-    list.push({ extra, rows: [...rows], body: owned(body) });
+    const list = (this.entries.peek(source) ?? []).filter((e) => e.madeWith !== madeWith);
+    list.push({ madeWith, rows: [...rows], body: owned(body) });
     while (list.length > AnswerMemo.PER_TEXT) list.shift();
     this.entries.set(source, list, AnswerMemo.sizeOf(source, list));
   }

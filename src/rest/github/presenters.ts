@@ -12,7 +12,7 @@ const twoDigits = (n: number): string => (n < 10 ? `0${n}` : `${n}`);
 export function isoSeconds(d: Date | null | undefined): string | null {
   if (!d) return null;
   const y = d.getUTCFullYear();
-  // Four-digit years (all real timestamps) are formatted here, 3x faster than toISOString; the others
+  // Four-digit years (all real timestamps) are formatted here, faster than toISOString; the others
   // (extended years, an invalid date's RangeError) by toISOString itself.
   if (!(y >= 1000 && y <= 9999)) return `${d.toISOString().slice(0, -5)}Z`;
   return `${y}-${twoDigits(d.getUTCMonth() + 1)}-${twoDigits(d.getUTCDate())}T${twoDigits(d.getUTCHours())}:${twoDigits(d.getUTCMinutes())}:${twoDigits(d.getUTCSeconds())}Z`;

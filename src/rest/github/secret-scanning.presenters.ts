@@ -14,7 +14,7 @@
  * - Fields this gateway has no data for are present with GitHub's empty value: the bypass-request and
  *   closure-request fields are null, `metadata` is [].
  */
-import type { KeptText } from '../text-memo';
+import type { MemoizedText } from '../text-memo';
 import { createHash } from 'node:crypto';
 import type {
   AccountEntity,
@@ -234,13 +234,13 @@ export interface ListedAlert {
 }
 
 /**
- * What a listed alert's text is made from (../text-memo.ts `KeptText`): the rows `presentAlert` reads (the alert,
+ * What a listed alert's text is made from (../text-memo.ts `MemoizedText`): the rows `presentAlert` reads (the alert,
  * its repository and the repository's owner, its three users, its first location) and its options (variant,
  * hide_secret, base URL). Equal rows and options give byte-identical texts.
  */
-export const LISTED_ALERT_TEXT: KeptText<ListedAlert> = {
+export const LISTED_ALERT_TEXT: MemoizedText<ListedAlert> = {
   slot: ({ alert, opts }) => `${opts.variant}${opts.hideSecret ? 1 : 0}:${alert.id}`,
-  extra: ({ opts }) => `${opts.variant}${opts.hideSecret ? 1 : 0}\u0000${opts.base}`,
+  madeWith: ({ opts }) => `${opts.variant}${opts.hideSecret ? 1 : 0}\u0000${opts.base}`,
   rows: ({ alert: a, refs }) => {
     const ref = refs.repos.get(a.repositoryId);
     const user = (id: number | null) => (id == null ? null : refs.users.get(id));

@@ -37,7 +37,7 @@ export { isSecretScanningPath, SECRET_SCANNING_OPENAPI_URL, SECRET_SCANNING_SCHE
 type ListVariant = 'repository' | 'organization';
 
 /**
- * A page of alerts with everything the answer needs: the body kept for the same page (the alert page memo), or the
+ * A page of alerts with everything the answer needs: the body memoized for the same page (the alert page memo), or the
  * references to present it; the last page's number in page mode.
  */
 interface AlertListResult {
@@ -45,14 +45,14 @@ interface AlertListResult {
   variant: ListVariant;
   /** The rows outside the page's text the answer is made from: the organization, or the repository and its owner. */
   scope: RepoRef | AccountEntity;
-  kept?: Buffer;
+  memoized?: Buffer;
   refs?: AlertRefs;
   lastPage?: number;
 }
 
-function listExtra(ctx: RequestContext, q: AlertListQuery, variant: ListVariant): { kind: string; extra: string } {
+function listMadeWith(ctx: RequestContext, q: AlertListQuery, variant: ListVariant): { kind: string; madeWith: string } {
   const kind = `${variant}${q.hideSecret ? 1 : 0}`;
-  return { kind, extra: `${kind}\u0000${ctx.config.publicUrl}` };
+  return { kind, madeWith: `${kind}\u0000${ctx.config.publicUrl}` };
 }
 
 function scopeRows(scope: RepoRef | AccountEntity): SourceRows {
@@ -64,16 +64,16 @@ async function alertListResult(ctx: RequestContext, q: AlertListQuery, page: Ale
   // Whole list answers by the text their page was read from (`Page.source`) and their scope rows (the app's
   // alert page memo): a dashboard asking for the same page again gets the same bytes without its rows being
   // presented (nor, in page mode, parsed).
-  const kept = memosOf(ctx).alertPages.get(ctx.db, page.source, listExtra(ctx, q, variant).extra, scopeRows(scope));
-  if (kept) return { page, variant, scope, kept, lastPage: await lastPage };
+  const memoized = memosOf(ctx).alertPages.get(ctx.db, page.source, listMadeWith(ctx, q, variant).madeWith, scopeRows(scope));
+  if (memoized) return { page, variant, scope, memoized, lastPage: await lastPage };
   const [refs, last] = await Promise.all([loadAlertRefs(ctx, page.items, 'repo' in scope ? [scope] : []), lastPage]);
   return { page, variant, scope, refs, lastPage: last };
 }
 
 
-/** The list's body: kept for this page, or presented (each alert's text reused when its rows are unchanged) and kept. */
+/** The list's body: memoized for this page, or presented (each alert's text reused when its rows are unchanged) and memoized. */
 function alertListBody(ctx: RequestContext, q: AlertListQuery, r: AlertListResult): Buffer {
-  if (r.kept) return r.kept;
+  if (r.memoized) return r.memoized;
   const { page, variant } = r;
   const refs = r.refs!;
   const base = ctx.config.publicUrl;
@@ -81,7 +81,7 @@ function alertListBody(ctx: RequestContext, q: AlertListQuery, r: AlertListResul
   // earlier answer reuses that answer's text (the app's alert text memo).
   const presentations = new AnswerPresentations(base);
   const opts = { base, variant, hideSecret: q.hideSecret, presentations };
-  const { extra } = listExtra(ctx, q, variant);
+  const { madeWith } = listMadeWith(ctx, q, variant);
   const texts = memosOf(ctx).alertTexts;
   const body = texts.jsonArray(
     page.items.map((alert) => texts.textOf(ctx.db, LISTED_ALERT_TEXT, { alert, refs, opts })),
@@ -90,12 +90,12 @@ function alertListBody(ctx: RequestContext, q: AlertListQuery, r: AlertListResul
   // The answer depends on the page's text and on the scope rows only when every repository's owner is a scope
   // row (an organization's alerts are of its own repositories; a repository's, of it), and when the items built
   // from the text are what the loaders gave the presenter: `page.source`, read now that the items are built, says so.
-  // (A kept answer is given for the text and scope rows alone: `alertListResult` needs no items for it.)
+  // (A memoized answer is given for the text and scope rows alone: `alertListResult` needs no items for it.)
   const rows = scopeRows(r.scope);
   const owners = 'repo' in r.scope ? r.scope.owner : r.scope;
   let keep = true;
   for (const ref of refs.repos.values()) if (ref.owner !== owners && !sameRow(ctx.db, ref.owner, owners)) keep = false;
-  if (keep) memosOf(ctx).alertPages.set(page.source, extra, rows, body);
+  if (keep) memosOf(ctx).alertPages.set(page.source, madeWith, rows, body);
   return body;
 }
 

@@ -15,7 +15,7 @@ import { presentOrganizer, presentVenue } from './calendar-venues.presenters';
 import { maskProtected } from '../../services/calendar/linked-posts';
 import { catalogMessage } from './messages';
 import { postWireDates } from '../../services/calendar/posts';
-import type { KeptText } from '../text-memo';
+import type { MemoizedText } from '../text-memo';
 import { wpJsonEncode } from './json';
 
 export interface EventPresentation {
@@ -183,14 +183,14 @@ export interface ListedEvent {
 const maskFlag = (masked: boolean) => (masked ? 'm' : '-');
 
 /**
- * What a listed event's text (wp_json_encode'd, ASCII) is made from (../text-memo.ts `KeptText`): the event and its
+ * What a listed event's text (wp_json_encode'd, ASCII) is made from (../text-memo.ts `MemoizedText`): the event and its
  * venues, organizers, categories and tags as the answer read them (in its language: translations are applied to
  * those rows; term counts are columns of the terms), and the rest as one string: the site's URLs, time zone and
  * language, and which of them are masked for this viewer.
  */
-export const LISTED_EVENT_TEXT: KeptText<ListedEvent> = {
+export const LISTED_EVENT_TEXT: MemoizedText<ListedEvent> = {
   slot: ({ presentation }) => `e${presentation.event.id}`,
-  extra: ({ presentation: p, wire }) => {
+  madeWith: ({ presentation: p, wire }) => {
     const x = p.relations;
     const site = `${wire.baseUrl}\u0000${wire.siteUrl}\u0000${wire.siteTz}\u0000${wire.language ?? ''}`;
     return `${site}\u0000${maskFlag(p.masked)}${x.venues.map((v) => maskFlag(p.maskedLinked.has(v.id))).join('')}|${x.organizers.map((o) => maskFlag(p.maskedLinked.has(o.id))).join('')}|${x.categories.length}|${x.tags.length}`;

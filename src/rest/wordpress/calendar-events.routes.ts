@@ -191,7 +191,7 @@ export async function presentEvents(ctx: RequestContext, events: CalendarEventEn
   return events.map((event, i) => presentEvent({ event, relations: relations[i], termCounts, masked: !single && service.masked(ctx, event), maskedLinked, single, shared }, wire));
 }
 
-/** The list answer: `{"events":[...], rest_url, ...}`, the events' texts kept across answers, as ASCII bytes. */
+/** The list answer: `{"events":[...], rest_url, ...}`, the events' texts memoized across answers, as ASCII bytes. */
 async function eventListAnswer(ctx: RequestContext, r: EventListResult, q: EventListQuery): Promise<RestResult> {
   const events = r.items;
   const service = ctx.services.calendarEvents;

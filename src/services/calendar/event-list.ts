@@ -20,7 +20,7 @@ import { contentLanguage } from './language';
 import { isPostStatus } from './posts';
 import { likePattern, searchTerms } from './search';
 import { originalCategorySlugs } from './terms.service';
-import { inLanguage } from './translations';
+import { translatedRows } from './translations';
 
 export interface EventListQuery {
   page: number;
@@ -280,8 +280,8 @@ export class EventLister {
     const cols = entityColumns(ctx.db, CalendarEventEntity, 'e', 'e_');
     const offset = (q.page - 1) * q.perPage;
     // One statement: the matching events (id and sort key) found once (a materialized CTE), their count, and the
-    // page's rows joined back by id, each as one JSON array value (SQLite: 786 -> 610 us for a 10-event page with
-    // its 32 columns as result columns, better-sqlite3's per-column cost). A page with no rows needs no total: page 1 is empty (0), a later page is past
+    // page's rows joined back by id, each as one JSON array value (better-sqlite3's per-column cost made 32 result
+    // columns the expensive part). A page with no rows needs no total: page 1 is empty (0), a later page is past
     // the end (404).
     // Folded categories: their subtree as `down`, and how many of the slugs name a category (`matched_`).
     const marks = foldedSlugs ? placeholders(foldedSlugs.length) : '';
@@ -309,7 +309,7 @@ export class EventLister {
     const events = rows.map((r) => cols.hydrateJsonArray(r.e_row)!);
     for (const e of events) ctx.loaders.calendarEventById.prime(e.id, e);
     if (links && rows.length) primeEventLinks(ctx.db, ctx.loaders, events.map((e) => e.id), rows[0].links_ as string | null);
-    return { items: await inLanguage(ctx, 'event', events, language), total, window, status };
+    return { items: await translatedRows(ctx, 'event', events, language), total, window, status };
   }
 
   /** Every id must name a post of `kind` (else 400 on `field`). */

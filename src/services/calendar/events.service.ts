@@ -35,7 +35,7 @@ import { contentLanguage } from './language';
 import { allocatePostId, isPostStatus, postDatesNow, trashedColumns, uniquePostSlug, untrashedSlug } from './posts';
 import { recountTerms, termIdsOfEvent } from './term-counts';
 import { sanitizeTitle } from './text';
-import { applyTranslation, inLanguage, saveTranslation } from './translations';
+import { applyTranslation, translatedRows, saveTranslation } from './translations';
 
 /** What an event write may carry (domain names; every field optional on update). */
 export interface EventWrite {
@@ -158,7 +158,7 @@ export class CalendarEventService {
   async get(ctx: RequestContext, id: number, password?: string): Promise<CalendarEventEntity> {
     const e = await this.stored(ctx, id);
     this.readable(ctx, e, password);
-    return (await inLanguage(ctx, 'event', [e], contentLanguage(ctx)))[0];
+    return (await translatedRows(ctx, 'event', [e], contentLanguage(ctx)))[0];
   }
 
   /** The event a slug names (in the request's language first, then the original slug); unknown → 400 on `slug`. */
@@ -213,8 +213,8 @@ export class CalendarEventService {
     const visibleVenues = venues.filter((v): v is CalendarVenueEntity => v !== null && postVisible(ctx.viewer, v));
     const visibleOrganizers = organizers.filter((o): o is CalendarOrganizerEntity => o !== null && postVisible(ctx.viewer, o));
     const [tv, to, tt] = await Promise.all([
-      inLanguage(ctx, 'venue', visibleVenues, language),
-      inLanguage(ctx, 'organizer', visibleOrganizers, language),
+      translatedRows(ctx, 'venue', visibleVenues, language),
+      translatedRows(ctx, 'organizer', visibleOrganizers, language),
       ctx.services.calendarTerms.translated(ctx, terms.filter((t): t is CalendarTermEntity => t !== null), language),
     ]);
     const venueById = new Map(tv.map((v) => [v.id, v]));
@@ -390,7 +390,7 @@ export class CalendarEventService {
     });
     ctx.loaders.calendarEventById.clear(id);
     const e = (await ctx.loaders.calendarEventById.load(id))!;
-    return (await inLanguage(ctx, 'event', [e], contentLanguage(ctx)))[0];
+    return (await translatedRows(ctx, 'event', [e], contentLanguage(ctx)))[0];
   }
 
   /** Out of the trash, to the status it had (GraphQL restoreEvent). */

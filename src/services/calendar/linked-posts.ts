@@ -30,7 +30,7 @@ import { invalidParameter } from './error-codes';
 import { listStatuses } from './event-list';
 import { searchTerms } from './search';
 import { sanitizeTitle } from './text';
-import { inLanguage, saveTranslation } from './translations';
+import { translatedRows, saveTranslation } from './translations';
 
 export type LinkedKind = 'venue' | 'organizer';
 export type LinkedEntity = CalendarVenueEntity | CalendarOrganizerEntity;
@@ -242,14 +242,14 @@ export class LinkedPostService<E extends LinkedEntity, I extends LinkedPostCommo
     if (rows.length === 0 && (total > 0 || page > 1)) {
       throw new NotFoundError(CALENDAR_MESSAGES[this.spec.codes.archivePageNotFound], { domainCode: this.spec.codes.archivePageNotFound });
     }
-    return { items: await inLanguage(ctx, this.spec.kind, rows as E[], language), total };
+    return { items: await translatedRows(ctx, this.spec.kind, rows as E[], language), total };
   }
 
   /** One post by id, in the request's language: 400 on `id` if it is not this kind, 403 if the viewer may not see it. */
   async get(ctx: RequestContext, id: number): Promise<E> {
     const row = await this.load(ctx, id);
     if (!postVisible(ctx.viewer, row)) throw this.notAccessible();
-    return (await inLanguage(ctx, this.spec.kind, [row], contentLanguage(ctx)))[0];
+    return (await translatedRows(ctx, this.spec.kind, [row], contentLanguage(ctx)))[0];
   }
 
   /** One post by slug (the language's slug first, then the original's): an unknown slug is 400 on `slug`. */
@@ -376,7 +376,7 @@ export class LinkedPostService<E extends LinkedEntity, I extends LinkedPostCommo
       if (!row || (await postKind(tx, id!)) !== this.spec.kind) {
         throw new ValidationError(CALENDAR_MESSAGES[CALENDAR_CODES.INVALID_LINKED_POST_ID], { domainCode: CALENDAR_CODES.INVALID_LINKED_POST_ID });
       }
-      return (await inLanguage(tx, this.spec.kind, [row], contentLanguage(tx)))[0];
+      return (await translatedRows(tx, this.spec.kind, [row], contentLanguage(tx)))[0];
     }
     if (value === null || typeof value !== 'object') {
       throw new ValidationError(CALENDAR_MESSAGES[CALENDAR_CODES.INVALID_LINKED_POST_ID], { domainCode: CALENDAR_CODES.INVALID_LINKED_POST_ID });
@@ -393,7 +393,7 @@ export class LinkedPostService<E extends LinkedEntity, I extends LinkedPostCommo
     const dupQuery = tx.db.getRepository(this.spec.entity as new () => LinkedEntity).createQueryBuilder('p').where(dup.sql, dup.params);
     applyVisibility(dupQuery, 'p', tx.viewer, 'dv');
     const existing = await dupQuery.orderBy('p.id', 'ASC').getOne();
-    if (existing) return (await inLanguage(tx, this.spec.kind, [existing as E], contentLanguage(tx)))[0];
+    if (existing) return (await translatedRows(tx, this.spec.kind, [existing as E], contentLanguage(tx)))[0];
     return this.createIn(tx, input);
   }
 
@@ -571,7 +571,7 @@ export class LinkedPostService<E extends LinkedEntity, I extends LinkedPostCommo
   private async reread(tx: RequestContext, id: number, language: CalendarLanguage | undefined): Promise<E> {
     const row = (await tx.db.getRepository(this.spec.entity as new () => LinkedEntity).findOneByOrFail({ id })) as E;
     tx.loaders.calendarTranslation.clearAll();
-    return (await inLanguage(tx, this.spec.kind, [row], language))[0];
+    return (await translatedRows(tx, this.spec.kind, [row], language))[0];
   }
 
   private notAccessible(): ForbiddenError {

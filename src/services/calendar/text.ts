@@ -136,7 +136,7 @@ export function wpautop(text: string): string {
 
 /**
  * A bounded memo of a pure text rendering: the same titles and descriptions are rendered on every page that shows
- * them (texturize was ~7 % of a calendar list's CPU). Cleared whole when full; long texts are not kept.
+ * them. Cleared whole when full; long texts are not kept.
  */
 function memo(render: (s: string) => string, max = 4096, longest = 20_000): (s: string) => string {
   const done = new Map<string, string>();

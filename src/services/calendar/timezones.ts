@@ -91,7 +91,7 @@ export function offsetSeconds(tz: string, instantMs: number): number {
   const z = requireZone(tz);
   if (typeof z === 'number') return z * 60;
   // Offsets change at most once a day: a day whose first and last second have the same offset has it throughout,
-  // and is answered from the memo afterwards (formatToParts per date was ~10 % of a REST event list's CPU).
+  // and is answered from the memo afterwards (formatToParts per date showed in a REST event list's profile).
   const day = Math.floor(instantMs / DAY_MS);
   const key = `${tz}|${day}`;
   const hit = OFFSET_MEMO.get(key);

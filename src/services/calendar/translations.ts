@@ -16,7 +16,7 @@ export interface TranslatableContent {
 }
 
 /** `rows` as read in `language`: copies with the translated fields (the originals are never changed). */
-export async function inLanguage<T extends { id: number } & TranslatableContent>(
+export async function translatedRows<T extends { id: number } & TranslatableContent>(
   ctx: RequestContext,
   kind: TranslatableKind,
   rows: readonly T[],

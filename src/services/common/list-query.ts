@@ -2,8 +2,8 @@
  * A list query whose SQL text is built once per shape and then only re-bound.
  *
  * Building a page statement with TypeORM's query builder on every request (`getQuery`,
- * `createSelectExpression`, `replacePropertyNamesForTheWholeQuery`, ...) cost ~8 % of a repository list
- * request, for a text that only changes with the query's shape. A `ListQuery` records the calls a service
+ * `createSelectExpression`, `replacePropertyNamesForTheWholeQuery`, ...) was a visible share of a repository
+ * list request, for a text that only changes with the query's shape. A `ListQuery` records the calls a service
  * makes (the same calls it would make on a `SelectQueryBuilder`: `andWhere`, `select`, `leftJoinAndSelect`,
  * ordering, limit/offset, an inline count) and their named parameters. The recorded calls ARE the cache key:
  * every SQL fragment a call passes goes into the key verbatim, so two queries share a text only when the
@@ -181,8 +181,7 @@ export class ListQuery<T extends ObjectLiteral> {
    * a JSON text sequence: rows.ts `jsonTextSequence`) over the page statement, each row being the JSON array of
    * the selected columns; each column's value is handed over already parsed (an array, or null). `readGrouped`
    * gives the text itself: equal texts are equal rows, which lets an answer made from them be reused. The drivers build a result object per row (pg also parses each column's text by type), and
-   * that per-row cost was a third of a 100-row page statement: the repository page with its count 301 -> 201 us
-   * on SQLite; on PostgreSQL 1591 us with 13 typed columns per row -> 848 us.
+   * that per-row cost was a large part of a 100-row page statement, on both databases.
    * The order of the rows is the page statement's ORDER BY, repeated inside the aggregate over the page's sort keys
    * (selected by the page statement as `__o0`, `__o1`, ...): `group_concat(row, char(30) ORDER BY ...)` (SQLite
    * >= 3.44; better-sqlite3 bundles a newer one, checked when the database opens: ormconfig.ts `checkSqliteOrderedAggregates`) and

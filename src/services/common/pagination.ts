@@ -56,7 +56,7 @@ export interface OffsetArgs {
 
 /**
  * COUNT(1) of what a query builder selects (no ordering, no paging). TypeORM's getCount() says
- * COUNT(DISTINCT id), which makes SQLite build a temporary B-tree (17 ms vs 1 ms on 20k alerts).
+ * COUNT(DISTINCT id), which makes SQLite build a temporary B-tree.
  */
 export async function countRows(qb: SelectQueryBuilder<any>): Promise<number> {
   const row = await qb.clone().select('COUNT(1)', 'cnt').orderBy().offset(undefined).limit(undefined).getRawOne<{ cnt: string | number }>();

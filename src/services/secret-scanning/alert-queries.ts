@@ -169,9 +169,9 @@ export class SecretScanningAlertQueryService {
    * hydrated from their raw columns and the related rows primed into the request's loaders. Each row (the
    * alert's and each relation's) is read as one JSON array value (json_array; PostgreSQL json_build_array as
    * text), the relations through scalar subqueries by primary key. SQLite: better-sqlite3 builds a result object
-   * per row with one key per column, and on the dashboard page (100 rows, 63 columns over four tables) that took
-   * 2.1 ms against 1.2 ms this way. PostgreSQL: with LEFT JOINs the planner spent ~6 ms per execution on join
-   * orders for the REST page (six relations), and the driver parsed 63 typed columns per row.
+   * per row with one key per column, and on the dashboard page (100 rows, 63 columns over four tables) that was
+   * the larger cost. PostgreSQL: with LEFT JOINs the planner spent more on join orders for the REST page (six
+   * relations) than the statement's run, and the driver parsed 63 typed columns per row.
    */
   private joinIncludes(
     ctx: RequestContext,
@@ -206,12 +206,12 @@ export class SecretScanningAlertQueryService {
       const table = ctx.db.connection.getMetadata(entity).tableName;
       // Each related row as one JSON array value from a scalar subquery by primary key, on both databases.
       // PostgreSQL: as text (the converter wants the text), and no LEFT JOINs: with six of them the planner spent
-      // ~6 ms per execution on join orders (the prepared statement kept custom plans: LIMIT/OFFSET are bound),
+      // long on join orders at every execution (the prepared statement kept custom plans: LIMIT/OFFSET are bound),
       // more than the statement's whole run; subqueries by primary key are planned on their own, cheaply.
       const value = cols.jsonRow;
       // One relation per line (logs read better; test/e2e/resolve-once.e2e.ts matches organization lookups line by line).
       // PostgreSQL: CASE, so no subplan runs for an alert without that relation (most alerts have no resolver,
-      // bypasser or assignee; it runs one per row otherwise: 7.5 -> 4.9 ms for the REST page). SQLite's lookup of a
+      // bypasser or assignee; it runs one per row otherwise). SQLite's lookup of a
       // NULL key costs nothing.
       const sub = `(SELECT ${value} FROM "${table}" ${alias} WHERE ${alias}.id = ${a}.${foreignKey})`;
       qb.addSelect(`\n${sqlite ? sub : `CASE WHEN ${a}.${foreignKey} IS NULL THEN NULL ELSE ${sub} END`}`, `${alias}_row`);
@@ -268,10 +268,9 @@ export class SecretScanningAlertQueryService {
     const org = await requireOrganizationAlerts(ctx, organization);
     // Alerts of the organization's repositories with secret scanning on, said two ways over the same filters.
     // The page: `owner_id = org` and an EXISTS probe of the alert's repository by primary key, so the
-    // (owner_id, created_at|updated_at) indexes give the order (SQLite: 425 us for the dashboard page against
-    // 490 us with NOT IN (the repositories with it off)). The count: repository_id IN (those with it on),
-    // read from the (repository_id, ...) indexes (on SQLite, 20k alerts: 0.64 ms; with `owner_id = org` added
-    // SQLite chose (owner_id, repository_id): 0.87 ms). Both name the same alerts: an alert's owner_id copies
+    // (owner_id, created_at|updated_at) indexes give the order (cheaper than NOT IN the repositories with it off).
+    // The count: repository_id IN (those with it on), read from the (repository_id, ...) indexes (with
+    // `owner_id = org` added SQLite chose the slower (owner_id, repository_id)). Both name the same alerts: an alert's owner_id copies
     // its repository's owner (set at creation; repositories never change owner).
     const scope = new ListQuery(ctx.db, SecretScanningAlertEntity, 'a');
     const v = ctx.viewer;
@@ -285,14 +284,14 @@ export class SecretScanningAlertQueryService {
     if (scope.conditions === 0) {
       // Nothing narrows the alerts: the total is the sum of the kept per-repository totals (database triggers keep
       // them, entities/secret-scanning/secret-scanning-total.entity.ts) over the same repositories, ~1,200 rows
-      // instead of 20k alerts (PostgreSQL: ~10 ms of the dashboard statement was that count).
+      // instead of 20k alerts (on PostgreSQL that count was most of the dashboard statement).
       count = new ListQuery(ctx.db, SecretScanningAlertTotalEntity, 'st')
         .andWhere('st.repository_id IN (SELECT sr.id FROM repositories sr WHERE sr.owner_id = :oid AND sr.secret_scanning = :on)', { oid: org.id, on: true })
         .countWith('COALESCE(SUM(st.alerts), 0)');
     } else {
       count = scope.clone();
       // PostgreSQL counts with `owner_id = org` as well: an index-only scan of (owner_id, repository_id); without it
-      // the planner hashes all 20k alerts (5 ms instead of about 1).
+      // the planner hashes all the alerts.
       if (ctx.db.connection.options.type === 'postgres') count.andWhere('a.owner_id = :oid', { oid: org.id });
       count.andWhere('a.repository_id IN (SELECT sr.id FROM repositories sr WHERE sr.owner_id = :oid AND sr.secret_scanning = :on)', { oid: org.id, on: true });
     }
