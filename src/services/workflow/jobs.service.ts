@@ -159,6 +159,44 @@ export async function insertJobRow(m: EntityManager, job: WorkflowJobEntity, lea
   return Number(res.raw);
 }
 
+/**
+ * Insert job rows unleased (inside a transaction); their ids in order. PostgreSQL: one multi-row statement (a Map Run
+ * starts up to hundreds of children in a step; one round trip each made the parent's steps slow). SQLite: one prepared
+ * statement per row (no round trips).
+ */
+export async function insertJobRows(m: EntityManager, jobs: WorkflowJobEntity[]): Promise<number[]> {
+  if (m.connection.options.type !== 'postgres') {
+    const ids: number[] = [];
+    for (const j of jobs) ids.push(await insertJobRow(m, j));
+    return ids;
+  }
+  const values: unknown[] = [];
+  const rows = jobs.map((j) => {
+    for (const [, p] of JOB_COLUMNS) values.push(persistent(m, WorkflowJobEntity, p, j[p]));
+    return `(${JOB_COLUMNS.map(() => '?').join(', ')})`;
+  });
+  const sql = `INSERT INTO workflow_jobs (${JOB_COLUMNS.map(([c]) => c).join(', ')}) VALUES ${rows.join(', ')} RETURNING id`;
+  let n = 0;
+  const res = (await m.query(sql.replace(/\?/g, () => `$${++n}`), values)) as Array<{ id: number | string }>;
+  return res.map((r) => Number(r.id));
+}
+
+/** Insert first events of jobs (ExecutionStarted), one statement on PostgreSQL. */
+export async function insertJobEvents(m: EntityManager, events: Array<Pick<WorkflowJobEventEntity, 'jobId' | 'eventId' | 'previousEventId' | 'type' | 'timestamp' | 'details'>>): Promise<void> {
+  if (m.connection.options.type !== 'postgres') {
+    for (const e of events) await insertJobEvent(m, e);
+    return;
+  }
+  const values: unknown[] = [];
+  const rows = events.map((e) => {
+    values.push(e.jobId, e.eventId, e.previousEventId, e.type, persistent(m, WorkflowJobEventEntity, 'timestamp', e.timestamp), e.details);
+    return '(?, ?, ?, ?, ?, ?)';
+  });
+  let n = 0;
+  const sql = `INSERT INTO workflow_job_events (job_id, event_id, previous_event_id, type, timestamp, details) VALUES ${rows.join(', ')}`;
+  await m.query(sql.replace(/\?/g, () => `$${++n}`), values);
+}
+
 /** Insert one history event (inside a transaction). */
 export async function insertJobEvent(m: EntityManager, e: Pick<WorkflowJobEventEntity, 'jobId' | 'eventId' | 'previousEventId' | 'type' | 'timestamp' | 'details'>): Promise<void> {
   await m.query(sqlFor(m, INSERT_EVENT), [e.jobId, e.eventId, e.previousEventId, e.type, persistent(m, WorkflowJobEventEntity, 'timestamp', e.timestamp), e.details]);

@@ -22,7 +22,7 @@ import type { Json, MapRunProgress, MapRuns, MapRunSpec } from './engine';
 import { jobArn, mapRunArn, parseJobArn, parseMapRunArn } from './arn';
 import { jobVisible } from './access';
 import { WORKFLOW_CODES } from './error-codes';
-import { definitionTimeoutSeconds, insertJobEvent, insertJobRow } from './jobs.service';
+import { definitionTimeoutSeconds, insertJobEvents, insertJobRows } from './jobs.service';
 
 type Config = Pick<AppConfig, 'workflowRegion' | 'workflowAccountId'>;
 
@@ -251,17 +251,21 @@ export class JobMapRuns implements MapRuns {
           itemIndex: from + i,
           itemCount: children[i].items,
         });
-        job.id = await insertJobRow(m, job);
-        await insertJobEvent(m, {
-          jobId: job.id,
+        jobs.push(job);
+      }
+      const ids = await insertJobRows(m, jobs);
+      jobs.forEach((j, i) => (j.id = ids[i]));
+      await insertJobEvents(
+        m,
+        jobs.map((j) => ({
+          jobId: j.id,
           eventId: 1,
           previousEventId: 0,
           type: 'ExecutionStarted',
           timestamp: now,
-          details: JSON.stringify({ executionStartedEventDetails: { input, inputDetails: { truncated: false }, roleArn: this.parent.roleArn ?? '' } }),
-        });
-        jobs.push(job);
-      }
+          details: JSON.stringify({ executionStartedEventDetails: { input: j.input, inputDetails: { truncated: false }, roleArn: this.parent.roleArn ?? '' } }),
+        })),
+      );
       return jobs;
     });
     if (started.length) this.hooks.childrenStarted(started);
