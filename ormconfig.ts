@@ -7,14 +7,22 @@ import './src/db/utc';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { DataSource, DataSourceOptions, Logger } from 'typeorm';
-import { ENTITIES } from './entities';
+import { entitiesOf } from './entities';
 import { AppConfig, DatabaseConfig } from './src/config';
-import { POSTGRES_MIGRATIONS } from './src/db/migrations/postgres';
-import { SQLITE_MIGRATIONS } from './src/db/migrations/sqlite';
+import { MODULES } from './src/modules';
+import type { AnyModule } from './src/modules/module';
 
 export interface DataSourceExtras {
   /** TypeORM logger (tests use it to count SQL statements). */
   logger?: Logger;
+  /** The modules whose entities and migrations make the schema (default: the gateway's, src/modules). */
+  modules?: readonly AnyModule[];
+}
+
+/** The migrations of a module list for one dialect (TypeORM runs them in timestamp order). */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+export function migrationsOf(modules: readonly AnyModule[], dialect: 'sqlite' | 'postgres'): Function[] {
+  return modules.flatMap((m) => m.migrations[dialect]);
 }
 
 /**
@@ -29,8 +37,9 @@ export function checkSqliteOrderedAggregates(version: string): void {
 }
 
 export function buildDataSourceOptions(database: DatabaseConfig, extras: DataSourceExtras = {}): DataSourceOptions {
+  const modules = extras.modules ?? MODULES;
   const common = {
-    entities: ENTITIES,
+    entities: entitiesOf(modules),
     synchronize: false,
     migrationsRun: false,
     logging: extras.logger ? ('all' as const) : false,
@@ -44,7 +53,7 @@ export function buildDataSourceOptions(database: DatabaseConfig, extras: DataSou
       ...common,
       type: 'better-sqlite3',
       database: database.path,
-      migrations: SQLITE_MIGRATIONS,
+      migrations: migrationsOf(modules, 'sqlite'),
       enableWAL: database.path !== ':memory:',
       prepareDatabase: (db: { pragma(s: string): unknown; prepare(sql: string): { get(): unknown } }) => {
         checkSqliteOrderedAggregates((db.prepare('SELECT sqlite_version() AS v').get() as { v: string }).v);
@@ -58,7 +67,7 @@ export function buildDataSourceOptions(database: DatabaseConfig, extras: DataSou
     ...common,
     type: 'postgres',
     url: database.url,
-    migrations: POSTGRES_MIGRATIONS,
+    migrations: migrationsOf(modules, 'postgres'),
     extra: { max: 10, options: '-c timezone=UTC', connectionTimeoutMillis: 5000 },
   };
 }

@@ -1,10 +1,14 @@
 import type { NonEmptyArray } from 'type-graphql';
+import { MODULES } from '../src/modules';
+import type { AnyModule } from '../src/modules/module';
 import { NodeResolver } from './common/node.resolver';
-import { OrganizationResolver, RepositoryResolver, UserResolver } from './identity/identity.resolver';
-import { SECRET_SCANNING_RESOLVERS } from './secret-scanning/secret-scanning.resolver';
-import { CALENDAR_RESOLVERS } from './calendar';
-import { WORKFLOW_RESOLVERS } from './workflow/workflow.resolver';
 
-/** Every resolver of every domain: the schema is built from exactly this list. */
+/** The resolvers of a module list (and the Relay `node` fields they share): the schema is built from exactly these. */
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const RESOLVERS: NonEmptyArray<Function> = [NodeResolver, UserResolver, OrganizationResolver, RepositoryResolver, ...SECRET_SCANNING_RESOLVERS, ...CALENDAR_RESOLVERS, ...WORKFLOW_RESOLVERS];
+export function resolversOf(modules: readonly AnyModule[]): NonEmptyArray<Function> {
+  return [NodeResolver, ...modules.flatMap((m) => m.resolvers())];
+}
+
+/** Every resolver of every module. */
+// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+export const RESOLVERS: NonEmptyArray<Function> = resolversOf(MODULES);

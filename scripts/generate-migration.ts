@@ -4,6 +4,8 @@
  *   SQLite: a throwaway in-memory database. PostgreSQL: a throwaway database created next to
  *   MIGRATION_PG_URL (default postgres://postgres@127.0.0.1:5432/test) and dropped afterwards.
  * `--check` only reports whether the entities and migrations differ (exit 1 when they do).
+ * The index of each dialect's folder lists every migration (test/unit/modules.spec.ts checks that each is in exactly
+ * one module's `migrations`): list a new one in its domain's module (src/modules/<domain>/<domain>.module.ts).
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -79,7 +81,7 @@ async function main(): Promise<void> {
       else {
         fs.writeFileSync(path.join(srcRoot, 'sqlite', `${stamp}-${name}.ts`), render(`${name}${stamp}`, q.up, q.down));
         writeIndex(path.join(srcRoot, 'sqlite'), 'SQLITE_MIGRATIONS');
-        console.log(`sqlite: wrote ${stamp}-${name}.ts (${q.up.length} statements)`);
+        console.log(`sqlite: wrote ${stamp}-${name}.ts (${q.up.length} statements): list ${name}${stamp} in its module's migrations.sqlite`);
       }
     } else console.log('sqlite: up to date');
   } finally {
@@ -97,7 +99,7 @@ async function main(): Promise<void> {
         else {
           fs.writeFileSync(path.join(srcRoot, 'postgres', `${stamp}-${name}.ts`), render(`${name}${stamp}`, q.up, q.down));
           writeIndex(path.join(srcRoot, 'postgres'), 'POSTGRES_MIGRATIONS');
-          console.log(`postgres: wrote ${stamp}-${name}.ts (${q.up.length} statements)`);
+          console.log(`postgres: wrote ${stamp}-${name}.ts (${q.up.length} statements): list ${name}${stamp} in its module's migrations.postgres`);
         }
       } else console.log('postgres: up to date');
     } finally {

@@ -9,7 +9,9 @@ import { ANONYMOUS, Viewer } from './auth/viewer';
 import type { AppConfig } from './config';
 import type { Language } from './i18n';
 import { writeTransaction } from './db/transaction';
-import { clearLoaders, createLoaders, Loaders } from './loaders';
+import type { Loaders } from './loaders';
+import { clearLoaders, loadersLike, loadersOf } from './loaders/loader';
+import { modulesOf } from './modules/module';
 import type { Services } from './services';
 
 /** pino's logger as Fastify types it (request loggers carry the request id). */
@@ -53,6 +55,7 @@ export interface HttpRequestFacts {
 
 export interface AppDeps {
   dataSource: DataSource;
+  /** Made by createServices from the app's module list (whose loaders each request gets). */
   services: Services;
   config: AppConfig;
   log: AppLogger;
@@ -94,7 +97,7 @@ export function contextFor(deps: AppDeps, requestId: string, viewer: Viewer = AN
     viewer,
     db,
     dataSource: deps.dataSource,
-    loaders: createLoaders(db, viewer.kind === 'user' ? viewer.user.id : undefined),
+    loaders: loadersOf(modulesOf(deps.services), db, viewer.kind === 'user' ? viewer.user.id : undefined) as Loaders,
     services: deps.services,
     config: deps.config,
     log: log ?? deps.log,
@@ -111,7 +114,7 @@ export function contextFor(deps: AppDeps, requestId: string, viewer: Viewer = AN
 export async function withTransaction<T>(ctx: RequestContext, fn: (tx: RequestContext) => Promise<T>): Promise<T> {
   try {
     return await writeTransaction(ctx.db, async (manager) =>
-      manager === ctx.db ? fn(ctx) : fn({ ...ctx, db: manager, loaders: createLoaders(manager, ctx.viewer.kind === 'user' ? ctx.viewer.user.id : undefined) }),
+      manager === ctx.db ? fn(ctx) : fn({ ...ctx, db: manager, loaders: loadersLike(ctx.loaders, manager, ctx.viewer.kind === 'user' ? ctx.viewer.user.id : undefined) }),
     );
   } finally {
     // What the request's loaders cached before the write may be stale now: later reads go to the database.

@@ -2,7 +2,7 @@
  * `npm start`: migrate, seed the demo on first run, listen, and shut down gracefully on SIGTERM/SIGINT.
  */
 import './db/utc';
-import { AccountEntity } from '../entities';
+import { AccountEntity } from '../entities/identity';
 import { ConfigError, loadConfig } from './config';
 import { createLogger } from './observability/logger';
 import { DemoCredentials, loadDemoCredentials, saveDemoCredentials, seedDemo } from './seed/demo';

@@ -1,10 +1,12 @@
 /**
  * createApp(config): one Fastify server with
  *   POST/GET /graphql       the one graph (Apollo Server 5), GraphiQL for browsers (offline)
- *   REST families           GitHub-style (root), WordPress-style (/calendar/...), AWS JSON (X-Amz-Target)
+ *   REST families           every module's rows, in their family's style (GitHub, WordPress, AWS JSON)
  *   GET /healthz, /readyz   process up / database (and Redis, when configured) reachable
  *   GET /metrics            Prometheus
- * and a graceful close(): stop accepting, finish in-flight requests, close the database.
+ * for the domains of a module list (src/modules; each brings its entities, services, loaders, resolvers, REST rows,
+ * background work and metrics), and a graceful close(): stop accepting, finish in-flight requests, stop the modules'
+ * background work, close the database.
  */
 import './db/utc';
 import 'reflect-metadata';
@@ -22,7 +24,6 @@ import { PLAYGROUND_ASSET_PREFIX, playgroundAsset, playgroundPage } from './grap
 import { getSchema } from './graphql/schema';
 import { createLogger } from './observability/logger';
 import { Metrics } from './observability/metrics';
-import { registerWorkflowMetrics } from './observability/workflow-metrics';
 import { REQUEST_CODES } from './errors/codes';
 import { graphqlHttpErrors, isGraphqlPath } from './graphql/http-errors';
 import { anonymousBodyLimit } from './http-body-limit';
@@ -32,11 +33,12 @@ import { familyOf } from './rest/families';
 import { githubFamily } from './rest/github/family';
 import { registerOpenApiDocuments } from './rest/openapi';
 import type { RestRoute } from './rest/route-table';
-import { REST_ROUTES } from './rest/routes';
+import { routesOf } from './rest/routes';
 import { familyBody, registerRoutes, routeErrorReply, withGeneratedRoutes } from './rest/register';
 import { FAMILIES } from './rest/families';
 import { createServices } from './services';
-import { startWorkflowRunning } from './services/workflow/runner/setup';
+import { MODULES } from './modules';
+import { AnyModule, closeModules, ModuleMetrics, ModuleRunning } from './modules/module';
 import { GraphQLError } from 'graphql';
 import { createRedis, RedisLike } from './db/redis';
 import { inRequestScope, installRequestCancellation } from './db/request-cancel';
@@ -60,7 +62,9 @@ export interface CreateAppOptions {
   dataSource?: DataSource;
   /** Use this logger (tests capture logs). */
   logger?: Logger;
-  /** The REST route rows to serve (default: every domain's, src/rest/routes.ts). */
+  /** The domains to serve (default: the gateway's, src/modules). A given dataSource must hold their tables. */
+  modules?: readonly AnyModule[];
+  /** The REST route rows to serve (default: every module's). */
   routes?: RestRoute<any, any>[];
   /** More Apollo plugins (tests observe the GraphQL pipeline with one). */
   graphqlPlugins?: ApolloServerPlugin<GraphqlContext>[];
@@ -129,19 +133,26 @@ function writeClientError(err: NodeJS.ErrnoException, socket: RawSocket, log: Lo
 
 export async function createApp(config: AppConfig, options: CreateAppOptions = {}): Promise<App> {
   const log = options.logger ?? createLogger(config.logLevel);
-  const dataSource = options.dataSource ?? (await openDatabase(config));
+  const modules = options.modules ?? MODULES;
+  const dataSource = options.dataSource ?? (await openDatabase(config, { modules }));
   const redis: RedisLike | undefined = config.redisUrl ? await createRedis(config.redisUrl, log) : undefined;
   const metrics = new Metrics();
-  const services = createServices({ detectorThreads: config.detectorThreads });
-  const interrupted = await services.secretScanningPush.failInterruptedScans(dataSource.manager);
-  if (interrupted) log.warn({ scans: interrupted }, 'secret scans left in_progress by a previous run marked failed');
+  const services = createServices({ detectorThreads: config.detectorThreads }, modules);
   // REST answer memos: this app's own, cleared by close().
   const memos = new RestMemos(config.restMemoBytes);
   metrics.registerMemos(() => memos.named());
   const deps: AppDeps = { dataSource, services, config, log, memos };
-  const workflowMetrics = registerWorkflowMetrics(metrics, deps);
-  // Workflow jobs: run here (embedded), through BullMQ (queue, dispatch) or elsewhere (off): WORKFLOW_RUNNER.
-  const workflow = startWorkflowRunning(deps);
+  const moduleMetrics: ModuleMetrics[] = [];
+  for (const m of modules) {
+    const observed = m.metrics?.(metrics, services, deps);
+    if (observed?.request) moduleMetrics.push(observed);
+  }
+  // Each module's background work (runners, pollers), in list order; closed in reverse order.
+  const running: ModuleRunning[] = [];
+  for (const m of modules) {
+    const r = await m.start?.(services, deps);
+    if (r) running.push(r);
+  }
 
   const fastify = Fastify({
     loggerInstance: log as unknown as FastifyBaseLogger,
@@ -270,7 +281,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
       const seconds = reply.elapsedTime / 1000;
       metrics.httpRequests.inc({ method: req.method, route, status: String(status) });
       metrics.httpDuration.observe({ method: req.method, route, status: String(status) }, seconds);
-      if (req.headers['x-amz-target'] !== undefined) workflowMetrics.awsRequest(req.headers['x-amz-target'], status, seconds);
+      for (const observed of moduleMetrics) observed.request!(req, status, seconds);
       if (!(req.log as unknown as Logger).isLevelEnabled('info')) return;
       const graphql = (req.appContext as GraphqlContext | undefined)?.graphql;
       req.log.info(
@@ -365,7 +376,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   });
 
   // ---- GraphQL ----
-  const schema = await getSchema();
+  const schema = await getSchema(options.modules);
   const apollo = createApollo({ schema, metrics, log, introspection: config.introspection, plugins: options.graphqlPlugins });
   await apollo.start();
   const graphqlHandler = fastifyGraphqlHandler(apollo, {
@@ -402,10 +413,10 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   });
 
   // ---- REST families ----
-  const routes = withGeneratedRoutes(options.routes ?? REST_ROUTES);
+  const routes = withGeneratedRoutes(options.routes ?? routesOf(modules));
   registerRoutes(fastify, deps, routes);
-  // Every family's OpenAPI documents (GET /openapi/secret-scanning.json, ...), generated from the same rows.
-  registerOpenApiDocuments(fastify, config, routes);
+  // Every family's and module's OpenAPI documents, generated from the same rows.
+  registerOpenApiDocuments(fastify, config, routes, modules.flatMap((m) => m.openapi ?? []));
 
   let closing: Promise<void> | undefined;
   const app: App = {
@@ -436,12 +447,9 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
           await apollo.stop();
         } finally {
           clearTimeout(timer);
-          // Running job steps are aborted unpersisted: their jobs resume from the last transition at the next start.
-          await workflow.close().catch((err) => log.error({ err }, 'stopping the workflow runner failed'));
-          // Background rescans are cancelled and marked failed; the detector's threads end.
-          await services.secretScanningPush.close().catch((err) => log.error({ err }, 'closing the secret detector failed'));
-          await services.calendarImport.close().catch((err) => log.error({ err }, 'closing the iCalendar importer failed'));
-          await services.workflowDefinitions.close().catch((err) => log.error({ err }, 'closing the definition checker failed'));
+          // What modules run in the background stops (latest started first), then what their services hold.
+          for (const r of [...running].reverse()) await Promise.resolve(r.close()).catch((err) => log.error({ err }, 'stopping a module failed'));
+          await closeModules(modules, services, log);
           memos.close();
           if (redis) await redis.quit().catch(() => undefined);
           if (dataSource.isInitialized) await dataSource.destroy();

@@ -9,6 +9,8 @@ import { openDatabase } from '../ormconfig';
 import { ConfigError, loadConfig } from './config';
 import type { AppDeps } from './context';
 import { createLogger } from './observability/logger';
+import { MODULES } from './modules';
+import { closeModules } from './modules/module';
 import { createServices } from './services';
 import { startWorkflowRunning } from './services/workflow/runner/setup';
 
@@ -41,9 +43,7 @@ async function main(): Promise<void> {
     log.info({ signal }, 'workflow worker stopping');
     running
       .close()
-      .then(() => services.secretScanningPush.close())
-      .then(() => services.calendarImport.close())
-      .then(() => services.workflowDefinitions.close())
+      .then(() => closeModules(MODULES, services, log))
       .then(() => dataSource.destroy())
       .then(() => process.exit(0))
       .catch((err) => {

@@ -18,7 +18,6 @@
 import { recountAllTerms } from '../../src/services/calendar/term-counts';
 import type { DataSource, EntityManager } from 'typeorm';
 import {
-  AccountEntity,
   CalendarEventEntity,
   CalendarEventOrganizerEntity,
   CalendarEventTermEntity,
@@ -29,7 +28,8 @@ import {
   CalendarPostStatus,
   CalendarTermEntity,
   CalendarVenueEntity,
-} from '../../entities';
+} from '../../entities/calendar';
+import { AccountEntity } from '../../entities/identity';
 import { parseCost } from '../../src/services/calendar/cost';
 import { formatYmdHis, fromWallClock } from '../../src/services/calendar/timezones';
 import { insertChunks, prng, SeedResult } from './seed';

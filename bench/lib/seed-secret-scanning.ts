@@ -15,18 +15,16 @@
  */
 import { createHash } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
+import { MembershipEntity, RepositoryCollaboratorEntity, RepositoryEntity } from '../../entities/identity';
 import {
   AlertResolution,
   AlertState,
   AlertValidity,
   LocationType,
-  MembershipEntity,
-  RepositoryCollaboratorEntity,
-  RepositoryEntity,
   SecretScanningAlertCounterEntity,
   SecretScanningAlertEntity,
   SecretScanningLocationEntity,
-} from '../../entities';
+} from '../../entities/secret-scanning';
 import { SECRET_TYPES, SecretTypeInfo } from '../../src/services/secret-scanning/detector/catalog';
 import { insertChunks, prng, SeedResult } from './seed';
 

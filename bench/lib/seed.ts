@@ -15,7 +15,7 @@ import {
   RepositoryCollaboratorEntity,
   RepositoryEntity,
   RepositoryPermission,
-} from '../../entities';
+} from '../../entities/identity';
 import type { Services } from '../../src/services';
 
 export interface SeedOptions {

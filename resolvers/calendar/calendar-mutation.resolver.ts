@@ -3,8 +3,8 @@
  * tags. Thin: input -> the calendar services' own writes (access and rules live there) -> entities.
  */
 import { Arg, Ctx, ID, Mutation, Resolver } from 'type-graphql';
-import { CalendarEventEntity, CalendarOrganizerEntity, CalendarTermEntity, CalendarVenueEntity } from '../../entities';
-import type { CalendarLanguage, CalendarTaxonomy } from '../../entities';
+import { CalendarEventEntity, CalendarOrganizerEntity, CalendarTermEntity, CalendarVenueEntity } from '../../entities/calendar';
+import type { CalendarLanguage, CalendarTaxonomy } from '../../entities/calendar';
 import type { RequestContext } from '../../src/context';
 import type { EventWrite } from '../../src/services/calendar/events.service';
 import type { LinkedEntity, LinkedPostCommonInput, LinkedPostService } from '../../src/services/calendar/linked-posts';

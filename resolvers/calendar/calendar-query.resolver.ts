@@ -5,8 +5,8 @@
  */
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, ID, Info, Query, Resolver } from 'type-graphql';
-import { CalendarEventEntity, CalendarOrganizerEntity, CalendarTermEntity, CalendarVenueEntity } from '../../entities';
-import type { CalendarLanguage } from '../../entities';
+import { CalendarEventEntity, CalendarOrganizerEntity, CalendarTermEntity, CalendarVenueEntity } from '../../entities/calendar';
+import type { CalendarLanguage } from '../../entities/calendar';
 import type { RequestContext } from '../../src/context';
 import { ValidationError } from '../../src/errors/app-error';
 import { CALENDAR_CODES } from '../../src/services/calendar/error-codes';

@@ -3,8 +3,8 @@
  * query, and the event and term pages the query, venue and organizer resolvers answer.
  */
 import type { GraphQLResolveInfo } from 'graphql';
-import { CalendarEventEntity, CalendarTermEntity } from '../../entities';
-import type { CalendarTaxonomy } from '../../entities';
+import { CalendarEventEntity, CalendarTermEntity } from '../../entities/calendar';
+import type { CalendarTaxonomy } from '../../entities/calendar';
 import type { RequestContext } from '../../src/context';
 import type { EventListQuery } from '../../src/services/calendar/event-list';
 import type { TermView } from '../../src/services/calendar/terms.service';

@@ -4,8 +4,8 @@
  * page/perPage paging, id arguments (global ids or database ids), and per-request memos (relations primed by the
  * list resolvers, events unlocked by their password).
  */
-import { CalendarVenueEntity } from '../../entities';
-import type { CalendarEventEntity, CalendarLanguage, CalendarOrganizerEntity } from '../../entities';
+import { CalendarVenueEntity } from '../../entities/calendar';
+import type { CalendarEventEntity, CalendarLanguage, CalendarOrganizerEntity } from '../../entities/calendar';
 import type { RequestContext } from '../../src/context';
 import { NotFoundError, quoteInput, ValidationError } from '../../src/errors/app-error';
 import { REQUEST_CODES } from '../../src/errors/codes';

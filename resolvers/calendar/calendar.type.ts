@@ -6,8 +6,8 @@
  */
 import { ArrayMaxSize, IsOptional, Max, MaxLength, Min, MinLength, ValidateNested } from 'class-validator';
 import { ArgsType, Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { CALENDAR_LANGUAGES, CALENDAR_POST_STATUSES } from '../../entities';
-import type { CalendarLanguage, CalendarPostStatus } from '../../entities';
+import { CALENDAR_LANGUAGES, CALENDAR_POST_STATUSES } from '../../entities/calendar';
+import type { CalendarLanguage, CalendarPostStatus } from '../../entities/calendar';
 import { enumFrom } from '../common/enum';
 import { Node } from '../common/node';
 

@@ -1,8 +1,8 @@
 /** The EventCategory type: its fields, stored count, parent and children. */
 import { Ctx, FieldResolver, ID, Int, Resolver, Root } from 'type-graphql';
-import { CalendarTermEntity } from '../../entities';
+import { CalendarTermEntity } from '../../entities/calendar';
 import type { RequestContext } from '../../src/context';
-import { loadAll } from '../../src/loaders';
+import { loadAll } from '../../src/loaders/loader';
 import { toGlobalId } from '../common/global-id';
 import { orNull, registerNodeType } from '../common/node';
 import { EventCategory } from './calendar.type';

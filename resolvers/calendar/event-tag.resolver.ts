@@ -1,6 +1,6 @@
 /** The EventTag type: its fields and stored count. */
 import { FieldResolver, ID, Int, Resolver, Root } from 'type-graphql';
-import { CalendarTermEntity } from '../../entities';
+import { CalendarTermEntity } from '../../entities/calendar';
 import { toGlobalId } from '../common/global-id';
 import { orNull, registerNodeType } from '../common/node';
 import { EventTag } from './calendar.type';

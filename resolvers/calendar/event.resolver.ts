@@ -3,7 +3,8 @@
  * `calendarEvents.relations` (primed once per page when the selection asks for them) and the request's DataLoaders.
  */
 import { Ctx, FieldResolver, ID, Int, Resolver, Root } from 'type-graphql';
-import { AccountEntity, CalendarEventEntity, CalendarOrganizerEntity, CalendarTermEntity, CalendarVenueEntity } from '../../entities';
+import { CalendarEventEntity, CalendarOrganizerEntity, CalendarTermEntity, CalendarVenueEntity } from '../../entities/calendar';
+import { AccountEntity } from '../../entities/identity';
 import type { RequestContext } from '../../src/context';
 import { permalink, wireContext } from '../../src/rest/wordpress/calendar-wire';
 import { catalogMessage } from '../../src/rest/wordpress/messages';

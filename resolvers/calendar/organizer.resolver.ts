@@ -1,7 +1,7 @@
 /** The Organizer type: its fields (masked as the organizers service says) and the organizer's events. */
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Resolver, Root } from 'type-graphql';
-import { CalendarEventEntity, CalendarOrganizerEntity } from '../../entities';
+import { CalendarEventEntity, CalendarOrganizerEntity } from '../../entities/calendar';
 import type { RequestContext } from '../../src/context';
 import { permalink, wireContext } from '../../src/rest/wordpress/calendar-wire';
 import { renderContent, renderTitle } from '../../src/services/calendar/text';

@@ -1,7 +1,7 @@
 /** The Venue type: its fields (masked as the venues service says) and the events at the venue. */
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Resolver, Root } from 'type-graphql';
-import { CalendarEventEntity, CalendarVenueEntity } from '../../entities';
+import { CalendarEventEntity, CalendarVenueEntity } from '../../entities/calendar';
 import type { RequestContext } from '../../src/context';
 import { permalink, wireContext } from '../../src/rest/wordpress/calendar-wire';
 import { renderContent, renderTitle } from '../../src/services/calendar/text';

@@ -4,7 +4,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { connectionSelection, propertiesRead } from '../common/lookahead';
-import { AccountEntity, RepositoryEntity } from '../../entities';
+import { AccountEntity, RepositoryEntity } from '../../entities/identity';
 import type { RequestContext } from '../../src/context';
 import { NotFoundError } from '../../src/errors/app-error';
 import { parseFullName } from '../../src/services/identity/identity.service';

@@ -6,14 +6,13 @@
  */
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, createParameterDecorator, Ctx, FieldResolver, ID, Info, Int, Mutation, Resolver, Root } from 'type-graphql';
+import { AccountEntity, RepositoryEntity } from '../../entities/identity';
 import {
-  AccountEntity,
-  RepositoryEntity,
   ScanKind,
   SecretScanningAlertEntity,
   SecretScanningLocationEntity,
   SecretScanningScanEntity,
-} from '../../entities';
+} from '../../entities/secret-scanning';
 import type { RequestContext } from '../../src/context';
 import { NotFoundError } from '../../src/errors/app-error';
 import { parseFullName } from '../../src/services/identity/identity.service';

@@ -30,7 +30,7 @@ import {
   SCAN_KINDS,
   ScanKind,
   URL_LOCATION_TYPES,
-} from '../../entities';
+} from '../../entities/secret-scanning';
 import { enumFrom } from '../common/enum';
 import { Node } from '../common/node';
 

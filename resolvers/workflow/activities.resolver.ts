@@ -1,6 +1,6 @@
 /** Workflow activities and task answers in the graph: thin over activities.service.ts (the wire protocol's rules). */
 import { Arg, Ctx, FieldResolver, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { WorkflowActivityEntity, WorkflowJobEntity, WorkflowTaskEntity } from '../../entities';
+import { WorkflowActivityEntity, WorkflowJobEntity, WorkflowTaskEntity } from '../../entities/workflow';
 import type { RequestContext } from '../../src/context';
 import {
   CreateWorkflowActivityInput,

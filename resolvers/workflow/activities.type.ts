@@ -4,8 +4,8 @@
  */
 import { IsOptional, MaxLength, MinLength } from 'class-validator';
 import { Field, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { WORKFLOW_TASK_KINDS, WORKFLOW_TASK_STATUSES } from '../../entities';
-import type { WorkflowTaskKind, WorkflowTaskStatus } from '../../entities';
+import { WORKFLOW_TASK_KINDS, WORKFLOW_TASK_STATUSES } from '../../entities/workflow';
+import type { WorkflowTaskKind, WorkflowTaskStatus } from '../../entities/workflow';
 import { enumFrom } from '../common/enum';
 
 export const WorkflowTaskKindEnum = enumFrom(WORKFLOW_TASK_KINDS);

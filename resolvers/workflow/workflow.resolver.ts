@@ -6,7 +6,8 @@
  * starter go through the request's DataLoaders, so a page of jobs costs a fixed number of statements.
  */
 import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { AccountEntity, WorkflowDefinitionEntity, WorkflowJobEntity } from '../../entities';
+import { AccountEntity } from '../../entities/identity';
+import { WorkflowDefinitionEntity, WorkflowJobEntity } from '../../entities/workflow';
 import type { RequestContext } from '../../src/context';
 import type { JobEvent } from '../../src/services/workflow/jobs.service';
 import { Connection, ConnectionArgs, ConnectionShape, toConnection } from '../common/connection';

@@ -7,8 +7,8 @@
 import { IsOptional, MaxLength, MinLength } from 'class-validator';
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { WORKFLOW_DEFINITION_STATUSES, WORKFLOW_JOB_STATUSES } from '../../entities';
-import type { WorkflowDefinitionStatus, WorkflowJobStatus } from '../../entities';
+import { WORKFLOW_DEFINITION_STATUSES, WORKFLOW_JOB_STATUSES } from '../../entities/workflow';
+import type { WorkflowDefinitionStatus, WorkflowJobStatus } from '../../entities/workflow';
 import { WORKFLOW_TYPES } from '../../src/services/workflow/definitions.service';
 import type { WorkflowType } from '../../src/services/workflow/definitions.service';
 import { enumFrom } from '../common/enum';

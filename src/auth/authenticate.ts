@@ -8,7 +8,7 @@
  * Neither the token nor the password ever appears in an error message.
  */
 import type { DataSource } from 'typeorm';
-import { AccessTokenEntity, AccountEntity } from '../../entities';
+import { AccessTokenEntity, AccountEntity } from '../../entities/identity';
 import { entityColumns, queryRows } from '../db/rows';
 import { UnauthenticatedError } from '../errors/app-error';
 import { AUTH_CODES } from '../errors/codes';

@@ -8,7 +8,7 @@
  * The facts about the resource (the viewer's repository permission, organization role...) are computed
  * by AccessService from the database, so this function stays pure and is tested as a matrix.
  */
-import type { CalendarRole, OrgRole, RepositoryPermission } from '../../entities';
+import type { CalendarRole, OrgRole, RepositoryPermission } from '../../entities/identity';
 import type { Viewer } from './viewer';
 
 export type RepositoryAction =

@@ -18,7 +18,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import { SignatureV4 } from '@smithy/signature-v4';
 import { NodeSha256 } from '@graphql-domain-gateway/workflow-client';
 import type { DataSource } from 'typeorm';
-import type { AccountEntity } from '../../entities';
+import type { AccountEntity } from '../../entities/identity';
 import type { AppConfig } from '../config';
 import type { HttpRequestFacts } from '../context';
 import { quoteInput, UnauthenticatedError } from '../errors/app-error';

@@ -4,7 +4,7 @@
  * typo is caught before any database look-up. Only the SHA-256 of a token is stored.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import type { TokenKind } from '../../entities';
+import type { TokenKind } from '../../entities/identity';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 export const TOKEN_PREFIX: Record<TokenKind, string> = { classic: 'gwc_', fine_grained: 'gwf_' };

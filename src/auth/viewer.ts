@@ -1,4 +1,4 @@
-import type { AccountEntity } from '../../entities';
+import type { AccountEntity } from '../../entities/identity';
 
 export type Credential =
   | { type: 'classic'; tokenId: number; scopes: ReadonlySet<string> }

@@ -1,7 +1,7 @@
 /** The JSON documents the admin CLI prints (camelCase). */
 import type { EntityManager } from 'typeorm';
 import { In } from 'typeorm';
-import { AccountEntity, RepositoryEntity } from '../../entities';
+import { AccountEntity, RepositoryEntity } from '../../entities/identity';
 import type { Services } from '../services';
 
 export function userJson(a: AccountEntity) {

@@ -1,9 +1,7 @@
 /** The admin CLI's run: arguments -> command -> database -> one JSON document, and the exit status. */
 import type { DataSource } from 'typeorm';
-import { openDatabase } from '../../ormconfig';
 import { AppConfig, ConfigError, loadConfig } from '../config';
 import { toAppError } from '../errors/app-error';
-import { createServices } from '../services';
 import { oneLine, parseFlags } from './args';
 import { COMMANDS } from './commands';
 import { CliFailure, Runner, UsageError } from './spec';
@@ -60,6 +58,12 @@ export async function run(argv: string[]): Promise<Outcome> {
     throw e;
   }
 
+  // The gateway's modules (every domain's services, entities and migrations) are loaded only now: a mistyped
+  // command fails without loading them. (A CommonJS require: TypeScript keeps import() as an ES import here.)
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { openDatabase } = require('../../ormconfig') as typeof import('../../ormconfig');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { createServices } = require('../services') as typeof import('../services');
   let ds: DataSource;
   try {
     ds = await openDatabase(config);

@@ -1,42 +1,51 @@
 import 'reflect-metadata';
 import { GraphQLSchema, isAbstractType, lexicographicSortSchema, printSchema } from 'graphql';
 import { buildSchema, getMetadataStorage } from 'type-graphql';
-import { RESOLVERS } from '../../resolvers';
+import { RESOLVERS, resolversOf } from '../../resolvers';
+import type { AnyModule } from '../modules/module';
 import { installDirectResolvers, ResolverContainer } from './direct-resolvers';
 
 let built: Promise<GraphQLSchema> | undefined;
+/** Graphs of other module lists (tests that add a module), one per list. */
+const builtFor = new WeakMap<readonly AnyModule[], Promise<GraphQLSchema>>();
 
 /** class-validator options for arguments and inputs (buildSchema's `validate`, also used by direct calls). */
 export const VALIDATE = { forbidUnknownValues: false, skipMissingProperties: false };
 
 /**
- * The one graph, built once per process from every domain's resolvers (validate: true, no global middleware).
+ * The one graph, built once per process from every module's resolvers (or those of the module list given) (validate: true, no global middleware).
  * Every @ObjectType says `simpleResolvers: true`: this graph uses no middleware and no @Authorized (access
  * rules live in the services), so a plain field is read as a property instead of through type-graphql's
  * per-field middleware wrapper (measured on list queries, bench/README.md). A type that ever needs a
  * middleware or @Authorized on a plain field must drop the flag for that field (`@Field({ simple: false })`).
  */
-export function getSchema(): Promise<GraphQLSchema> {
-  built ??= buildGraphqlSchema();
-  return built;
+export function getSchema(modules?: readonly AnyModule[]): Promise<GraphQLSchema> {
+  if (!modules) {
+    built ??= buildGraphqlSchema();
+    return built;
+  }
+  let schema = builtFor.get(modules);
+  if (!schema) builtFor.set(modules, (schema = buildGraphqlSchema({ modules })));
+  return schema;
 }
 
 /**
  * A new build of the graph (getSchema's is the one to use). `direct: false` keeps type-graphql's resolver
  * wrappers everywhere (tests compare the answers of both).
  */
-export async function buildGraphqlSchema(opts: { direct?: boolean } = {}): Promise<GraphQLSchema> {
+export async function buildGraphqlSchema(opts: { direct?: boolean; modules?: readonly AnyModule[] } = {}): Promise<GraphQLSchema> {
   const container = new ResolverContainer();
+  const resolvers = opts.modules ? resolversOf(opts.modules) : RESOLVERS;
   const schema = syncResolveTypes(
     await buildSchema({
-      resolvers: RESOLVERS,
+      resolvers,
       validate: VALIDATE,
       emitSchemaFile: false,
       container,
     }),
   );
   // Resolver methods that need none of type-graphql's per-call work are called directly (./direct-resolvers.ts).
-  if (opts.direct !== false) installDirectResolvers(schema, RESOLVERS, { container, validate: VALIDATE });
+  if (opts.direct !== false) installDirectResolvers(schema, resolvers, { container, validate: VALIDATE });
   return schema;
 }
 

@@ -13,9 +13,9 @@ import {
   CalendarTermEntity,
   CalendarTranslationEntity,
   CalendarVenueEntity,
-} from '../../entities';
+} from '../../entities/calendar';
 import { entityColumns, jsonArrayAggregate, queryRows } from '../db/rows';
-import { MAX_BATCH, PeekableLoader } from './index';
+import { MAX_BATCH, PeekableLoader } from './loader';
 
 const TABLE = new Map<Function, string>([
   [CalendarEventEntity, 'calendar_events'],

@@ -4,8 +4,8 @@
  * workflow services (src/services/workflow/access.ts) decide what a viewer sees of what these load.
  */
 import type { EntityManager } from 'typeorm';
-import { WorkflowDefinitionEntity, WorkflowJobEntity } from '../../entities';
-import { byIdLoader } from './index';
+import { WorkflowDefinitionEntity, WorkflowJobEntity } from '../../entities/workflow';
+import { byIdLoader } from './loader';
 
 export function createWorkflowLoaders(db: EntityManager) {
   return {

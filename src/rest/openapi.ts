@@ -349,11 +349,21 @@ export function buildFamilyDocument(routes: RestRoute<any, any>[], family: RestF
 }
 
 /**
- * Serve every OpenAPI document every family declares (e.g. GET /openapi/secret-scanning.json). A document is
- * built on first request, so `config.publicUrl` (which may learn its port only at listen time) is read then.
+ * Serve every OpenAPI document every family declares, and those the modules declare over one family's rows
+ * (e.g. GET /openapi/secret-scanning.json). A document is built on first request, so `config.publicUrl` (which
+ * may learn its port only at listen time) is read then.
  */
-export function registerOpenApiDocuments(app: FastifyInstance, config: { publicUrl: string }, routes: RestRoute<any, any>[]): void {
+export function registerOpenApiDocuments(
+  app: FastifyInstance,
+  config: { publicUrl: string },
+  routes: RestRoute<any, any>[],
+  moduleDocuments: readonly (OpenApiDocumentSpec & { family: Family })[] = [],
+): void {
   for (const family of Object.values(FAMILIES)) {
     for (const doc of family.documents) registerOpenApiRoute(app, doc.url, () => buildFamilyDocument(routes, family, doc, config.publicUrl));
+  }
+  for (const doc of moduleDocuments) {
+    const family = FAMILIES[doc.family];
+    registerOpenApiRoute(app, doc.url, () => buildFamilyDocument(routes, family, doc, config.publicUrl));
   }
 }

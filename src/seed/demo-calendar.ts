@@ -10,7 +10,8 @@
  * same calendar.
  */
 import type { DataSource } from 'typeorm';
-import { AccountEntity, CalendarLanguage } from '../../entities';
+import { CalendarLanguage } from '../../entities/calendar';
+import { AccountEntity } from '../../entities/identity';
 import type { Viewer } from '../auth/viewer';
 import { AppConfig, loadConfig } from '../config';
 import { contextFor, RequestContext, withTransaction } from '../context';

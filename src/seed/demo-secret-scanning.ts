@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { DataSource } from 'typeorm';
-import { AccountEntity } from '../../entities';
+import { AccountEntity } from '../../entities/identity';
 import { generateToken } from '../auth/tokens';
 import type { Viewer } from '../auth/viewer';
 import { loadConfig } from '../config';

@@ -9,7 +9,7 @@
  * collaborator on acme/api), dave (read collaborator on acme/website); acme/api private with push protection,
  * acme/website public with secret scanning, acme/legacy private without it.
  */
-import { AccountEntity } from '../../entities';
+import { AccountEntity } from '../../entities/identity';
 import { seedDemo } from '../../src/seed/demo';
 import { SubmitContentDocument, SubmitPushDocument } from '../__generated__/graphql';
 import { IdentityFixtures } from '../fixtures/identity';

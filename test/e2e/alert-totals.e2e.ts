@@ -4,7 +4,8 @@
  * repository), the kept totals equal a COUNT of the alerts, and the totals users read (GraphQL totalCount, REST
  * Link header) equal the alerts the list can show, with and without filters.
  */
-import { AccountEntity, RepositoryEntity, SecretScanningAlertEntity } from '../../entities';
+import { AccountEntity, RepositoryEntity } from '../../entities/identity';
+import { SecretScanningAlertEntity } from '../../entities/secret-scanning';
 import type { Finding } from '../../src/services/secret-scanning/alert-types';
 import { IdentityFixtures } from '../fixtures/identity';
 import { gql, startTestApp, TestApp } from '../helpers/app';

@@ -3,7 +3,7 @@
  * method, the list envelope and headers, per_page clamp, page past the end, 400 on a missing id, 403 not
  * accessible, trash then 410, rest_forbidden 401/403, password masking, the language switch.
  */
-import { CalendarOrganizerEntity, CalendarVenueEntity } from '../../entities';
+import { CalendarOrganizerEntity, CalendarVenueEntity } from '../../entities/calendar';
 import { IdentityFixtures } from '../fixtures/identity';
 import { startTestApp, TestApp } from '../helpers/app';
 import { restCall, RestCallOptions } from '../helpers/rest-client';

@@ -16,8 +16,8 @@ import {
   RepositoryCollaboratorEntity,
   RepositoryEntity,
   WorkflowAccessKeyEntity,
-  WorkflowConnectionEntity,
-} from '../../entities';
+} from '../../entities/identity';
+import { WorkflowConnectionEntity } from '../../entities/workflow';
 import { SecretBox } from '../../src/auth/secret-box';
 import { openDatabase } from '../../ormconfig';
 import { authenticateBearer } from '../../src/auth/authenticate';

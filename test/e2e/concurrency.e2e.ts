@@ -4,8 +4,9 @@
  * resolution comment kept for good, and exactly one winner per state transition.
  * Runs on SQLite, and on PostgreSQL when DATABASE_URL is set.
  */
-import type { AccountEntity, RepositoryEntity } from '../../entities';
-import { RepositoryCollaboratorEntity, RepositoryEntity as RepositoryRow, SecretScanningAlertEntity, SecretScanningLocationEntity } from '../../entities';
+import type { AccountEntity, RepositoryEntity } from '../../entities/identity';
+import { RepositoryCollaboratorEntity, RepositoryEntity as RepositoryRow } from '../../entities/identity';
+import { SecretScanningAlertEntity, SecretScanningLocationEntity } from '../../entities/secret-scanning';
 import { contextFor } from '../../src/context';
 import { SubmitContentDocument } from '../__generated__/graphql';
 import { IdentityFixtures } from '../fixtures/identity';

@@ -7,7 +7,7 @@
  * acknowledged answer names the alerts and locations to look for afterwards.
  */
 import { openDatabase } from '../../ormconfig';
-import { SecretScanningLocationEntity } from '../../entities';
+import { SecretScanningLocationEntity } from '../../entities/secret-scanning';
 import { SubmitContentDocument, SubmitPushDocument } from '../__generated__/graphql';
 import { gqlDoc } from '../helpers/app';
 import { testDialect } from '../helpers/db';

@@ -4,7 +4,8 @@
  * the viewer's role in it), and one page statement with the selected to-one relations joined and the
  * total as a scalar subquery. The answers stay complete (relations, totals, URLs, Link header).
  */
-import { AccountEntity, RepositoryEntity, SecretScanningAlertEntity } from '../../entities';
+import { AccountEntity, RepositoryEntity } from '../../entities/identity';
+import { SecretScanningAlertEntity } from '../../entities/secret-scanning';
 import type { Finding } from '../../src/services/secret-scanning/alert-types';
 import { OrganizationSecretScanningDashboardDocument } from '../__generated__/graphql';
 import { IdentityFixtures } from '../fixtures/identity';

@@ -5,7 +5,7 @@
  * Runs on SQLite, and on PostgreSQL when DATABASE_URL is set (PostgreSQL is the strict one: int4 range,
  * integer syntax, NUL in text).
  */
-import type { AccountEntity, RepositoryEntity } from '../../entities';
+import type { AccountEntity, RepositoryEntity } from '../../entities/identity';
 import { toGlobalId } from '../../resolvers/common/global-id';
 import { IdentityFixtures } from '../fixtures/identity';
 import { SecretScanningFixtures } from '../fixtures/secret-scanning';

@@ -3,7 +3,7 @@
  * different repositories, asking the same list back-to-back on one server, each get exactly their own rows
  * (a text shared across visibility cases would show one viewer's rows to the other).
  */
-import { AccountEntity, RepositoryEntity } from '../../entities';
+import { AccountEntity, RepositoryEntity } from '../../entities/identity';
 import { authenticateBearer } from '../../src/auth/authenticate';
 import { contextFor } from '../../src/context';
 import { seedDemo } from '../../src/seed/demo';

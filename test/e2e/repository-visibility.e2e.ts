@@ -20,7 +20,7 @@
  * Nothing here lists an expected answer per path: the paths are compared with each other; a few anchors (the
  * issue's reproductions) pin the rule itself.
  */
-import { AccountEntity } from '../../entities';
+import { AccountEntity } from '../../entities/identity';
 import { toGlobalId } from '../../resolvers/common/global-id';
 import { authenticateBearer } from '../../src/auth/authenticate';
 import { contextFor } from '../../src/context';

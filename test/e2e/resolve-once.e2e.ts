@@ -4,7 +4,7 @@
  * the request's loader), and the alerts a mutation reports (`SecretScanningAlertReference.alert`) are
  * loaded in one batched statement, not one round trip per item. Runs on SQLite and on PostgreSQL.
  */
-import type { AccountEntity } from '../../entities';
+import type { AccountEntity } from '../../entities/identity';
 import { commitSha, fakeSecrets, fileOf } from '../fixtures/fake-secrets';
 import { IdentityFixtures } from '../fixtures/identity';
 import { gql, startTestApp, TestApp } from '../helpers/app';

@@ -4,7 +4,7 @@
  * Each case was answered so by the gateway before the refactor (commit 3fa231b).
  * Runs on SQLite, and on PostgreSQL when DATABASE_URL is set.
  */
-import type { AccountEntity, RepositoryEntity } from '../../entities';
+import type { AccountEntity, RepositoryEntity } from '../../entities/identity';
 import { IdentityFixtures } from '../fixtures/identity';
 import { SecretScanningFixtures } from '../fixtures/secret-scanning';
 import { gql, startTestApp, TestApp } from '../helpers/app';

@@ -55,7 +55,7 @@
  *   A classic security_events token (no `repo`) reads alerts in REST; in GraphQL the same token gets past
  *   Query.repository (the same visibility rule as REST) to reach endpoints 2, 3, 5 and 7.
  */
-import { AccessTokenEntity, AccountEntity } from '../../entities';
+import { AccessTokenEntity, AccountEntity } from '../../entities/identity';
 import { generateToken } from '../../src/auth/tokens';
 import {
   CreatePushProtectionBypassDocument,

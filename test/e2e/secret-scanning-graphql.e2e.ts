@@ -7,11 +7,8 @@
  * Alerts are created with SecretScanningFindingService.recordFinding (no detector involved).
  */
 import type { Logger } from 'typeorm';
-import {
-  AccountEntity,
-  RepositoryEntity,
-  SecretScanningAlertEntity,
-} from '../../entities';
+import { AccountEntity, RepositoryEntity } from '../../entities/identity';
+import { SecretScanningAlertEntity } from '../../entities/secret-scanning';
 import { toGlobalId } from '../../resolvers/common/global-id';
 import type { Finding } from '../../src/services/secret-scanning/alert-types';
 import {

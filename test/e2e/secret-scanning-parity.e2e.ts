@@ -27,7 +27,7 @@
  * Runs on SQLite, and on PostgreSQL when DATABASE_URL is set.
  */
 import { DocumentNode, print } from 'graphql';
-import { AccountEntity, RepositoryEntity } from '../../entities';
+import { AccountEntity, RepositoryEntity } from '../../entities/identity';
 import { parseLinkHeader } from '../../src/rest/github/link';
 import type { Finding } from '../../src/services/secret-scanning/alert-types';
 import {

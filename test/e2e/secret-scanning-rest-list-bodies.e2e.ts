@@ -6,10 +6,10 @@
  * client sees of the body itself: JSON media type, exact Content-Length, compact JSON.
  * Runs on SQLite, and on PostgreSQL when DATABASE_URL is set.
  */
-import type { AccountEntity, RepositoryEntity } from '../../entities';
+import type { AccountEntity, RepositoryEntity } from '../../entities/identity';
 import { sqlFor } from '../../src/db/rows';
 import { parseLinkHeader } from '../../src/rest/github/link';
-import { AccountEntity as Account } from '../../entities';
+import { AccountEntity as Account } from '../../entities/identity';
 import { IdentityFixtures } from '../fixtures/identity';
 import { testContexts } from '../helpers/context';
 import { SecretScanningFixtures } from '../fixtures/secret-scanning';

@@ -4,7 +4,7 @@
  * Runs on SQLite, and on PostgreSQL when DATABASE_URL is set.
  */
 import Fastify from 'fastify';
-import type { AccountEntity, RepositoryEntity } from '../../entities';
+import type { AccountEntity, RepositoryEntity } from '../../entities/identity';
 import { parseLinkHeader } from '../../src/rest/github/link';
 import { registerSecretScanningOpenApi } from '../../src/rest/github/secret-scanning.routes';
 import { REST_ROUTES } from '../../src/rest/routes';

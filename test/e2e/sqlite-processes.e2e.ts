@@ -7,7 +7,8 @@
 import { spawn } from 'node:child_process';
 import * as path from 'node:path';
 import type { DataSource } from 'typeorm';
-import { AccessTokenEntity, RepositoryCollaboratorEntity, SecretScanningLocationEntity } from '../../entities';
+import { AccessTokenEntity, RepositoryCollaboratorEntity } from '../../entities/identity';
+import { SecretScanningLocationEntity } from '../../entities/secret-scanning';
 import { openDatabase } from '../../ormconfig';
 import { hashToken } from '../../src/auth/tokens';
 import { SubmitContentDocument, SubmitPushDocument } from '../__generated__/graphql';

@@ -6,7 +6,7 @@
  * checkpoint, read from the database), characters of JSON the engine built, history pages under their budget.
  */
 import { CreateStateMachineCommand, GetExecutionHistoryCommand, paginateGetExecutionHistory, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import { WorkflowJobEntity } from '../../entities';
+import { WorkflowJobEntity } from '../../entities/workflow';
 import { engineStats } from '../../src/services/workflow/engine';
 import { queryRows } from '../../src/db/rows';
 import { IdentityFixtures, uniq } from '../fixtures/identity';

@@ -14,7 +14,7 @@ import {
   StopExecutionCommand,
   UpdateStateMachineCommand,
 } from '@aws-sdk/client-sfn';
-import { WorkflowDefinitionEntity, WorkflowJobEntity, WorkflowJobEventEntity } from '../../entities';
+import { WorkflowDefinitionEntity, WorkflowJobEntity, WorkflowJobEventEntity } from '../../entities/workflow';
 import { IdentityFixtures, uniq } from '../fixtures/identity';
 import { startTestApp, TestApp } from '../helpers/app';
 

@@ -20,7 +20,7 @@ import {
 } from '@aws-sdk/client-sfn';
 import type { TypedDocumentNode } from '@graphql-typed-document-node/core';
 import { print } from 'graphql';
-import type { AccountEntity } from '../../entities';
+import type { AccountEntity } from '../../entities/identity';
 import {
   CreateWorkflowDefinitionDocument,
   DeleteWorkflowDefinitionDocument,

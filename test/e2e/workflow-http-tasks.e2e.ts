@@ -11,7 +11,7 @@
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { CreateStateMachineCommand, DescribeExecutionCommand, GetExecutionHistoryCommand, HistoryEvent, SendTaskSuccessCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
-import { WorkflowConnectionEntity } from '../../entities';
+import { WorkflowConnectionEntity } from '../../entities/workflow';
 import { IdentityFixtures, uniq } from '../fixtures/identity';
 import { gql, startTestApp, TestApp } from '../helpers/app';
 

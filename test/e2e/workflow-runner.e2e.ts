@@ -4,8 +4,10 @@
  * (an import appears in /calendar/events/v1/events, a bulk update obeys PATCH's rules, a scan appears in scan history).
  */
 import { CreateStateMachineCommand, DescribeExecutionCommand, GetExecutionHistoryCommand, SFNClient, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
-import { AccessTokenEntity, SecretScanningAlertEntity, SecretScanningScanEntity, WorkflowJobEntity } from '../../entities';
-import type { AccountEntity, RepositoryEntity } from '../../entities';
+import { AccessTokenEntity } from '../../entities/identity';
+import { SecretScanningAlertEntity, SecretScanningScanEntity } from '../../entities/secret-scanning';
+import { WorkflowJobEntity } from '../../entities/workflow';
+import type { AccountEntity, RepositoryEntity } from '../../entities/identity';
 import { hashToken } from '../../src/auth/tokens';
 import { IdentityFixtures, uniq } from '../fixtures/identity';
 import { startTestApp, TestApp } from '../helpers/app';

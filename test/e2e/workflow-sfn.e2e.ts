@@ -22,7 +22,7 @@ import {
   UpdateStateMachineCommand,
 } from '@aws-sdk/client-sfn';
 import { execFile } from 'node:child_process';
-import type { AccountEntity } from '../../entities';
+import type { AccountEntity } from '../../entities/identity';
 import { IdentityFixtures, uniq } from '../fixtures/identity';
 import { startTestApp, TestApp } from '../helpers/app';
 import { AccessKey, signedCall, signedHeaders } from '../helpers/sigv4';

@@ -4,7 +4,7 @@
  * a REST route or a resolver does (through a request's loaders, with no access check).
  */
 import type { DataSource } from 'typeorm';
-import type { AccountEntity, RepositoryEntity } from '../../entities';
+import type { AccountEntity, RepositoryEntity } from '../../entities/identity';
 import { authenticateBearer } from '../../src/auth/authenticate';
 import type { Viewer } from '../../src/auth/viewer';
 import { AppConfig, loadConfig } from '../../src/config';

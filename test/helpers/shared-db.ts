@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import type { DataSource } from 'typeorm';
-import type { AccountEntity, RepositoryEntity } from '../../entities';
+import type { AccountEntity, RepositoryEntity } from '../../entities/identity';
 import { openDatabase } from '../../ormconfig';
 import type { DatabaseConfig } from '../../src/config';
 import { IdentityFixtures } from '../fixtures/identity';

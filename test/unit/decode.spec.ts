@@ -5,7 +5,8 @@
 import { statusOf } from '../helpers/github-answer';
 import fc from 'fast-check';
 import type { DataSource } from 'typeorm';
-import { RepositoryEntity, SecretScanningAlertEntity, SecretScanningLocationEntity } from '../../entities';
+import { RepositoryEntity } from '../../entities/identity';
+import { SecretScanningAlertEntity, SecretScanningLocationEntity } from '../../entities/secret-scanning';
 import { decodeNodeId, toGlobalId, fromGlobalId } from '../../resolvers/common/global-id';
 import { NotFoundError, quoteInput, ValidationError } from '../../src/errors/app-error';
 import {

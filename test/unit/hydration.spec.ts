@@ -6,7 +6,8 @@
  */
 import { DataSource } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
-import { ENTITIES, AccessTokenEntity, AccountEntity, RepositoryEntity } from '../../entities';
+import { ENTITIES } from '../../entities';
+import { AccessTokenEntity, AccountEntity, RepositoryEntity } from '../../entities/identity';
 import { createDataSource } from '../../ormconfig';
 import { compileHydrator, entityColumns, parseLocalIsoDateTime, parseUtcDateTime, queryRows } from '../../src/db/rows';
 import { createServices } from '../../src/services';

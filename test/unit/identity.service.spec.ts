@@ -1,7 +1,7 @@
 /**
  * IdentityService rules on a real database (in-memory SQLite, or PostgreSQL with DATABASE_URL).
  */
-import { AccountEntity, RepositoryCollaboratorEntity } from '../../entities';
+import { AccountEntity, RepositoryCollaboratorEntity } from '../../entities/identity';
 import { ConflictError, ForbiddenError, NotFoundError, toAppError, ValidationError } from '../../src/errors/app-error';
 import { IdentityFixtures } from '../fixtures/identity';
 import { testContexts } from '../helpers/context';

@@ -3,7 +3,7 @@
  * re-bound by name; different shapes never share a text, and a reused text gives the rows a freshly built
  * query builder gives.
  */
-import { AccountEntity, RepositoryEntity } from '../../entities';
+import { AccountEntity, RepositoryEntity } from '../../entities/identity';
 import { entityColumns } from '../../src/db/rows';
 import { compileStatement, ListQuery } from '../../src/services/common/list-query';
 import { IdentityFixtures } from '../fixtures/identity';

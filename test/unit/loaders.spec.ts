@@ -2,7 +2,7 @@
  * The request's loaders (src/loaders/index.ts) are made per group on first use: a request that reads no calendar
  * row makes no calendar loader; what is made is cached for the request, and clearLoaders forgets all of it.
  */
-import { AccountEntity } from '../../entities';
+import { AccountEntity } from '../../entities/identity';
 import { clearLoaders, createLoaders } from '../../src/loaders';
 import { IdentityFixtures } from '../fixtures/identity';
 import { openTestDatabase, TestDatabase } from '../helpers/db';

@@ -1,7 +1,7 @@
 /**
  * can(viewer, action, resource) as a matrix: each role x each credential kind/scope x each action.
  */
-import type { AccountEntity, CalendarRole, OrgRole, RepositoryPermission } from '../../entities';
+import type { AccountEntity, CalendarRole, OrgRole, RepositoryPermission } from '../../entities/identity';
 import { Action, can, RepositoryAction, RepositoryResource } from '../../src/auth/permissions';
 import { ANONYMOUS, Credential, Viewer } from '../../src/auth/viewer';
 

@@ -5,7 +5,7 @@
  * connections (READ COMMITTED). Either way: before the commit the row is invisible, after it the row is there,
  * and after a rollback it never appears.
  */
-import { AccountEntity } from '../../entities';
+import { AccountEntity } from '../../entities/identity';
 import { queryRows } from '../../src/db/rows';
 import { writeTransaction } from '../../src/db/transaction';
 import { openTestDatabase, TestDatabase, testDialect } from '../helpers/db';

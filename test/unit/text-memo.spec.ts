@@ -4,7 +4,8 @@
  * reused only for the very same sequence of texts. End to end (REST alert lists after rows change behind the
  * service's back): test/e2e/secret-scanning-rest-list-bodies.e2e.ts.
  */
-import { AccountEntity, RepositoryEntity, SecretScanningAlertEntity } from '../../entities';
+import { AccountEntity, RepositoryEntity } from '../../entities/identity';
+import { SecretScanningAlertEntity } from '../../entities/secret-scanning';
 import { jsonArrayOfTexts } from '../../src/rest/json-body';
 import { AnswerMemo, sameRow, TextMemo } from '../../src/rest/text-memo';
 import { openTestDatabase, TestDatabase } from '../helpers/db';

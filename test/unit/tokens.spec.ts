@@ -1,5 +1,5 @@
 import { IsNull } from 'typeorm';
-import { AccessTokenEntity } from '../../entities';
+import { AccessTokenEntity } from '../../entities/identity';
 import { authenticateBearer } from '../../src/auth/authenticate';
 import { SecretBox } from '../../src/auth/secret-box';
 import { generateAccessKeyPair, generateToken, hashToken, isWellFormedToken } from '../../src/auth/tokens';

@@ -1,5 +1,5 @@
 /** `add-member`: Add a user to an organization, or change a member's role. */
-import { ORG_ROLES } from '../../../entities';
+import { ORG_ROLES } from '../../../entities/identity';
 import { oneOf, required } from '../args';
 import { loginsById } from '../present';
 import { CommandSpec, str } from '../spec';

@@ -1,5 +1,5 @@
 /** `create-user`: Create a user account. */
-import { CALENDAR_ROLES } from '../../../entities';
+import { CALENDAR_ROLES } from '../../../entities/identity';
 import { flagOn, oneOfOptional, optional, required } from '../args';
 import { userJson } from '../present';
 import { CommandSpec, bool, str } from '../spec';

@@ -1,5 +1,5 @@
 /** `grant`: Grant a user a direct permission on a repository (or change it). */
-import { REPOSITORY_PERMISSIONS } from '../../../entities';
+import { REPOSITORY_PERMISSIONS } from '../../../entities/identity';
 import { oneOf, repoArg, required } from '../args';
 import { loginsById, repositoryFullNames } from '../present';
 import { CommandSpec, str } from '../spec';

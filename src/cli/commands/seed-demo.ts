@@ -1,5 +1,5 @@
 /** `seed-demo`: Seed the demo organization, users, repositories, tokens and access key into an empty database. */
-import { AccountEntity } from '../../../entities';
+import { AccountEntity } from '../../../entities/identity';
 import { saveDemoCredentials, seedDemo } from '../../seed/demo';
 import { CliFailure, CommandSpec } from '../spec';
 

@@ -2,7 +2,7 @@
  * Workflow answers in Step Functions' shape: member names as the service model spells them (camelCase),
  * timestamps as epoch seconds (a double), absent members omitted (never null).
  */
-import type { WorkflowDefinitionEntity, WorkflowJobEntity, WorkflowMapRunEntity } from '../../../entities';
+import type { WorkflowDefinitionEntity, WorkflowJobEntity, WorkflowMapRunEntity } from '../../../entities/workflow';
 import type { JobEvent } from '../../services/workflow/jobs.service';
 
 export const epochSeconds = (d: Date): number => d.getTime() / 1000;

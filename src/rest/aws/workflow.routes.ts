@@ -4,7 +4,7 @@
  * '<gateway>/workflow' })` calls) and on `POST /` (an endpoint without a path). Each row: its members, declared
  * once (src/rest/aws/body.ts: documentation and decoding), the service call, the presenter.
  */
-import { WORKFLOW_JOB_STATUSES, WorkflowJobStatus } from '../../../entities';
+import { WORKFLOW_JOB_STATUSES, WorkflowJobStatus } from '../../../entities/workflow';
 import type { RequestContext } from '../../context';
 import { MAX_LIST_SIZE } from '../../services/workflow/definitions.service';
 import { redriveStatusOf } from '../../services/workflow/jobs.service';

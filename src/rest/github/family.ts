@@ -13,7 +13,6 @@ import { capMessage } from '../../errors/message-cap';
 import { ErrorReply, RestFamily, retryHeaders, snakeCase } from '../family';
 import type { RestRequest } from '../route-table';
 import { SECRET_SCANNING_GITHUB_STATUSES } from './secret-scanning.errors';
-import { secretScanningOpenApiDocument } from './secret-scanning.openapi';
 import { API_VERSION, API_VERSION_HEADERS, GITHUB_DOCS } from './version';
 
 export { API_VERSION, API_VERSION_HEADERS, GITHUB_DOCS };
@@ -188,5 +187,6 @@ export const githubFamily: RestFamily = {
     securityScheme: ['bearerAuth', { type: 'http', scheme: 'bearer', description: 'A personal access token: `Authorization: Bearer <token>`.' }],
   },
 
-  documents: [secretScanningOpenApiDocument],
+  // The secret scanning module declares its document (src/modules).
+  documents: [],
 };

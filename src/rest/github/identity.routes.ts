@@ -2,7 +2,7 @@
  * GitHub-family identity routes: GET /user and GET /repos/{owner}/{repo}. They call the same
  * IdentityService methods as the GraphQL `viewer` and `repository` fields.
  */
-import type { AccountEntity, RepositoryEntity } from '../../../entities';
+import type { AccountEntity, RepositoryEntity } from '../../../entities/identity';
 import { UnauthenticatedError } from '../../errors/app-error';
 import type { RepositorySecuritySettings } from '../../services/identity/identity.service';
 import { route, RestRoute } from '../route-table';

@@ -2,7 +2,7 @@
  * GitHub REST JSON shapes of users and repositories (simple-user, minimal-repository), with every URL
  * built from PUBLIC_URL so clients follow links back to this server.
  */
-import type { AccountEntity, RepositoryEntity } from '../../../entities';
+import type { AccountEntity, RepositoryEntity } from '../../../entities/identity';
 import { toGlobalId } from '../../../resolvers/common/global-id';
 import type { RepositorySecuritySettings } from '../../services/identity/identity.service';
 

@@ -16,16 +16,15 @@
  */
 import type { MemoizedText } from '../text-memo';
 import { createHash } from 'node:crypto';
+import type { AccountEntity, RepositoryEntity } from '../../../entities/identity';
 import type {
-  AccountEntity,
-  RepositoryEntity,
   ScanKind,
   SecretScanningAlertEntity,
   SecretScanningLocationEntity,
   SecretScanningScanEntity,
-} from '../../../entities';
+} from '../../../entities/secret-scanning';
 import type { BypassResult } from '../../services/secret-scanning/push.service';
-import { URL_LOCATION_TYPES } from '../../../entities';
+import { URL_LOCATION_TYPES } from '../../../entities/secret-scanning';
 import { alertUrls, commitLocationUrls, RepoName } from '../../services/secret-scanning/urls';
 import { GithubUser, isoSeconds, presentRepository, presentUser } from './presenters';
 

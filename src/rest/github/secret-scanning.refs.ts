@@ -3,11 +3,11 @@
  * owners), in batches through the request's loaders. Routes call it in their `handle` step, so presenters
  * only shape data and never query.
  */
-import type { SecretScanningAlertEntity } from '../../../entities';
+import type { SecretScanningAlertEntity } from '../../../entities/secret-scanning';
 import type { RequestContext } from '../../context';
 import { NotFoundError } from '../../errors/app-error';
-import type { RepositoryEntity } from '../../../entities';
-import { loadAll } from '../../loaders';
+import type { RepositoryEntity } from '../../../entities/identity';
+import { loadAll } from '../../loaders/loader';
 import type { AlertRefs, RepoRef } from './secret-scanning.presenters';
 
 function present<T>(v: T | null | Error | undefined): v is T {

@@ -12,7 +12,8 @@
  * secret-scanning.params.ts (parsing + OpenAPI); the OpenAPI document is secret-scanning.openapi.ts.
  */
 import type { FastifyInstance } from 'fastify';
-import type { AccountEntity, RepositoryEntity, ScanKind, SecretScanningAlertEntity, SecretScanningLocationEntity, SecretScanningScanEntity } from '../../../entities';
+import type { AccountEntity, RepositoryEntity } from '../../../entities/identity';
+import type { ScanKind, SecretScanningAlertEntity, SecretScanningLocationEntity, SecretScanningScanEntity } from '../../../entities/secret-scanning';
 import type { RequestContext } from '../../context';
 import type { Page } from '../../services/common/pagination';
 import type { AlertPage, AlertUpdate } from '../../services/secret-scanning/alert-types';

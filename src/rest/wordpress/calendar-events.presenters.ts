@@ -3,7 +3,7 @@
  * detail strings), venue object / [] / array, organizer always an array, term shape A, json_ld on single reads only,
  * and the password masking of §1.5.
  */
-import type { CalendarEventEntity } from '../../../entities';
+import type { CalendarEventEntity } from '../../../entities/calendar';
 import type { EventRelations } from '../../services/calendar/events.service';
 import { formatCost } from '../../services/calendar/cost';
 import { dateDetails, formatYmdHis, timezoneAbbr, toIso8601 } from '../../services/calendar/timezones';

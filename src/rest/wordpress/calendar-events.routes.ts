@@ -2,7 +2,7 @@
  * /calendar/events/v1/events: route rows (The Events Calendar's REST shape). Thin: arguments declared once
  * (checked before the service runs, documented in the index and /doc), the service call, the presenter.
  */
-import type { CalendarEventEntity } from '../../../entities';
+import type { CalendarEventEntity } from '../../../entities/calendar';
 import type { RequestContext } from '../../context';
 import { parseStrictDates } from '../../services/calendar/list-window';
 import { parseWhen } from '../../services/calendar/strtotime';

@@ -9,7 +9,7 @@
  * Pure: a function of what the event service returns, the wire context and the clock.
  */
 import ical, { ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
-import type { CalendarEventEntity, CalendarVenueEntity } from '../../../entities';
+import type { CalendarEventEntity, CalendarVenueEntity } from '../../../entities/calendar';
 import type { EventRelations } from '../../services/calendar/events.service';
 import { parseYmdHis } from '../../services/calendar/timezones';
 import { icalTzid, vtimezone } from '../../services/calendar/vtimezone';

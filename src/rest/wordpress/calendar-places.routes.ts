@@ -3,7 +3,7 @@
  * §1.3, §2, §4). Thin: arguments declared once, the linked-post service call, the presenter. Protected posts the
  * viewer may not edit are masked everywhere (lists, single reads and writes: reference §1.5).
  */
-import type { CalendarOrganizerEntity, CalendarVenueEntity } from '../../../entities';
+import type { CalendarOrganizerEntity, CalendarVenueEntity } from '../../../entities/calendar';
 import type { RequestContext } from '../../context';
 import type { LinkedEntity, LinkedPostList, LinkedPostListQuery, LinkedPostService } from '../../services/calendar/linked-posts';
 import type { CalendarOrganizerInput } from '../../services/calendar/organizers.service';

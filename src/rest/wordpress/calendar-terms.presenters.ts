@@ -6,7 +6,7 @@
  *    `{id, count, description, name, slug, taxonomy, parent (categories only), meta: [], url, urls}`.
  * `urls.up` (the parent's self URL) only when the term has a parent. Pure functions of a TermView and the wire context.
  */
-import type { CalendarTaxonomy } from '../../../entities';
+import type { CalendarTaxonomy } from '../../../entities/calendar';
 import type { TermView } from '../../services/calendar/terms.service';
 import type { WireContext } from './calendar-wire';
 

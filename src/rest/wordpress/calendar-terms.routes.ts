@@ -5,7 +5,7 @@
  * previous_rest_url?}` with X-TEC-Total headers, a page past the end is 200 empty; delete is permanent and
  * returns the term; an existing name is 400 `term_exists` with `data.term_id`.
  */
-import type { CalendarTaxonomy } from '../../../entities';
+import type { CalendarTaxonomy } from '../../../entities/calendar';
 import type { RequestContext } from '../../context';
 import { TERM_ORDERBY, TermCreateInput, TermOrderBy, TermExistsError, TermListQuery, TermPatch, TermView } from '../../services/calendar/terms.service';
 import type { RestResult, RestRoute } from '../route-table';

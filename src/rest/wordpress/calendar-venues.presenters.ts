@@ -4,7 +4,7 @@
  * plugin's; empty values are dropped as PHP's array_filter drops them; `json_ld` only on single reads. Password
  * masking (§1.5) is the service's `masked`, applied by the caller to what these return.
  */
-import type { CalendarOrganizerEntity, CalendarPostColumns, CalendarVenueEntity } from '../../../entities';
+import type { CalendarOrganizerEntity, CalendarPostColumns, CalendarVenueEntity } from '../../../entities/calendar';
 import { postWireDates } from '../../services/calendar/posts';
 import { renderContent, renderTitle } from '../../services/calendar/text';
 import { globalId as globalIdOf, imageObject as presentImage, WireContext } from './calendar-wire';

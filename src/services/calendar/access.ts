@@ -13,7 +13,7 @@
  * read-only for everybody: a write to a trashed post answers what a read of it answers (events: 403
  * `event-no-longer-available`); only a second delete (410) and restore act on it.
  */
-import type { CalendarPostStatus } from '../../../entities';
+import type { CalendarPostStatus } from '../../../entities/calendar';
 import { can, CALENDAR_CAPABILITIES, CalendarAction } from '../../auth/permissions';
 import type { Viewer } from '../../auth/viewer';
 import { ForbiddenError, UnauthenticatedError } from '../../errors/app-error';

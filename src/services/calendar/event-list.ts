@@ -5,7 +5,7 @@
  *
  * Visibility comes from access.ts (`listVisibility`); events hidden from listings never list, for anyone.
  */
-import { CalendarEventEntity, CalendarPostStatus } from '../../../entities';
+import { CalendarEventEntity, CalendarPostStatus } from '../../../entities/calendar';
 import type { RequestContext } from '../../context';
 import { entityColumns, queryRows } from '../../db/rows';
 import { eventLinksSql, primeEventLinks } from '../../loaders/calendar';

@@ -16,12 +16,12 @@ import {
   CalendarTermEntity,
   CalendarTranslationEntity,
   CalendarVenueEntity,
-} from '../../../entities';
+} from '../../../entities/calendar';
 import type { RequestContext } from '../../context';
 import { withTransaction } from '../../context';
 import { lockedFindOne } from '../../db/transaction';
 import { ForbiddenError, GoneError, NotFoundError, ValidationError } from '../../errors/app-error';
-import { loadAll } from '../../loaders';
+import { loadAll } from '../../loaders/loader';
 import { INT4_MAX } from '../common/decode';
 import { canEditPost, effectiveStatus, notAllowed, postVisible, requireCalendar, restoredStatus } from './access';
 import { parseCost } from './cost';

@@ -7,7 +7,7 @@
  * that event, if the importer may edit it (else the event is reported as skipped), so running an import twice, or
  * once more after a crash, never duplicates events. Each event is one transaction (its write and its UID row).
  */
-import { CalendarEventEntity, CalendarEventSourceEntity } from '../../../entities';
+import { CalendarEventEntity, CalendarEventSourceEntity } from '../../../entities/calendar';
 import type { RequestContext } from '../../context';
 import { withTransaction } from '../../context';
 import { ValidationError } from '../../errors/app-error';

@@ -2,7 +2,7 @@
  * The content language of a request: `i18n_language` (REST) or `language` (GraphQL), one of da, en, fr, de.
  * Undefined = the original content (what was written without a language).
  */
-import { CALENDAR_LANGUAGES, CalendarLanguage } from '../../../entities';
+import { CALENDAR_LANGUAGES, CalendarLanguage } from '../../../entities/calendar';
 import type { RequestContext } from '../../context';
 import { quoteInput, ValidationError } from '../../errors/app-error';
 

@@ -9,14 +9,14 @@
  */
 import type { EntityManager, ObjectLiteral, SelectQueryBuilder } from 'typeorm';
 import {
-  AccountEntity,
   CalendarEventEntity,
   CalendarLanguage,
   CalendarOrganizerEntity,
   CalendarPostStatus,
   CalendarTranslationEntity,
   CalendarVenueEntity,
-} from '../../../entities';
+} from '../../../entities/calendar';
+import { AccountEntity } from '../../../entities/identity';
 import type { Viewer } from '../../auth/viewer';
 import { RequestContext, withTransaction } from '../../context';
 import { lockedFindOne } from '../../db/transaction';

@@ -2,7 +2,7 @@
  * Calendar organizers (The Events Calendar's /organizers): the shared linked-post rules of ./linked-posts.ts with
  * the organizer's own fields (phone, website, email).
  */
-import { CalendarOrganizerEntity } from '../../../entities';
+import { CalendarOrganizerEntity } from '../../../entities/calendar';
 import { checkEmailOrEmpty, checkString, checkUrlOrEmpty, LinkedPostCommonInput, LinkedPostService } from './linked-posts';
 import { CALENDAR_CODES } from './error-codes';
 

@@ -15,7 +15,7 @@ import {
   CalendarTranslationEntity,
   CalendarVenueEntity,
   CALENDAR_POST_STATUSES,
-} from '../../../entities';
+} from '../../../entities/calendar';
 import type { RequestContext } from '../../context';
 import { decodeInt, parseInteger, POSITIVE_INT4 } from '../common/decode';
 import { postVisible } from './access';

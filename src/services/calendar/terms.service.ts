@@ -16,13 +16,13 @@ import {
   CalendarTaxonomy,
   CalendarTermEntity,
   CalendarTranslationEntity,
-} from '../../../entities';
+} from '../../../entities/calendar';
 import type { RequestContext } from '../../context';
 import { withTransaction } from '../../context';
 import { queryRows } from '../../db/rows';
 import { lockKey, lockedFindOne } from '../../db/transaction';
 import { quoteInput, ValidationError } from '../../errors/app-error';
-import { loadAll } from '../../loaders';
+import { loadAll } from '../../loaders/loader';
 import { lookupKey } from '../common/decode';
 import { requireCalendar } from './access';
 import { CALENDAR_CODES } from './error-codes';

@@ -4,9 +4,9 @@
  * store into the translation, leaving the original as it is.
  */
 import type { EntityManager } from 'typeorm';
-import { CalendarLanguage, CalendarTranslationEntity, TranslatableKind } from '../../../entities';
+import { CalendarLanguage, CalendarTranslationEntity, TranslatableKind } from '../../../entities/calendar';
 import type { RequestContext } from '../../context';
-import { loadAll } from '../../loaders';
+import { loadAll } from '../../loaders/loader';
 
 export interface TranslatableContent {
   title: string;

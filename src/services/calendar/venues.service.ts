@@ -3,7 +3,7 @@
  * venue's own fields (address, city, country, province, state, stateprovince, zip, phone, website, show_map,
  * show_map_link, coordinates). A venue is geocoded when both coordinates are set.
  */
-import { CalendarVenueEntity } from '../../../entities';
+import { CalendarVenueEntity } from '../../../entities/calendar';
 import {
   checkBoolean,
   checkNumberInRange,

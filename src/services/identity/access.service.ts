@@ -9,7 +9,7 @@
  * the repository lists is derived from it (`whereVisible`), not written a second time.
  */
 import type { ObjectLiteral } from 'typeorm';
-import type { AccountEntity, OrgRole, RepositoryEntity, RepositoryPermission } from '../../../entities';
+import type { AccountEntity, OrgRole, RepositoryEntity, RepositoryPermission } from '../../../entities/identity';
 import { Action, can, denial, OrganizationAction, OrganizationResource, RepositoryAction, RepositoryResource } from '../../auth/permissions';
 import type { Viewer } from '../../auth/viewer';
 import type { RequestContext } from '../../context';

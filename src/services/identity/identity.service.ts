@@ -19,7 +19,7 @@ import {
   ServerSettingEntity,
   TokenKind,
   WorkflowAccessKeyEntity,
-} from '../../../entities';
+} from '../../../entities/identity';
 import { SecretBox } from '../../auth/secret-box';
 import { generateAccessKeyPair, generateToken, hashToken, randomId, tokenHint } from '../../auth/tokens';
 import { RequestContext, withTransaction } from '../../context';

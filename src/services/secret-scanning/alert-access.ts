@@ -3,7 +3,8 @@
  * endpoints (2-7 and their GraphQL twins), the organization listing (endpoint 1), and alert visibility
  * for node(id:) lookups.
  */
-import type { AccountEntity, RepositoryEntity, SecretScanningAlertEntity } from '../../../entities';
+import type { AccountEntity, RepositoryEntity } from '../../../entities/identity';
+import type { SecretScanningAlertEntity } from '../../../entities/secret-scanning';
 import type { RepositoryAction, RepositoryResource } from '../../auth/permissions';
 import type { RequestContext } from '../../context';
 import { ForbiddenError, NotFoundError } from '../../errors/app-error';

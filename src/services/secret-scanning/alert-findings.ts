@@ -5,13 +5,13 @@
 import { createHash } from 'node:crypto';
 import { EntityManager, In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
+import { RepositoryEntity } from '../../../entities/identity';
 import {
   AlertResolution,
-  RepositoryEntity,
   SecretScanningAlertCounterEntity,
   SecretScanningAlertEntity,
   SecretScanningLocationEntity,
-} from '../../../entities';
+} from '../../../entities/secret-scanning';
 import type { Finding } from './alert-types';
 import { secretTypeBySlug, type DetectedSecret } from './detector';
 

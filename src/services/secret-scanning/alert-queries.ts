@@ -3,22 +3,21 @@
  * paging), one alert, its locations.
  */
 import { EntityManager, ObjectLiteral } from 'typeorm';
+import { AccountEntity, RepositoryEntity } from '../../../entities/identity';
 import {
   ALERT_RESOLUTION_FILTERS,
   ALERT_STATES,
   ALERT_VALIDITIES,
-  AccountEntity,
-  RepositoryEntity,
   SecretScanningAlertEntity,
   SecretScanningAlertTotalEntity,
   SecretScanningLocationEntity,
-} from '../../../entities';
+} from '../../../entities/secret-scanning';
 import type { RequestContext } from '../../context';
 import { NotFoundError, quoteInput, ValidationError } from '../../errors/app-error';
 import { decodeInt, lookupKeys, POSITIVE_INT4 } from '../common/decode';
 import { entityColumns } from '../../db/rows';
 import { sameRow } from '../../db/same-row';
-import type { PeekableLoader } from '../../loaders';
+import type { PeekableLoader } from '../../loaders/loader';
 import { ListQuery } from '../common/list-query';
 import { keysetPage, offsetPage, Page, PageArgs, PageQueryOptions } from '../common/pagination';
 import {

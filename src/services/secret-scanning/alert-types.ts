@@ -2,7 +2,7 @@
  * Secret scanning alerts: the shapes services take and give (filters, order, paging, updates, findings)
  * and the limits they check, shared by the alert services and the transports that map onto them.
  */
-import type { LocationType, SecretScanningAlertEntity } from '../../../entities';
+import type { LocationType, SecretScanningAlertEntity } from '../../../entities/secret-scanning';
 import { ValidationError } from '../../errors/app-error';
 import type { Page, PageArgs } from '../common/pagination';
 import { SECRET_SCANNING_CODES } from './error-codes';

@@ -1,16 +1,15 @@
 /**
  * Updating a secret scanning alert: state and resolution (the spec's rules 1-5), assignee, validity.
  */
+import { AccountEntity, RepositoryEntity } from '../../../entities/identity';
 import {
   ALERT_RESOLUTIONS,
   ALERT_STATES,
-  AccountEntity,
   AlertResolution,
   AlertState,
   AlertValidity,
-  RepositoryEntity,
   SecretScanningAlertEntity,
-} from '../../../entities';
+} from '../../../entities/secret-scanning';
 import type { RepositoryResource } from '../../auth/permissions';
 import { RequestContext, withTransaction } from '../../context';
 import { lockedFindOne } from '../../db/transaction';

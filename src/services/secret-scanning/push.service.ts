@@ -17,15 +17,15 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { EntityManager, In, IsNull } from 'typeorm';
+import { RepositoryEntity } from '../../../entities/identity';
 import {
   LocationType,
   PushProtectionPlaceholderEntity,
-  RepositoryEntity,
   ScanKind,
   SecretScanningContentEntity,
   SecretScanningScanEntity,
   URL_LOCATION_TYPES,
-} from '../../../entities';
+} from '../../../entities/secret-scanning';
 import { can } from '../../auth/permissions';
 import { RequestContext, withTransaction } from '../../context';
 import { lockedFindOne } from '../../db/transaction';

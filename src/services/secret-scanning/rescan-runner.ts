@@ -4,7 +4,8 @@
  * are kept by scan id so a retried start can join its run and shutdown can cancel them.
  */
 import { In } from 'typeorm';
-import { LocationType, RepositoryEntity, SecretScanningContentEntity, SecretScanningScanEntity } from '../../../entities';
+import { RepositoryEntity } from '../../../entities/identity';
+import { LocationType, SecretScanningContentEntity, SecretScanningScanEntity } from '../../../entities/secret-scanning';
 import { RequestContext, withTransaction } from '../../context';
 import { findingFor, TouchedAlerts } from './alert-findings';
 import type { Finding } from './alert-types';

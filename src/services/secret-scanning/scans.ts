@@ -2,7 +2,8 @@
  * Secret scanning scan history: recording scan runs and reading the latest of each kind.
  */
 import { EntityManager } from 'typeorm';
-import { RepositoryEntity, SCAN_KINDS, ScanKind, SecretScanningScanEntity } from '../../../entities';
+import { RepositoryEntity } from '../../../entities/identity';
+import { SCAN_KINDS, ScanKind, SecretScanningScanEntity } from '../../../entities/secret-scanning';
 import type { RequestContext } from '../../context';
 import { InWriteTransaction } from '../../db/transaction';
 import { NotFoundError } from '../../errors/app-error';

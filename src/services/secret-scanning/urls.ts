@@ -5,7 +5,7 @@
  *   commit  {base}/repos/{o}/{r}/git/blobs/{sha}, {base}/repos/{o}/{r}/git/commits/{sha}
  *   wiki    {base}/{o}/{r}/wiki/{page}/{sha}, {base}/{o}/{r}/wiki/_compare/{sha}
  */
-import type { SecretScanningLocationEntity } from '../../../entities';
+import type { SecretScanningLocationEntity } from '../../../entities/secret-scanning';
 
 export interface RepoName {
   owner: string;

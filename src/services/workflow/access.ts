@@ -8,7 +8,7 @@
  *  - a job is visible to the user who started it and to site admins; a job one may not see does not exist.
  * Services call these before touching data; the list SQL of jobs is derived from `jobVisibilityFilter`.
  */
-import type { WorkflowDefinitionEntity, WorkflowJobEntity } from '../../../entities';
+import type { WorkflowDefinitionEntity, WorkflowJobEntity } from '../../../entities/workflow';
 import { can } from '../../auth/permissions';
 import type { Viewer } from '../../auth/viewer';
 import type { RequestContext } from '../../context';

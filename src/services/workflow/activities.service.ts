@@ -16,7 +16,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { WorkflowActivityEntity, WorkflowJobEntity, WorkflowTaskEntity } from '../../../entities';
+import { WorkflowActivityEntity, WorkflowJobEntity, WorkflowTaskEntity } from '../../../entities/workflow';
 import type { RequestContext } from '../../context';
 import { withTransaction } from '../../context';
 import { queryRows, sqlFor } from '../../db/rows';

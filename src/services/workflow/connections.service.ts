@@ -11,7 +11,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { WorkflowConnectionEntity } from '../../../entities';
+import { WorkflowConnectionEntity } from '../../../entities/workflow';
 import type { AppConfig } from '../../config';
 import type { RequestContext } from '../../context';
 import { withTransaction } from '../../context';

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { WorkflowDefinitionEntity, WorkflowJobEntity, WorkflowJobEventEntity } from '../../../entities';
+import { WorkflowDefinitionEntity, WorkflowJobEntity, WorkflowJobEventEntity } from '../../../entities/workflow';
 import type { RequestContext } from '../../context';
 import { withTransaction } from '../../context';
 import { queryRows, sqlFor } from '../../db/rows';

@@ -11,7 +11,7 @@
  * fails the task too.
  */
 import type { EntityManager } from 'typeorm';
-import { AccessTokenEntity, AccountEntity, WorkflowAccessKeyEntity } from '../../../entities';
+import { AccessTokenEntity, AccountEntity, WorkflowAccessKeyEntity } from '../../../entities/identity';
 import { credentialOfToken } from '../../auth/authenticate';
 import type { Credential, Viewer } from '../../auth/viewer';
 import { UnauthenticatedError } from '../../errors/app-error';

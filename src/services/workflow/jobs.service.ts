@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import type { EntityManager } from 'typeorm';
-import { WORKFLOW_JOB_STATUSES, WorkflowDefinitionEntity, WorkflowJobEntity, WorkflowJobEventEntity, WorkflowJobStatus, WorkflowMapRunEntity } from '../../../entities';
+import { WORKFLOW_JOB_STATUSES, WorkflowDefinitionEntity, WorkflowJobEntity, WorkflowJobEventEntity, WorkflowJobStatus, WorkflowMapRunEntity } from '../../../entities/workflow';
 import type { RequestContext } from '../../context';
 import { withTransaction } from '../../context';
 import { queryRows, sqlFor } from '../../db/rows';

@@ -12,7 +12,7 @@
  */
 import { createHash, randomUUID } from 'node:crypto';
 import type { DataSource, EntityManager } from 'typeorm';
-import { WorkflowJobEntity, WorkflowMapRunEntity } from '../../../entities';
+import { WorkflowJobEntity, WorkflowMapRunEntity } from '../../../entities/workflow';
 import type { AppConfig } from '../../config';
 import type { RequestContext } from '../../context';
 import { queryRows, sqlFor } from '../../db/rows';

@@ -4,7 +4,7 @@
  * placeholder ids, secret types and providers. The generators build valid requests from these and tamper
  * with one part at a time.
  */
-import { RepositoryEntity } from '../../../entities';
+import { RepositoryEntity } from '../../../entities/identity';
 import { generateToken } from '../../../src/auth/tokens';
 import { seedDemo } from '../../../src/seed/demo';
 import { gql, TestApp } from '../app';

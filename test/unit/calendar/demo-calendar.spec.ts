@@ -3,7 +3,7 @@
  * a category tree, upcoming and past events in several timezones, all-day ones, costs, the protected and the hidden
  * event, carol's drafts, translations), deterministic for a given clock.
  */
-import { CalendarEventEntity, CalendarTermEntity, CalendarTranslationEntity, CalendarVenueEntity } from '../../../entities';
+import { CalendarEventEntity, CalendarTermEntity, CalendarTranslationEntity, CalendarVenueEntity } from '../../../entities/calendar';
 import { loadConfig } from '../../../src/config';
 import { contextFor } from '../../../src/context';
 import { createLogger } from '../../../src/observability/logger';

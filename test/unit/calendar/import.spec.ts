@@ -2,8 +2,8 @@
  * iCalendar import on a real database (parsed in the worker thread, as in production): fields, zones, all-day
  * ends, categories/venue/organizer through the events service, repeatable by UID, access, and bad files.
  */
-import type { AccountEntity } from '../../../entities';
-import { CalendarEventEntity, CalendarEventSourceEntity } from '../../../entities';
+import type { AccountEntity } from '../../../entities/identity';
+import { CalendarEventEntity, CalendarEventSourceEntity } from '../../../entities/calendar';
 import type { Viewer } from '../../../src/auth/viewer';
 import { loadConfig } from '../../../src/config';
 import type { RequestContext } from '../../../src/context';

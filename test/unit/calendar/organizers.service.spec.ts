@@ -2,8 +2,8 @@
  * Calendar organizers on a real database: the organizer's own fields and codes on top of the shared linked-post
  * rules (venues.service.spec.ts covers those in depth).
  */
-import type { AccountEntity } from '../../../entities';
-import { CalendarEventEntity, CalendarEventOrganizerEntity } from '../../../entities';
+import type { AccountEntity } from '../../../entities/identity';
+import { CalendarEventEntity, CalendarEventOrganizerEntity } from '../../../entities/calendar';
 import type { Viewer } from '../../../src/auth/viewer';
 import { loadConfig } from '../../../src/config';
 import { RequestContext, withTransaction } from '../../../src/context';

@@ -5,9 +5,10 @@
  * rest_invalid_param naming the field), never a database error. Also: the status filter, search of protected
  * posts, the `event`/`post` filters, validation before permission and restore's status scale-back.
  */
-import type { AccountEntity, CalendarPostStatus } from '../../../entities';
+import type { CalendarPostStatus } from '../../../entities/calendar';
+import type { AccountEntity } from '../../../entities/identity';
 import { recountTerms } from '../../../src/services/calendar/term-counts';
-import { CalendarEventEntity, CalendarEventTermEntity, CalendarEventVenueEntity, CalendarVenueEntity } from '../../../entities';
+import { CalendarEventEntity, CalendarEventTermEntity, CalendarEventVenueEntity, CalendarVenueEntity } from '../../../entities/calendar';
 import type { Viewer } from '../../../src/auth/viewer';
 import { loadConfig } from '../../../src/config';
 import { RequestContext, withTransaction } from '../../../src/context';

@@ -2,7 +2,7 @@
  * Venue and organizer JSON (reference §1.2, §1.3): field order, string author, dropped empty values, show_map after
  * the filter, global ids, json_ld on single reads only, rendered title/description.
  */
-import { CalendarOrganizerEntity, CalendarVenueEntity } from '../../../entities';
+import { CalendarOrganizerEntity, CalendarVenueEntity } from '../../../entities/calendar';
 import { presentOrganizer, presentVenue, WireContext } from '../../../src/rest/wordpress/calendar-venues.presenters';
 import { maskProtected } from '../../../src/services/calendar/linked-posts';
 

@@ -2,7 +2,7 @@
  * Term counts (published events per term) are stored and kept by the event writes: create, link changes, status
  * changes, trash and restore. What WordPress clients read as `count` in every term shape.
  */
-import { CalendarTermEntity } from '../../../entities';
+import { CalendarTermEntity } from '../../../entities/calendar';
 import { loadConfig } from '../../../src/config';
 import type { RequestContext } from '../../../src/context';
 import { IdentityFixtures } from '../../fixtures/identity';

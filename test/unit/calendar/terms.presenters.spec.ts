@@ -1,7 +1,7 @@
 /**
  * Term JSON shapes (reference §1.4): shape A inside events, shape B on the term routes; field order, types, urls.
  */
-import { CalendarTermEntity } from '../../../entities';
+import { CalendarTermEntity } from '../../../entities/calendar';
 import type { WireContext } from '../../../src/rest/wordpress/calendar-wire';
 import { presentTermA, presentTermB } from '../../../src/rest/wordpress/calendar-terms.presenters';
 import type { TermView } from '../../../src/services/calendar/terms.service';

@@ -2,8 +2,8 @@
  * Calendar terms (categories and tags) on a real database: WordPress' term list semantics (hide_empty, include,
  * exclude, search, parent, post, slug, order), translations, writes and who may make them.
  */
-import type { CalendarLanguage, CalendarPostStatus } from '../../../entities';
-import { CalendarEventEntity, CalendarEventTermEntity, CalendarTermEntity, CalendarTranslationEntity, CalendarVenueEntity } from '../../../entities';
+import type { CalendarLanguage, CalendarPostStatus } from '../../../entities/calendar';
+import { CalendarEventEntity, CalendarEventTermEntity, CalendarTermEntity, CalendarTranslationEntity, CalendarVenueEntity } from '../../../entities/calendar';
 import { loadConfig } from '../../../src/config';
 import type { RequestContext } from '../../../src/context';
 import { AppError, ForbiddenError, UnauthenticatedError, ValidationError } from '../../../src/errors/app-error';

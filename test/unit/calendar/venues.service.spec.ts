@@ -3,8 +3,9 @@
  * paging, writes with status scale-back, slugs, trash and restore, translations, and the find-or-create an event
  * write uses.
  */
-import type { AccountEntity, CalendarPostStatus } from '../../../entities';
-import { CalendarEventEntity, CalendarEventVenueEntity, CalendarVenueEntity } from '../../../entities';
+import type { CalendarPostStatus } from '../../../entities/calendar';
+import type { AccountEntity } from '../../../entities/identity';
+import { CalendarEventEntity, CalendarEventVenueEntity, CalendarVenueEntity } from '../../../entities/calendar';
 import type { Viewer } from '../../../src/auth/viewer';
 import { loadConfig } from '../../../src/config';
 import { RequestContext, withTransaction } from '../../../src/context';

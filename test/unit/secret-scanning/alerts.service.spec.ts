@@ -2,7 +2,7 @@
  * The secret scanning alert services on a real database: numbering, findings, filters, paging, update rules, scan history.
  */
 import { github } from '../../helpers/github-answer';
-import type { AccountEntity, RepositoryEntity } from '../../../entities';
+import type { AccountEntity, RepositoryEntity } from '../../../entities/identity';
 import { loadConfig } from '../../../src/config';
 import type { RequestContext } from '../../../src/context';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../../src/errors/app-error';

@@ -2,8 +2,8 @@
  * Bulk alert updates by filter (the workflow task secret-scanning.bulkUpdateAlerts): the list's filter and access,
  * PATCH's rules per alert, repeatable, failures reported per alert.
  */
-import type { AccountEntity, RepositoryEntity } from '../../../entities';
-import { SecretScanningAlertEntity } from '../../../entities';
+import type { AccountEntity, RepositoryEntity } from '../../../entities/identity';
+import { SecretScanningAlertEntity } from '../../../entities/secret-scanning';
 import { loadConfig } from '../../../src/config';
 import type { RequestContext } from '../../../src/context';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../../src/errors/app-error';

@@ -5,15 +5,14 @@
  */
 import { statusOf } from '../../helpers/github-answer';
 import { In } from 'typeorm';
+import { AccountEntity, RepositoryEntity } from '../../../entities/identity';
 import {
-  AccountEntity,
   PushProtectionPlaceholderEntity,
-  RepositoryEntity,
   SecretScanningAlertEntity,
   SecretScanningContentEntity,
   SecretScanningLocationEntity,
   SecretScanningScanEntity,
-} from '../../../entities';
+} from '../../../entities/secret-scanning';
 import type { RequestContext } from '../../../src/context';
 import { AppError, ForbiddenError, NotFoundError, UnauthenticatedError, ValidationError } from '../../../src/errors/app-error';
 import { hashSecret } from '../../../src/services/secret-scanning/alert-findings';

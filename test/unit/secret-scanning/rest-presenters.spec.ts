@@ -12,8 +12,9 @@
 import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { AccountEntity, RepositoryEntity, SecretScanningAlertEntity, SecretScanningLocationEntity } from '../../../entities';
-import { LOCATION_TYPES } from '../../../entities';
+import type { AccountEntity, RepositoryEntity } from '../../../entities/identity';
+import type { SecretScanningAlertEntity, SecretScanningLocationEntity } from '../../../entities/secret-scanning';
+import { LOCATION_TYPES } from '../../../entities/secret-scanning';
 import { isoSeconds } from '../../../src/rest/github/presenters';
 import * as S from '../../../src/rest/github/secret-scanning.presenters';
 

@@ -4,8 +4,8 @@
  * skips nor repeats jobs started in the same millisecond, byId (hidden is null), history pages both ways, and
  * delete's answer (the DELETING definition, or null when gone).
  */
-import { WorkflowJobEntity } from '../../../entities';
-import type { AccountEntity } from '../../../entities';
+import { WorkflowJobEntity } from '../../../entities/workflow';
+import type { AccountEntity } from '../../../entities/identity';
 import type { RequestContext } from '../../../src/context';
 import { AppError } from '../../../src/errors/app-error';
 import type { PageArgs } from '../../../src/services/common/pagination';

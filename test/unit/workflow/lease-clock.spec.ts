@@ -3,7 +3,7 @@
  * live lease, nor see a job leased elsewhere as due. On SQLite (a local file: one machine, one clock) the process
  * clock is the clock, so the skewed worker's view is what the machine's clock says.
  */
-import { WorkflowJobEntity } from '../../../entities';
+import { WorkflowJobEntity } from '../../../entities/workflow';
 import { WorkflowRunner } from '../../../src/services/workflow/runner/runner';
 import { RunnerStore } from '../../../src/services/workflow/runner/store';
 import { IdentityFixtures, uniq } from '../../fixtures/identity';

@@ -2,8 +2,8 @@
  * Workflow definitions and jobs services on a real database (SQLite, or PostgreSQL with DATABASE_URL): who may do
  * what, atomic idempotent starts and stops under concurrency, the onStarted hook, DELETING definitions.
  */
-import { WorkflowJobEntity, WorkflowJobEventEntity } from '../../../entities';
-import type { AccountEntity } from '../../../entities';
+import { WorkflowJobEntity, WorkflowJobEventEntity } from '../../../entities/workflow';
+import type { AccountEntity } from '../../../entities/identity';
 import type { RequestContext } from '../../../src/context';
 import { AppError } from '../../../src/errors/app-error';
 import { IdentityFixtures, uniq } from '../../fixtures/identity';

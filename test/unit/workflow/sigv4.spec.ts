@@ -6,7 +6,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SignatureV4 } from '@smithy/signature-v4';
-import type { AccountEntity } from '../../../entities';
+import type { AccountEntity } from '../../../entities/identity';
 import { computeSignature, parseAmzDate, parseAuthorizationHeader, verifySigV4 } from '../../../src/auth/sigv4';
 import type { HttpRequestFacts } from '../../../src/context';
 import { UnauthenticatedError } from '../../../src/errors/app-error';

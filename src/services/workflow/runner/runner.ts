@@ -17,7 +17,7 @@
  *   until the 25,000-event history quota ends it, taking turns with the rest).
  */
 import { randomUUID } from 'node:crypto';
-import type { WorkflowJobEntity } from '../../../../entities';
+import type { WorkflowJobEntity } from '../../../../entities/workflow';
 import type { AppDeps, RequestContext } from '../../../context';
 import { contextFor } from '../../../context';
 import { finishDeletion } from '../definitions.service';

@@ -5,7 +5,7 @@
  * statements themselves at hundreds of jobs a second.
  */
 import type { DataSource, EntityManager } from 'typeorm';
-import { WorkflowJobEntity } from '../../../../entities';
+import { WorkflowJobEntity } from '../../../../entities/workflow';
 import { sqlFor } from '../../../db/rows';
 import { writeTransaction } from '../../../db/transaction';
 import type { HistoryEvent } from '../engine';

@@ -4,7 +4,7 @@
  * closing the tasks a job no longer waits for (it ended, a sibling branch failed, it was stopped).
  */
 import type { DataSource } from 'typeorm';
-import { WorkflowActivityEntity, WorkflowTaskEntity } from '../../../../entities';
+import { WorkflowActivityEntity, WorkflowTaskEntity } from '../../../../entities/workflow';
 import { queryRows } from '../../../db/rows';
 import { writeTransaction } from '../../../db/transaction';
 import { affected, taskDate, taskKey } from '../activities.service';

@@ -1,0 +1,8 @@
+// The workflow domain's entities (TypeORM only).
+export * from './workflow-activity.entity';
+export * from './workflow-connection.entity';
+export * from './workflow-definition.entity';
+export * from './workflow-job-event.entity';
+export * from './workflow-job.entity';
+export * from './workflow-map-run.entity';
+export * from './workflow-task.entity';

@@ -1,0 +1,83 @@
+/**
+ * Workflow (Step Functions' model): state machines, jobs (executions) and their history, activities and task
+ * tokens, the job runner (embedded, BullMQ queue, dispatch or off: WORKFLOW_RUNNER) and its metrics. Jobs' tasks
+ * may call the secret scanning and calendar services.
+ */
+import {
+  WorkflowActivityEntity,
+  WorkflowConnectionEntity,
+  WorkflowDefinitionEntity,
+  WorkflowJobEntity,
+  WorkflowJobEventEntity,
+  WorkflowMapRunEntity,
+  WorkflowTaskEntity,
+} from '../../../entities/workflow';
+import type * as WorkflowResolvers from '../../../resolvers/workflow/workflow.resolver';
+import { Workflow1795464180426 as SqliteWorkflow } from '../../db/migrations/sqlite/1795464180426-Workflow';
+import { JobCredential1795474377021 as SqliteJobCredential } from '../../db/migrations/sqlite/1795474377021-JobCredential';
+import { WorkflowActivities1795823891852 as SqliteActivities } from '../../db/migrations/sqlite/1795823891852-WorkflowActivities';
+import { WorkflowConnections1795835540774 as SqliteConnections } from '../../db/migrations/sqlite/1795835540774-WorkflowConnections';
+import { WorkflowMapRuns1795837947896 as SqliteMapRuns } from '../../db/migrations/sqlite/1795837947896-WorkflowMapRuns';
+import { Workflow1795464180426 as PostgresWorkflow } from '../../db/migrations/postgres/1795464180426-Workflow';
+import { JobCredential1795474377021 as PostgresJobCredential } from '../../db/migrations/postgres/1795474377021-JobCredential';
+import { WorkflowActivities1795823891852 as PostgresActivities } from '../../db/migrations/postgres/1795823891852-WorkflowActivities';
+import { WorkflowConnections1795835540774 as PostgresConnections } from '../../db/migrations/postgres/1795835540774-WorkflowConnections';
+import { WorkflowMapRuns1795837947896 as PostgresMapRuns } from '../../db/migrations/postgres/1795837947896-WorkflowMapRuns';
+import { createWorkflowLoaders } from '../../loaders/workflow';
+import type * as WorkflowMetrics from '../../observability/workflow-metrics';
+import { WORKFLOW_ROUTES } from '../../rest/aws/workflow.routes';
+import { WorkflowActivityService } from '../../services/workflow/activities.service';
+import { WorkflowConnectionService } from '../../services/workflow/connections.service';
+import { WorkflowDefinitionService } from '../../services/workflow/definitions.service';
+import { WorkflowJobService } from '../../services/workflow/jobs.service';
+import type * as WorkflowRunning from '../../services/workflow/runner/setup';
+import type { IdentityServices } from '../identity/identity.module';
+import { defineModule, ServicesOf } from '../module';
+
+export const workflowModule = defineModule({
+  name: 'workflow',
+  requires: ['identity', 'secret-scanning', 'calendar'],
+  entities: [WorkflowDefinitionEntity, WorkflowJobEntity, WorkflowJobEventEntity, WorkflowActivityEntity, WorkflowTaskEntity, WorkflowMapRunEntity, WorkflowConnectionEntity],
+  migrations: {
+    sqlite: [SqliteWorkflow, SqliteJobCredential, SqliteActivities, SqliteConnections, SqliteMapRuns],
+    postgres: [PostgresWorkflow, PostgresJobCredential, PostgresActivities, PostgresConnections, PostgresMapRuns],
+  },
+  services({ identity }: IdentityServices) {
+    return {
+      /** workflow: definitions (state machines): create, describe, update, delete, list */
+      workflowDefinitions: new WorkflowDefinitionService(),
+      /** workflow: jobs (executions): start, describe, list, stop, history; the runner plugs in with setHooks */
+      workflowJobs: new WorkflowJobService(),
+      /** workflow: activities, GetActivityTask long polls, task tokens (SendTask*) of activities and callbacks */
+      workflowActivities: new WorkflowActivityService(),
+      /** workflow: connections of HTTP tasks (admins manage them; secrets sealed like access keys) */
+      workflowConnections: new WorkflowConnectionService(identity),
+    };
+  },
+  loaders: createWorkflowLoaders,
+  resolvers() {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return (require('../../../resolvers/workflow/workflow.resolver') as typeof WorkflowResolvers).WORKFLOW_RESOLVERS;
+  },
+  routes: { aws: WORKFLOW_ROUTES },
+  metrics(metrics, _services, deps) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const observed = (require('../../observability/workflow-metrics') as typeof WorkflowMetrics).registerWorkflowMetrics(metrics, deps);
+    return {
+      request(req, status, seconds) {
+        if (req.headers['x-amz-target'] !== undefined) observed.awsRequest(req.headers['x-amz-target'], status, seconds);
+      },
+    };
+  },
+  // Jobs run here (embedded), through BullMQ (queue, dispatch) or elsewhere (off): WORKFLOW_RUNNER. Closing aborts
+  // running steps unpersisted: their jobs resume from the last transition at the next start.
+  start(_services, deps) {
+    // The runner (and BullMQ, for the queue modes) is loaded here: the admin CLI never starts it.
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    return (require('../../services/workflow/runner/setup') as typeof WorkflowRunning).startWorkflowRunning(deps);
+  },
+  // The definition checker's threads end.
+  close: (services) => services.workflowDefinitions.close(),
+});
+
+export type WorkflowServices = ServicesOf<typeof workflowModule>;

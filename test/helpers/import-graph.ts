@@ -1,0 +1,101 @@
+/**
+ * The runtime import graph of the TypeScript sources: each file is compiled the way the build compiles it
+ * (TypeScript's own transpiler, so imports used only as types are dropped as in the emitted JavaScript) and its
+ * `require()`s of relative paths are the edges. Cycles are its strongly connected components (Tarjan).
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as ts from 'typescript';
+
+export interface ImportGraph {
+  /** file (relative to the root) -> files it requires at runtime */
+  edges: Map<string, string[]>;
+}
+
+function sourceFiles(root: string, dir: string, out: string[] = []): string[] {
+  for (const e of fs.readdirSync(path.join(root, dir), { withFileTypes: true })) {
+    const rel = path.join(dir, e.name);
+    if (e.isDirectory()) sourceFiles(root, rel, out);
+    else if (e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') && !e.name.endsWith('.spec.ts')) out.push(rel);
+  }
+  return out;
+}
+
+function resolveRelative(root: string, from: string, spec: string): string | undefined {
+  const base = path.join(path.dirname(from), spec);
+  for (const candidate of [`${base}.ts`, path.join(base, 'index.ts'), base]) {
+    if (candidate.endsWith('.ts') && fs.existsSync(path.join(root, candidate))) return candidate;
+  }
+  return undefined;
+}
+
+/** The runtime imports among the files under `dirs` (and the files they reach through relative paths). */
+export function importGraph(root: string, dirs: string[], compilerOptions: ts.CompilerOptions): ImportGraph {
+  const edges = new Map<string, string[]>();
+  const queue = dirs.flatMap((d) => sourceFiles(root, d));
+  while (queue.length) {
+    const file = queue.pop()!;
+    if (edges.has(file)) continue;
+    const out = ts.transpileModule(fs.readFileSync(path.join(root, file), 'utf8'), { compilerOptions, fileName: file }).outputText;
+    const deps: string[] = [];
+    for (const m of out.matchAll(/\brequire\("(\.{1,2}\/[^"]*)"\)/g)) {
+      const target = resolveRelative(root, file, m[1]);
+      if (target) deps.push(target);
+    }
+    edges.set(file, deps);
+    queue.push(...deps.filter((d) => !edges.has(d)));
+  }
+  return { edges };
+}
+
+/** Every strongly connected component of more than one file (or a file requiring itself): each holds a cycle. */
+export function importCycles(graph: ImportGraph): string[][] {
+  let index = 0;
+  const idx = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const out: string[][] = [];
+  const visit = (v: string) => {
+    // Iterative Tarjan: the graph has hundreds of files; recursion depth is no concern, but keep it simple and flat.
+    const work: Array<[string, number]> = [[v, 0]];
+    idx.set(v, index);
+    low.set(v, index++);
+    stack.push(v);
+    onStack.add(v);
+    while (work.length) {
+      const top = work[work.length - 1];
+      const [node, i] = top;
+      const next = graph.edges.get(node) ?? [];
+      if (i < next.length) {
+        top[1]++;
+        const w = next[i];
+        if (!idx.has(w)) {
+          idx.set(w, index);
+          low.set(w, index++);
+          stack.push(w);
+          onStack.add(w);
+          work.push([w, 0]);
+        } else if (onStack.has(w)) low.set(node, Math.min(low.get(node)!, idx.get(w)!));
+        continue;
+      }
+      work.pop();
+      if (work.length) {
+        const parent = work[work.length - 1][0];
+        low.set(parent, Math.min(low.get(parent)!, low.get(node)!));
+      }
+      if (low.get(node) === idx.get(node)) {
+        const component: string[] = [];
+        let w: string;
+        do {
+          w = stack.pop()!;
+          onStack.delete(w);
+          component.push(w);
+        } while (w !== node);
+        if (component.length > 1 || (graph.edges.get(node) ?? []).includes(node)) out.push(component.sort());
+      }
+    }
+  };
+  for (const v of [...graph.edges.keys()].sort()) if (!idx.has(v)) visit(v);
+  return out;
+}

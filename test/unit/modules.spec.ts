@@ -1,0 +1,73 @@
+/**
+ * The module contract (src/modules): every entity and migration belongs to exactly one module, the list is
+ * checked (order of `requires`, one owner per service and loader name), and the files that wire the gateway
+ * together iterate the list without naming a domain.
+ */
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as calendarEntities from '../../entities/calendar';
+import * as identityEntities from '../../entities/identity';
+import * as secretScanningEntities from '../../entities/secret-scanning';
+import * as workflowEntities from '../../entities/workflow';
+import { POSTGRES_MIGRATIONS } from '../../src/db/migrations/postgres';
+import { SQLITE_MIGRATIONS } from '../../src/db/migrations/sqlite';
+import { createLoaders } from '../../src/loaders';
+import { MODULES } from '../../src/modules';
+import { AnyModule, checkModules, defineModule } from '../../src/modules/module';
+import { createServices } from '../../src/services';
+
+const ROOT = path.resolve(__dirname, '..', '..');
+
+/** Entity classes a domain folder exports (classes TypeORM knows as entities end in `Entity`). */
+function entityClasses(exports: Record<string, unknown>): unknown[] {
+  return Object.entries(exports)
+    .filter(([name, v]) => typeof v === 'function' && /Entity$/.test(name))
+    .map(([, v]) => v);
+}
+
+const tiny = (name: string, extra: Partial<AnyModule> = {}): AnyModule =>
+  defineModule({ name, entities: [], migrations: { sqlite: [], postgres: [] }, services: () => ({}), resolvers: () => [], routes: {}, ...extra });
+
+describe('module list', () => {
+  it('lists every entity class of every domain folder, each in one module', () => {
+    const listed = MODULES.flatMap((m) => m.entities);
+    expect(new Set(listed).size).toBe(listed.length);
+    const exported = [identityEntities, secretScanningEntities, calendarEntities, workflowEntities].flatMap((e) => entityClasses(e as Record<string, unknown>));
+    expect(new Set(listed)).toEqual(new Set(exported));
+  });
+
+  it.each(['sqlite', 'postgres'] as const)('lists every %s migration, each in one module', (dialect) => {
+    const listed = MODULES.flatMap((m) => m.migrations[dialect]);
+    expect(new Set(listed).size).toBe(listed.length);
+    const all = dialect === 'sqlite' ? SQLITE_MIGRATIONS : POSTGRES_MIGRATIONS;
+    expect(new Set(listed)).toEqual(new Set(all));
+  });
+
+  it('checks the order of requires and one owner per name', () => {
+    expect(() => checkModules([tiny('a'), tiny('b', { requires: ['a'] })])).not.toThrow();
+    expect(() => checkModules([tiny('b', { requires: ['a'] }), tiny('a')])).toThrow(/'b' requires 'a', which must come earlier/);
+    expect(() => checkModules([tiny('a'), tiny('a')])).toThrow(/listed twice/);
+    expect(() => createServices({}, [tiny('a', { services: () => ({ x: 1 }) }), tiny('b', { services: () => ({ x: 2 }) })])).toThrow(/'b' gives the service 'x'/);
+    const loaders = (n: string) => () => ({ [n]: { clearAll() {} } });
+    expect(() => createLoaders(undefined as never, undefined, [tiny('a', { loaders: loaders('y') }), tiny('b', { loaders: loaders('y') })])).toThrow(/'b' gives the loader 'y'/);
+  });
+
+  it('gives a module the services of the modules it requires, and only those', () => {
+    const seen: object[] = [];
+    createServices({}, [
+      tiny('a', { services: () => ({ fromA: 'a' }) }),
+      tiny('b', { services: () => ({ fromB: 'b' }) }),
+      tiny('c', { requires: ['a'], services: (needs: object) => (seen.push(needs), {}) }),
+    ]);
+    expect(seen).toEqual([{ fromA: 'a' }]);
+  });
+
+  it.each(['src/server.ts', 'src/services/index.ts', 'src/loaders/index.ts', 'resolvers/index.ts', 'entities/index.ts', 'src/rest/routes.ts'])(
+    '%s names no domain',
+    (file) => {
+      const text = fs.readFileSync(path.join(ROOT, file), 'utf8');
+      const names = MODULES.flatMap((m) => [m.name, m.name.replace(/-/g, ''), m.name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase())]);
+      for (const name of new Set(names)) expect({ file, name, found: new RegExp(name, 'i').test(text) }).toEqual({ file, name, found: false });
+    },
+  );
+});
