@@ -26,7 +26,7 @@ export interface ModuleRunning {
 
 /** Per-request observations a module makes for its metrics (called once per HTTP answer). */
 export interface ModuleMetrics {
-  request?(req: { headers: Record<string, string | string[] | undefined> }, status: number, seconds: number): void;
+  request?(req: { method: string; url: string; headers: Record<string, string | string[] | undefined> }, status: number, seconds: number): void;
 }
 
 export interface DomainModule<Name extends string = string, S extends object = object, L extends object = object, Needs extends object = object> {

@@ -28,9 +28,11 @@ export async function startTestApp(
     keepDb?: boolean;
     routes?: RestRoute<any, any>[];
     graphqlPlugins?: CreateAppOptions['graphqlPlugins'];
+    /** Serve these modules (and make the throwaway database from them) instead of the gateway's. */
+    modules?: CreateAppOptions['modules'];
   } = {},
 ): Promise<TestApp> {
-  const db = opts.db ?? (await openTestDatabase({ logger: opts.logger }));
+  const db = opts.db ?? (await openTestDatabase({ logger: opts.logger, modules: opts.modules }));
   const config: AppConfig = {
     // A test that counts a request's SQL statements (a logger given) gets no workflow runner: its due-jobs poll
     // runs every second and would be counted with the request's statements.
@@ -39,7 +41,7 @@ export async function startTestApp(
   };
   const logs: Array<Record<string, unknown>> = [];
   const logger = createLogger(config.logLevel, { write: (line: string) => void logs.push(JSON.parse(line)) });
-  const app = await createApp(config, { dataSource: db.dataSource, logger, routes: opts.routes, graphqlPlugins: opts.graphqlPlugins });
+  const app = await createApp(config, { dataSource: db.dataSource, logger, routes: opts.routes, graphqlPlugins: opts.graphqlPlugins, modules: opts.modules });
   const url = await app.listen();
   // URLs the API returns point at this server.
   app.config.publicUrl = opts.env?.PUBLIC_URL ?? url;

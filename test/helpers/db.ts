@@ -5,6 +5,7 @@
 import type { DataSource, Logger } from 'typeorm';
 import { openDatabase } from '../../ormconfig';
 import type { DatabaseConfig } from '../../src/config';
+import type { AnyModule } from '../../src/modules/module';
 import { createTempPostgresDatabase } from '../../src/db/temp-postgres';
 
 export interface TestDatabase {
@@ -27,9 +28,9 @@ export async function createTestDatabaseConfig(): Promise<{ database: DatabaseCo
   return { database: { type: 'sqlite', path: ':memory:' }, drop: async () => undefined };
 }
 
-export async function openTestDatabase(opts: { logger?: Logger } = {}): Promise<TestDatabase> {
+export async function openTestDatabase(opts: { logger?: Logger; modules?: readonly AnyModule[] } = {}): Promise<TestDatabase> {
   const { database, drop } = await createTestDatabaseConfig();
-  const dataSource = await openDatabase({ database }, { logger: opts.logger });
+  const dataSource = await openDatabase({ database }, { logger: opts.logger, modules: opts.modules });
   return {
     dataSource,
     database,
