@@ -19,6 +19,7 @@ import { CALENDAR_CODES, CALENDAR_MESSAGES } from './error-codes';
 import { contentLanguage } from './language';
 import { isPostStatus } from './posts';
 import { likePattern, searchTerms } from './search';
+import { MAX_FILTER_VALUES } from './filter-bounds';
 import { originalCategorySlugs } from './terms.service';
 import { translatedRows } from './translations';
 
@@ -91,8 +92,6 @@ export function distanceKm(lat1: number, lng1: number, lat2: number, lng2: numbe
   return 2 * EARTH_KM * Math.asin(Math.min(1, Math.sqrt(a)));
 }
 
-/** The most values one list filter (include, venue, organizer, categories, tags) may name. */
-export const MAX_FILTER_VALUES = 500;
 
 /** A value an id column can hold (int4, positive). */
 function isPostId(v: unknown): v is number {

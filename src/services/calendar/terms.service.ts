@@ -9,7 +9,7 @@
  *    existing term's id); delete is permanent and moves a category's children to its parent.
  * Access is decided by access.ts only; every write runs in one transaction.
  */
-import { MAX_FILTER_VALUES } from './event-list';
+import { MAX_FILTER_VALUES } from './filter-bounds';
 import {
   CalendarEventTermEntity,
   CalendarLanguage,
