@@ -41,7 +41,17 @@ export interface FuzzFixtures {
   secretTypes: string[];
   providers: string[];
   /** Workflow values a client learns from the wire: definition and job ARNs, paging tokens. */
-  workflow: { stateMachineArns: string[]; executionArns: string[]; nextTokens: string[]; mapRunArns: string[] };
+  workflow: {
+    stateMachineArns: string[];
+    executionArns: string[];
+    nextTokens: string[];
+    mapRunArns: string[];
+    activityArns: string[];
+    /** Stopped jobs (redrivable): the RedriveExecution row's executionArn. */
+    redrivableArns: string[];
+    /** Task tokens of jobs waiting on a callback, one pool per SendTask* row (a success or failure closes its task). */
+    taskTokens: { success: string[]; failure: string[]; heartbeat: string[] };
+  };
   /** Calendar values a client learns from the lists: ids and slugs per collection (events, venues, …). */
   calendar: Record<string, { ids: number[]; slugs: string[] }>;
   /** Put the repositories' security settings back as seeded (fuzzed mutations may turn them off). */
@@ -175,6 +185,20 @@ async function learnCalendar(t: TestApp, token: string): Promise<FuzzFixtures['c
   return out;
 }
 
+type HistoryItem = { type: string; taskSubmittedEventDetails?: { output: string } };
+
+/** The job's first event of this type, once it is there. */
+async function historyHas(call: (op: string, body: unknown) => Promise<any>, executionArn: string, type: string): Promise<HistoryItem> {
+  const until = Date.now() + 60_000;
+  for (;;) {
+    const events = (await call('GetExecutionHistory', { executionArn, maxResults: 100 })).events as HistoryItem[];
+    const found = events.find((e) => e.type === type);
+    if (found) return found;
+    if (Date.now() > until) throw new Error(`fuzz fixtures: ${executionArn} has no ${type} event`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 /** A workflow definition with a few jobs, created over the wire with alice's access key. */
 async function seedWorkflow(t: TestApp, key: { accessKeyId: string; secretAccessKey: string }): Promise<FuzzFixtures['workflow']> {
   const call = async (op: string, body: unknown) => {
@@ -210,5 +234,41 @@ async function seedWorkflow(t: TestApp, key: { accessKeyId: string; secretAccess
     if (!mapRunArns.length) await new Promise((r) => setTimeout(r, 50));
   }
   if (!mapRunArns.length) throw new Error('fuzz fixtures: the Distributed Map started no Map Run');
-  return { stateMachineArns: arns, executionArns: [...executionArns, parent], nextTokens, mapRunArns };
+
+  // Activities (no task scheduled: GetActivityTask answers empty after WORKFLOW_ACTIVITY_POLL_SECONDS).
+  const activityArns: string[] = [];
+  for (const name of ['fuzz-worker', 'fuzz-worker-2']) activityArns.push((await call('CreateActivity', { name })).activityArn);
+  // Stopped jobs to redrive (each redrive makes one run again).
+  const redrivableArns: string[] = [];
+  for (let i = 0; i < 6; i++) {
+    const arn = (await call('StartExecution', { stateMachineArn: arns[0], name: `fuzz-redrive-${i}` })).executionArn as string;
+    // stopped once the runner has taken it into the Wait (a job stopped before it ran has nothing to resume)
+    await historyHas(call, arn, 'WaitStateEntered');
+    await call('StopExecution', { executionArn: arn });
+    redrivableArns.push(arn);
+  }
+  // Jobs waiting on a callback: their tokens, as the callback's receiver reads them (the TaskSubmitted output).
+  const callbackArn = (
+    await call('CreateStateMachine', {
+      name: 'fuzz-callbacks',
+      roleArn,
+      definition: JSON.stringify({ StartAt: 'Ask', States: { Ask: { Type: 'Task', Resource: 'arn:aws:states:::echo.waitForTaskToken', Parameters: { 'token.$': '$$.Task.Token' }, End: true } } }),
+    })
+  ).stateMachineArn;
+  const waiting: string[] = [];
+  for (let i = 0; i < 16; i++) waiting.push((await call('StartExecution', { stateMachineArn: callbackArn, name: `fuzz-callback-${i}` })).executionArn);
+  const tokens: string[] = [];
+  for (const executionArn of waiting) {
+    const submitted = await historyHas(call, executionArn, 'TaskSubmitted');
+    tokens.push((JSON.parse(submitted.taskSubmittedEventDetails!.output) as { token: string }).token);
+  }
+  return {
+    stateMachineArns: arns,
+    executionArns: [...executionArns, parent],
+    nextTokens,
+    mapRunArns,
+    activityArns,
+    redrivableArns,
+    taskTokens: { success: tokens.slice(0, 6), failure: tokens.slice(6, 12), heartbeat: tokens.slice(12) },
+  };
 }

@@ -181,6 +181,12 @@ export function realValue(name: string, b: Binding, fx: FuzzFixtures, collection
       return fc.constantFrom(...fx.workflow.nextTokens);
     case 'roleArn':
       return fc.constantFrom('arn:aws:iam::000000000000:role/fuzz', 'arn:aws:iam::123456789012:role/service-role/other');
+    case 'activityArn':
+      return fc.constantFrom(...fx.workflow.activityArns);
+    case 'taskToken':
+      return fc.constantFrom(...fx.workflow.taskTokens.success, ...fx.workflow.taskTokens.failure, ...fx.workflow.taskTokens.heartbeat);
+    case 'output':
+      return fc.constantFrom('{}', '{"approved":true}', '[1,2]', '"done"');
     case 'definition':
       return fc.constantFrom(
         '{"StartAt":"A","States":{"A":{"Type":"Pass","End":true}}}',
@@ -228,6 +234,22 @@ export function schemaValue(schema: Schema): fc.Arbitrary<FuzzValue> {
   return nullable ? fc.oneof(arb, fc.constant(null)) : arb;
 }
 
+/**
+ * Workflow rows whose valid value is used up by a 2xx: RedriveExecution takes stopped jobs (a redriven job runs
+ * again), each SendTask* row its own tokens (a success or failure closes the task). The operation is served at two
+ * paths: each path's row gets half of each pool, so the first row cannot use up the second's.
+ */
+function workflowRowValue(route: RestRoute<any, any>, name: string, fx: FuzzFixtures): fc.Arbitrary<FuzzValue> | undefined {
+  const op = route.operation?.replace(/^AWSStepFunctions\./, '');
+  const mine = (xs: string[]) => fc.constantFrom(...xs.filter((_, i) => i % 2 === (route.path === '/' ? 1 : 0)));
+  if (op === 'RedriveExecution' && name === 'executionArn') return mine(fx.workflow.redrivableArns);
+  if (name !== 'taskToken') return undefined;
+  if (op === 'SendTaskSuccess') return mine(fx.workflow.taskTokens.success);
+  if (op === 'SendTaskFailure') return mine(fx.workflow.taskTokens.failure);
+  if (op === 'SendTaskHeartbeat') return mine(fx.workflow.taskTokens.heartbeat);
+  return undefined;
+}
+
 const asText = (v: FuzzValue): string => (typeof v === 'string' ? v : v === null ? '' : typeof v === 'object' ? toJsonText(v) : String(v));
 
 /** The calendar collection a row serves (`/calendar/events/v1/<collection>…`), if any. */
@@ -240,7 +262,7 @@ function validSlot(slot: Slot, b: Binding, fx: FuzzFixtures, route?: RestRoute<a
   // A calendar row's own id and slug are real in its path; a body or query `slug` is a new one (an existing
   // slug there renames another post's or collides).
   const own = slot.where !== 'path' && (slot.name === 'slug' || slot.name === 'id');
-  const real = own ? undefined : realValue(slot.name, b, fx, route && collectionOf(route));
+  const real = (route && workflowRowValue(route, slot.name, fx)) ?? (own ? undefined : realValue(slot.name, b, fx, route && collectionOf(route)));
   const arb = real ?? schemaValue(slot.schema);
   return slot.where === 'body' ? arb : arb.map(asText);
 }
