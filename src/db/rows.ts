@@ -158,7 +158,7 @@ function dialectOf(ds: DataSource): Dialect {
 }
 
 /** Types both drivers hand back untouched (no branch of their prepareHydratedValue matches them). */
-export const PLAIN_TYPES = new Set<unknown>([String, 'varchar', 'character varying', 'text', 'integer', 'int', 'int4', 'smallint', 'bigint', 'uuid', 'double precision']);
+export const PLAIN_TYPES = new Set<unknown>([String, 'varchar', 'character varying', 'text', 'integer', 'int', 'int4', 'smallint', 'bigint', 'uuid', 'double precision', 'real']);
 export const SQLITE_DATE_TYPES = new Set<unknown>([Date, 'datetime']);
 export const PG_DATE_TYPES = new Set<unknown>([Date, 'datetime', 'timestamp', 'timestamptz', 'timestamp with time zone', 'timestamp without time zone']);
 
