@@ -20,7 +20,7 @@ import { canReadAlert } from '../../src/services/secret-scanning/alert-access';
 import type { AlertFilter, AlertOrder, AlertPage, AlertPaging, AlertUpdate, AlertUpdateField } from '../../src/services/secret-scanning/alert-types';
 import type { AlertIncludes } from '../../src/services/secret-scanning/alert-queries';
 import type { PlaceholderResult } from '../../src/services/secret-scanning/push.service';
-import { connectionSelection } from '../common/lookahead';
+import { connectionSelection, propertiesRead } from '../common/lookahead';
 import { Connection, ConnectionArgs, ConnectionShape, toConnection } from '../common/connection';
 import { toGlobalId } from '../common/global-id';
 import { registerNodeType } from '../common/node';
@@ -172,10 +172,53 @@ function toOrder(o: SecretScanningAlertOrder | null | undefined): AlertOrder {
 const NEEDS_REPOSITORY = ['repository', 'url', 'htmlUrl', 'locationsUrl', 'firstLocationDetected', 'locations'];
 const USER_FIELDS = ['assignedTo', 'resolvedBy', 'pushProtectionBypassedBy'] as const;
 
-/** Lookahead: the relations the selected alert fields need, joined into the page statement; totalCount if asked. */
+/**
+ * What each SecretScanningAlert field reads of its entity (the type's plain fields and SecretScanningAlertResolver).
+ * Alert lists tell the service what the selected fields read, and it reads fewer columns when they suffice
+ * (SecretScanningAlertQueryService `AlertIncludes.reads`); a field not listed here (`locations`, which goes
+ * through a service) makes a list read whole rows. test/e2e/secret-scanning-alert-columns.e2e.ts checks every
+ * entry against whole rows.
+ */
+export const ALERT_FIELD_READS: Readonly<Record<string, readonly (keyof SecretScanningAlertEntity & string)[]>> = {
+  __typename: [],
+  id: ['id'],
+  number: ['number'],
+  createdAt: ['createdAt'],
+  updatedAt: ['updatedAt'],
+  state: ['state'],
+  resolution: ['resolution'],
+  resolvedAt: ['resolvedAt'],
+  resolutionComment: ['resolutionComment'],
+  secretType: ['secretType'],
+  secretTypeDisplayName: ['secretTypeDisplayName'],
+  provider: ['provider'],
+  providerSlug: ['providerSlug'],
+  secret: ['secret'],
+  validity: ['validity'],
+  publiclyLeaked: ['publiclyLeaked'],
+  multiRepo: ['multiRepo'],
+  isBase64Encoded: ['isBase64Encoded'],
+  pushProtectionBypassed: ['pushProtectionBypassed'],
+  pushProtectionBypassedAt: ['pushProtectionBypassedAt'],
+  url: ['repositoryId', 'number'],
+  htmlUrl: ['repositoryId', 'number'],
+  locationsUrl: ['repositoryId', 'number'],
+  resolvedBy: ['resolvedById'],
+  pushProtectionBypassedBy: ['pushProtectionBypassedById'],
+  assignedTo: ['assignedToId'],
+  repository: ['repositoryId'],
+  firstLocationDetected: ['firstLocationId', 'repositoryId'],
+  hasMoreLocations: ['locationsCount'],
+};
+
+/**
+ * Lookahead: the relations the selected alert fields need, joined into the page statement; totalCount if asked;
+ * the alert properties the selected fields read (see ALERT_FIELD_READS).
+ */
 function alertIncludes(info: GraphQLResolveInfo): AlertIncludes {
   const { connection, node } = connectionSelection(info);
   return {
+    reads: propertiesRead(node, ALERT_FIELD_READS),
     repository: NEEDS_REPOSITORY.some((f) => node.has(f)),
     users: USER_FIELDS.filter((f) => node.has(f)),
     firstLocation: node.has('firstLocationDetected'),

@@ -30,7 +30,10 @@ import {
   UpdateSecretScanningAlertInput,
 } from '../__generated__/graphql';
 import { IdentityFixtures } from '../fixtures/identity';
-import { gqlDoc, startTestApp, TestApp } from '../helpers/app';
+import { ALERT_FIELD_READS } from '../../resolvers/secret-scanning/secret-scanning.resolver';
+import { ALERT_LIST_COLUMNS } from '../../src/services/secret-scanning/alert-queries';
+import { gql, gqlDoc, startTestApp, TestApp } from '../helpers/app';
+import { testContexts } from '../helpers/context';
 
 /** Counts the SQL statements TypeORM runs while `counting` is on. */
 class CountingLogger implements Logger {
@@ -504,6 +507,113 @@ describe('secret scanning in the graph', () => {
     expect(huge.body.errors?.map((e) => [e.extensions?.code, e.path])).toEqual([['BAD_USER_INPUT', ['node']]]);
     const many = await gqlDoc(t.url, NodesByIdsDocument, { ids: [id, toGlobalId('SecretScanningAlert', alerts.B1.id), toGlobalId('SecretScanningAlert', alerts.G1.id)] }, tokens.ssadmin);
     expect(many.body.data!.nodes.map((x) => x?.__typename ?? null)).toEqual(['SecretScanningAlert', 'SecretScanningAlert', null]);
+  });
+
+
+  // ------------------------------------------------------------------ narrow alert pages
+
+  describe('alert lists read only the columns the selection needs, with the same answer', () => {
+    type Node = Record<string, unknown>;
+    const SUB: Record<string, string> = {
+      repository: 'repository { nameWithOwner }',
+      assignedTo: 'assignedTo { login }',
+      resolvedBy: 'resolvedBy { login }',
+      pushProtectionBypassedBy: 'pushProtectionBypassedBy { login }',
+      firstLocationDetected: 'firstLocationDetected { path startLine endLine commitSha blobUrl commitUrl }',
+    };
+    const fieldsOf = (name: string) => SUB[name] ?? name;
+
+    /** The organization's alerts with `fields` on each item, in pages of 2 (cursors read the sort key), and the page statements. */
+    async function list(fields: string, field: 'CREATED' | 'UPDATED' = 'CREATED', fragments = ''): Promise<{ nodes: Node[]; statements: string[] }> {
+      const nodes: Node[] = [];
+      const statements: string[] = [];
+      let after: string | null = null;
+      for (;;) {
+        log.statements = [];
+        log.counting = true;
+        const res: { body: { data?: any; errors?: unknown[] } } = await gql(
+          t.url,
+          `query($after: String) { organization(login: "ssorg") { secretScanningAlerts(first: 2, after: $after, orderBy: { field: ${field}, direction: DESC }) { pageInfo { hasNextPage endCursor } nodes { ${fields} } } } } ${fragments}`,
+          { after },
+          tokens.ssadmin,
+        );
+        log.counting = false;
+        statements.push(...log.statements.filter((q) => q.includes('secret_scanning_alerts')));
+        expect(res.body.errors).toBeUndefined();
+        const conn = res.body.data.organization.secretScanningAlerts;
+        nodes.push(...conn.nodes);
+        if (!conn.pageInfo.hasNextPage) return { nodes, statements };
+        after = conn.pageInfo.endCursor;
+      }
+    }
+    const readsSecret = (statements: string[]) => statements.some((q) => /\ba\."secret"/.test(q));
+
+    it.each(['CREATED', 'UPDATED'] as const)('ordered by %s: each declared field alone and all together answer what whole rows answer', async (order) => {
+      const declared = Object.keys(ALERT_FIELD_READS);
+      expect(declared.filter((f) => ALERT_FIELD_READS[f].every((p) => ALERT_LIST_COLUMNS.includes(p))).length).toBeGreaterThanOrEqual(15);
+      // Every field of the type but `locations` (a service read) is declared.
+      expect(declared.sort()).toEqual(
+        ['__typename', 'assignedTo', 'createdAt', 'firstLocationDetected', 'hasMoreLocations', 'htmlUrl', 'id', 'isBase64Encoded', 'locationsUrl', 'multiRepo', 'number',
+          'provider', 'providerSlug', 'publiclyLeaked', 'pushProtectionBypassed', 'pushProtectionBypassedAt', 'pushProtectionBypassedBy', 'repository', 'resolution',
+          'resolutionComment', 'resolvedAt', 'resolvedBy', 'secret', 'secretType', 'secretTypeDisplayName', 'state', 'updatedAt', 'url', 'validity'].sort(),
+      );
+      const all = declared.map(fieldsOf).join(' ');
+      const whole = await list(`${all} locations(first: 1) { totalCount }`, order);
+      expect(whole.nodes.map((n) => n.number)).toHaveLength(6);
+      expect(readsSecret(whole.statements)).toBe(true);
+      const wholeRows = whole.nodes.map(({ locations: _drop, ...rest }) => rest);
+      // Values, not only agreement: assignee, resolver, bypasser and the first location are there.
+      expect(wholeRows.some((n) => (n.assignedTo as Node | null)?.login === 'ssrepoadmin')).toBe(true);
+      expect(wholeRows.some((n) => (n.resolvedBy as Node | null)?.login === 'ssadmin')).toBe(true);
+      expect(wholeRows.some((n) => (n.pushProtectionBypassedBy as Node | null)?.login === 'sswriter')).toBe(true);
+      expect(wholeRows.some((n) => (n.firstLocationDetected as Node | null)?.path === 'config/app.env')).toBe(true);
+      // Every field together needs the secret: whole rows again.
+      expect((await list(all, order)).nodes).toEqual(wholeRows);
+      for (const f of declared) {
+        const alone = await list(fieldsOf(f), order);
+        expect(alone.nodes).toEqual(wholeRows.map((n) => ({ [f]: n[f] })));
+        // Within the narrow set: the secret (never in it) is not read; outside it: whole rows.
+        const narrow = ALERT_FIELD_READS[f].every((p) => ALERT_LIST_COLUMNS.includes(p));
+        expect(readsSecret(alone.statements)).toBe(!narrow);
+      }
+    });
+
+    it('the dashboard selection, derived URLs, aliases and fragments read the narrow columns and answer the same', async () => {
+      const dashboard =
+        'number state secretType secretTypeDisplayName createdAt repository { nameWithOwner } assignedTo { login } firstLocationDetected { path startLine endLine commitSha }';
+      const whole = await list(`${dashboard} secret`);
+      const narrow = await list(dashboard);
+      expect(readsSecret(narrow.statements)).toBe(false);
+      expect(narrow.nodes).toEqual(whole.nodes.map(({ secret: _drop, ...rest }) => rest));
+      const F = 'fragment F on SecretScanningAlert { where: repository { nameWithOwner } }';
+      const derived = await list('url htmlUrl locationsUrl hasMoreLocations ...F ... on SecretScanningAlert { n: number }', 'CREATED', F);
+      const derivedWhole = await list('url htmlUrl locationsUrl hasMoreLocations ...F ... on SecretScanningAlert { n: number } secret', 'CREATED', F);
+      expect(readsSecret(derived.statements)).toBe(false);
+      expect(derived.nodes).toEqual(derivedWhole.nodes.map(({ secret: _drop, ...rest }) => rest));
+      expect(derived.nodes[derived.nodes.length - 1]).toMatchObject({ n: 1, url: expect.stringMatching(/\/repos\/ssorg\/alpha\/secret-scanning\/alerts\/1$/), hasMoreLocations: true });
+    });
+
+    it('a narrow page does not leave partial alerts in the request\u2019s loaders; REST-style callers get whole rows', async () => {
+      const contexts = testContexts(t.db.dataSource, t.app.deps.services);
+      const ctx = await contexts.as(tokens.ssadmin);
+      const org = (await contexts.account('ssorg'))!;
+      const svc = ctx.services.secretScanningAlerts;
+      const { page } = await svc.listOrganizationAlerts(ctx, org, {}, {}, { mode: 'cursor', first: 10 }, { reads: ['number'] });
+      const a1 = page.items.find((a) => a.id === alerts.A1.id)!;
+      expect(a1.number).toBe(1);
+      expect(a1.secret).toBeUndefined(); // partial: only the narrow set
+      expect(page.cursorOf(a1)).toEqual(expect.any(String));
+      const loaded = await ctx.loaders.secretScanningAlertById.load(a1.id);
+      expect(loaded).not.toBe(a1);
+      expect(loaded).toMatchObject({ id: a1.id, secret: alerts.A1.secret, secretHash: expect.any(String) });
+      for (const reads of [undefined, ['number', 'secret'] as const]) {
+        const ctx2 = await contexts.as(tokens.ssadmin);
+        const whole = await ctx2.services.secretScanningAlerts.listOrganizationAlerts(ctx2, org, {}, {}, { mode: 'cursor', first: 10 }, reads && { reads: [...reads] });
+        const w1 = whole.page.items.find((a) => a.id === alerts.A1.id)!;
+        expect(w1).toMatchObject({ secret: alerts.A1.secret, secretHash: expect.any(String), provider: 'GitHub' });
+        expect(await ctx2.loaders.secretScanningAlertById.load(w1.id)).toBe(w1);
+      }
+    });
   });
 
   // ------------------------------------------------------------------ updateSecretScanningAlert

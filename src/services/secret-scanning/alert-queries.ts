@@ -45,7 +45,39 @@ export interface AlertIncludes {
   users?: ReadonlyArray<AlertUserField>;
   firstLocation?: boolean;
   totalCount?: boolean;
+  /**
+   * The caller reads only these properties of the alerts (a GraphQL selection of a few fields). When they are
+   * among ALERT_LIST_COLUMNS, only those columns are read and the alerts are partial entities (not primed into
+   * the request's loaders); otherwise whole rows. One narrow set, as for repository lists
+   * (IdentityService.listRepositories): every set is a statement shape of its own.
+   */
+  reads?: ReadonlyArray<keyof SecretScanningAlertEntity & string>;
 }
+
+/**
+ * What an alert page reads when its caller needs no more (`AlertIncludes.reads`): every column but the secret,
+ * its hash, the comment and the rarely shown flags and provider. Always with the keys the page itself needs:
+ * the id and both sort columns (cursors), and the keys of the relations joined in.
+ */
+export const ALERT_LIST_COLUMNS: ReadonlyArray<keyof SecretScanningAlertEntity & string> = [
+  'id',
+  'repositoryId',
+  'ownerId',
+  'number',
+  'state',
+  'resolution',
+  'resolvedAt',
+  'resolvedById',
+  'secretType',
+  'secretTypeDisplayName',
+  'validity',
+  'pushProtectionBypassedById',
+  'assignedToId',
+  'firstLocationId',
+  'locationsCount',
+  'createdAt',
+  'updatedAt',
+];
 
 export type AlertUserField = 'assignedTo' | 'resolvedBy' | 'pushProtectionBypassedBy';
 
@@ -182,7 +214,8 @@ export class SecretScanningAlertQueryService {
     const count = countQuery ?? qb.clone();
     const a = qb.alias;
     const sqlite = ctx.db.connection.options.type !== 'postgres';
-    const alerts = entityColumns(ctx.db, SecretScanningAlertEntity, a, `${a}_`);
+    const partial = include.reads !== undefined && include.reads.every((p) => ALERT_LIST_COLUMNS.includes(p));
+    const alerts = entityColumns(ctx.db, SecretScanningAlertEntity, a, `${a}_`, partial ? ALERT_LIST_COLUMNS : undefined);
     // The alert row, like each related row, as one JSON array value (PostgreSQL: as text): one value per row to
     // convert instead of 27 columns parsed one by one by the driver (dates through postgres-date).
     // The page read as one value (list-query.ts `rowsAsJson`).
@@ -231,7 +264,8 @@ export class SecretScanningAlertQueryService {
       hydrate: (row) => {
         for (const h of hydrators) h(row);
         const alert = alerts.hydrateJsonArray(row[`${a}_row`])!;
-        primeOwn(loaders.secretScanningAlertById, alert);
+        // A partial alert is the page's only: whatever loads an alert by id gets the whole row.
+        if (!partial) primeOwn(loaders.secretScanningAlertById, alert);
         return alert;
       },
       consistent: () => consistent,
