@@ -6,3 +6,6 @@ export * from './workflow-job-event.entity';
 export * from './workflow-job.entity';
 export * from './workflow-map-run.entity';
 export * from './workflow-task.entity';
+export * from './workflow-definition-version.entity';
+export * from './workflow-definition-alias.entity';
+export * from './workflow-tag.entity';

@@ -53,4 +53,8 @@ export class WorkflowDefinitionEntity {
   /** Changes with every update of the definition or role (UpdateStateMachine's revisionId). */
   @Column({ name: 'revision_id', type: 'varchar', length: 64 })
   revisionId: string;
+
+  /** The number of the last version published (versions are numbered 1, 2, … and numbers are never reused). */
+  @Column({ name: 'last_version', type: 'integer', default: 0 })
+  lastVersion: number;
 }

@@ -16,6 +16,9 @@ export type WorkflowJobStatus = (typeof WORKFLOW_JOB_STATUSES)[number];
 // ListExecutions of one definition, newest first, with and without a status filter (keyset on start_date, id).
 @Index('IDX_workflow_jobs_def_status_start', ['definitionId', 'status', 'startDate', 'id'])
 @Index('IDX_workflow_jobs_def_start', ['definitionId', 'startDate', 'id'])
+// ListExecutions of a version or an alias.
+@Index('IDX_workflow_jobs_version_start', ['versionArn', 'startDate', 'id'])
+@Index('IDX_workflow_jobs_alias_start', ['aliasArn', 'startDate', 'id'])
 // Lists over all definitions (GraphQL), by status, and a user's own jobs.
 @Index('IDX_workflow_jobs_status_start', ['status', 'startDate', 'id'])
 @Index('IDX_workflow_jobs_started_by_start', ['startedBy', 'startDate', 'id'])
@@ -83,6 +86,22 @@ export class WorkflowJobEntity {
   /** The definition's role ARN when the job started (`$$.Execution.RoleArn`). */
   @Column({ name: 'role_arn', type: 'varchar', length: 256, nullable: true })
   roleArn: string | null;
+
+  /** The version the job was started from (by its ARN or through an alias); null = the definition's latest revision. */
+  @Column({ name: 'version_arn', type: 'varchar', length: 256, nullable: true })
+  versionArn: string | null;
+
+  /** The alias the job was started through; null = none. */
+  @Column({ name: 'alias_arn', type: 'varchar', length: 256, nullable: true })
+  aliasArn: string | null;
+
+  /** The definition's revision the job runs (DescribeStateMachineForExecution). */
+  @Column({ name: 'revision_id', type: 'varchar', length: 64, nullable: true })
+  revisionId: string | null;
+
+  /** When that revision was written (the definition's update date, or the version's creation). */
+  @Column({ name: 'revision_date', type: Date, nullable: true })
+  revisionDate: Date | null;
 
   /** The definition text as it was when the job started (what the runner interprets). */
   @Column({ name: 'definition_text', type: 'text' })

@@ -500,7 +500,7 @@ describe('workflow wire protocol (Step Functions) with @aws-sdk/client-sfn', () 
       expect(bad.body.__type).toBe('SerializationException');
       const notObject = await call('AWSStepFunctions.ListStateMachines', '[1]');
       expect(notObject.body.__type).toBe('SerializationException');
-      const unknown = await call('AWSStepFunctions.TestState', '{}');
+      const unknown = await call('AWSStepFunctions.NoSuchOperation', '{}');
       expect(unknown.body.__type).toBe('UnknownOperationException');
       const other = await call('AmazonSQS.ListQueues', '{}');
       expect(other.body.__type).toBe('UnknownOperationException');

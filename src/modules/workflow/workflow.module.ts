@@ -11,6 +11,9 @@ import {
   WorkflowJobEventEntity,
   WorkflowMapRunEntity,
   WorkflowTaskEntity,
+  WorkflowDefinitionVersionEntity,
+  WorkflowDefinitionAliasEntity,
+  WorkflowTagEntity,
 } from '../../../entities/workflow';
 import type * as WorkflowResolvers from '../../../resolvers/workflow/workflow.resolver';
 import { Workflow1795464180426 as SqliteWorkflow } from '../../db/migrations/sqlite/1795464180426-Workflow';
@@ -18,11 +21,13 @@ import { JobCredential1795474377021 as SqliteJobCredential } from '../../db/migr
 import { WorkflowActivities1795823891852 as SqliteActivities } from '../../db/migrations/sqlite/1795823891852-WorkflowActivities';
 import { WorkflowConnections1795835540774 as SqliteConnections } from '../../db/migrations/sqlite/1795835540774-WorkflowConnections';
 import { WorkflowMapRuns1795837947896 as SqliteMapRuns } from '../../db/migrations/sqlite/1795837947896-WorkflowMapRuns';
+import { WorkflowVersionsAliasesTags1795840900092 as SqliteVersions } from '../../db/migrations/sqlite/1795840900092-WorkflowVersionsAliasesTags';
 import { Workflow1795464180426 as PostgresWorkflow } from '../../db/migrations/postgres/1795464180426-Workflow';
 import { JobCredential1795474377021 as PostgresJobCredential } from '../../db/migrations/postgres/1795474377021-JobCredential';
 import { WorkflowActivities1795823891852 as PostgresActivities } from '../../db/migrations/postgres/1795823891852-WorkflowActivities';
 import { WorkflowConnections1795835540774 as PostgresConnections } from '../../db/migrations/postgres/1795835540774-WorkflowConnections';
 import { WorkflowMapRuns1795837947896 as PostgresMapRuns } from '../../db/migrations/postgres/1795837947896-WorkflowMapRuns';
+import { WorkflowVersionsAliasesTags1795840900092 as PostgresVersions } from '../../db/migrations/postgres/1795840900092-WorkflowVersionsAliasesTags';
 import { createWorkflowLoaders } from '../../loaders/workflow';
 import type * as WorkflowMetrics from '../../observability/workflow-metrics';
 import { WORKFLOW_ROUTES } from '../../rest/aws/workflow.routes';
@@ -30,6 +35,7 @@ import { WorkflowActivityService } from '../../services/workflow/activities.serv
 import { WorkflowConnectionService } from '../../services/workflow/connections.service';
 import { WorkflowDefinitionService } from '../../services/workflow/definitions.service';
 import { WorkflowJobService } from '../../services/workflow/jobs.service';
+import { WorkflowVersionService } from '../../services/workflow/versions.service';
 import type * as WorkflowRunning from '../../services/workflow/runner/setup';
 import type { IdentityServices } from '../identity/identity.module';
 import { defineModule, ServicesOf } from '../module';
@@ -37,10 +43,10 @@ import { defineModule, ServicesOf } from '../module';
 export const workflowModule = defineModule({
   name: 'workflow',
   requires: ['identity', 'secret-scanning', 'calendar'],
-  entities: [WorkflowDefinitionEntity, WorkflowJobEntity, WorkflowJobEventEntity, WorkflowActivityEntity, WorkflowTaskEntity, WorkflowMapRunEntity, WorkflowConnectionEntity],
+  entities: [WorkflowDefinitionEntity, WorkflowJobEntity, WorkflowJobEventEntity, WorkflowActivityEntity, WorkflowTaskEntity, WorkflowMapRunEntity, WorkflowConnectionEntity, WorkflowDefinitionVersionEntity, WorkflowDefinitionAliasEntity, WorkflowTagEntity],
   migrations: {
-    sqlite: [SqliteWorkflow, SqliteJobCredential, SqliteActivities, SqliteConnections, SqliteMapRuns],
-    postgres: [PostgresWorkflow, PostgresJobCredential, PostgresActivities, PostgresConnections, PostgresMapRuns],
+    sqlite: [SqliteWorkflow, SqliteJobCredential, SqliteActivities, SqliteConnections, SqliteMapRuns, SqliteVersions],
+    postgres: [PostgresWorkflow, PostgresJobCredential, PostgresActivities, PostgresConnections, PostgresMapRuns, PostgresVersions],
   },
   services({ identity }: IdentityServices) {
     return {
@@ -52,6 +58,8 @@ export const workflowModule = defineModule({
       workflowActivities: new WorkflowActivityService(),
       /** workflow: connections of HTTP tasks (admins manage them; secrets sealed like access keys) */
       workflowConnections: new WorkflowConnectionService(identity),
+      /** workflow: versions and aliases of definitions; resolves what a start of a version or alias ARN runs */
+      workflowVersions: new WorkflowVersionService(),
     };
   },
   loaders: createWorkflowLoaders,

@@ -9,7 +9,14 @@
 import { quoteInput, ValidationError } from '../../errors/app-error';
 
 export interface MemberSchema {
-  type: 'string' | 'integer' | 'number' | 'boolean';
+  type: 'string' | 'integer' | 'number' | 'boolean' | 'array' | 'object';
+  /** array: the items' schema and count. */
+  items?: MemberSchema;
+  minItems?: number;
+  maxItems?: number;
+  /** object (a structure): its members, decoded by the same rules. */
+  properties?: Record<string, MemberSchema>;
+  required?: readonly string[];
   minLength?: number;
   maxLength?: number;
   minimum?: number;
@@ -45,49 +52,66 @@ export function decodeBody<T extends Record<string, unknown>>(body: unknown, sch
       if (schema.required?.includes(name)) problems.push(`Value null at '${name}' failed to satisfy constraint: Member must not be null`);
       continue;
     }
-    if (m.type === 'string') {
-      if (typeof v !== 'string') {
-        problems.push(`Value ${shown(v)} at '${name}' failed to satisfy constraint: Member must be a string`);
-        continue;
-      }
-      if (v.includes('\u0000')) {
-        problems.push(`Value at '${name}' failed to satisfy constraint: Member must not contain the NUL character`);
-        continue;
-      }
-      if (m.minLength !== undefined && v.length < m.minLength) {
-        problems.push(`Value ${shown(v)} at '${name}' failed to satisfy constraint: Member must have length greater than or equal to ${m.minLength}`);
-        continue;
-      }
-      if (m.maxLength !== undefined && v.length > m.maxLength) {
-        problems.push(`Value at '${name}' failed to satisfy constraint: Member must have length less than or equal to ${m.maxLength}`);
-        continue;
-      }
-      if (m.enum && !m.enum.includes(v)) {
-        problems.push(`Value ${shown(v)} at '${name}' failed to satisfy constraint: Member must satisfy enum value set: [${m.enum.join(', ')}]`);
-        continue;
-      }
-    } else if (m.type === 'integer' || m.type === 'number') {
-      if (typeof v !== 'number' || !Number.isFinite(v) || (m.type === 'integer' && !Number.isInteger(v))) {
-        problems.push(`Value ${shown(v)} at '${name}' failed to satisfy constraint: Member must be ${m.type === 'integer' ? 'an integer' : 'a number'}`);
-        continue;
-      }
-      if (m.minimum !== undefined && v < m.minimum) {
-        problems.push(`Value '${v}' at '${name}' failed to satisfy constraint: Member must have value greater than or equal to ${m.minimum}`);
-        continue;
-      }
-      if (m.maximum !== undefined && v > m.maximum) {
-        problems.push(`Value '${v}' at '${name}' failed to satisfy constraint: Member must have value less than or equal to ${m.maximum}`);
-        continue;
-      }
-    } else if (typeof v !== 'boolean') {
-      problems.push(`Value ${shown(v)} at '${name}' failed to satisfy constraint: Member must be a boolean`);
-      continue;
-    }
-    out[name] = v;
+    const decoded = decodeMember(name, v, m, problems);
+    if (decoded !== undefined) out[name] = decoded;
   }
   if (problems.length) {
     const shownProblems = problems.slice(0, 10);
     throw new ValidationError(`${problems.length} validation error${problems.length > 1 ? 's' : ''} detected: ${shownProblems.join('; ')}`);
   }
   return out as Partial<T>;
+}
+
+/** One member's value (undefined when it has a problem, which is added to `problems`). */
+function decodeMember(name: string, v: unknown, m: MemberSchema, problems: string[]): unknown {
+  const n0 = problems.length;
+  if (m.type === 'string') {
+    if (typeof v !== 'string') problems.push(`Value ${shown(v)} at '${name}' failed to satisfy constraint: Member must be a string`);
+    else if (v.includes('\u0000')) problems.push(`Value at '${name}' failed to satisfy constraint: Member must not contain the NUL character`);
+    else if (m.minLength !== undefined && v.length < m.minLength) {
+      problems.push(`Value ${shown(v)} at '${name}' failed to satisfy constraint: Member must have length greater than or equal to ${m.minLength}`);
+    } else if (m.maxLength !== undefined && v.length > m.maxLength) {
+      problems.push(`Value at '${name}' failed to satisfy constraint: Member must have length less than or equal to ${m.maxLength}`);
+    } else if (m.enum && !m.enum.includes(v)) {
+      problems.push(`Value ${shown(v)} at '${name}' failed to satisfy constraint: Member must satisfy enum value set: [${m.enum.join(', ')}]`);
+    }
+  } else if (m.type === 'integer' || m.type === 'number') {
+    if (typeof v !== 'number' || !Number.isFinite(v) || (m.type === 'integer' && !Number.isInteger(v))) {
+      problems.push(`Value ${shown(v)} at '${name}' failed to satisfy constraint: Member must be ${m.type === 'integer' ? 'an integer' : 'a number'}`);
+    }
+    else if (m.minimum !== undefined && v < m.minimum) {
+      problems.push(`Value '${v}' at '${name}' failed to satisfy constraint: Member must have value greater than or equal to ${m.minimum}`);
+    } else if (m.maximum !== undefined && v > m.maximum) {
+      problems.push(`Value '${v}' at '${name}' failed to satisfy constraint: Member must have value less than or equal to ${m.maximum}`);
+    }
+  } else if (m.type === 'boolean') {
+    if (typeof v !== 'boolean') problems.push(`Value ${shown(v)} at '${name}' failed to satisfy constraint: Member must be a boolean`);
+  } else if (m.type === 'array') {
+    if (!Array.isArray(v)) problems.push(`Value ${shown(v)} at '${name}' failed to satisfy constraint: Member must be a list`);
+    else if (m.minItems !== undefined && v.length < m.minItems) {
+      problems.push(`Value at '${name}' failed to satisfy constraint: Member must have length greater than or equal to ${m.minItems}`);
+    } else if (m.maxItems !== undefined && v.length > m.maxItems) {
+      problems.push(`Value at '${name}' failed to satisfy constraint: Member must have length less than or equal to ${m.maxItems}`);
+    } else {
+      const items = v.map((x, i) => (x === null || x === undefined ? (problems.push(`Value null at '${name}.${i + 1}.member' failed to satisfy constraint: Member must not be null`), undefined) : decodeMember(`${name}.${i + 1}.member`, x, m.items!, problems)));
+      if (problems.length === n0) return items;
+    }
+  } else {
+    if (!v || typeof v !== 'object' || Array.isArray(v)) problems.push(`Value ${shown(v)} at '${name}' failed to satisfy constraint: Member must be a structure`);
+    else {
+      const src = v as Record<string, unknown>;
+      const out: Record<string, unknown> = {};
+      for (const [k, sub] of Object.entries(m.properties ?? {})) {
+        const x = Object.prototype.hasOwnProperty.call(src, k) ? src[k] : undefined;
+        if (x === undefined || x === null) {
+          if (m.required?.includes(k)) problems.push(`Value null at '${name}.${k}' failed to satisfy constraint: Member must not be null`);
+          continue;
+        }
+        const d = decodeMember(`${name}.${k}`, x, sub, problems);
+        if (d !== undefined) out[k] = d;
+      }
+      if (problems.length === n0) return out;
+    }
+  }
+  return problems.length === n0 ? v : undefined;
 }

@@ -1,6 +1,7 @@
 /**
  * How the AWS JSON family answers the workflow domain's codes: the Step Functions error of the same meaning
- * (`__type`), all 400 as Step Functions answers them. Request signing codes answer as every AWS JSON service does.
+ * (`__type`), 400 as Step Functions answers them (ConflictException 409 and ServiceQuotaExceededException 402 as
+ * its model documents). Request signing codes answer as every AWS JSON service does.
  */
 import { WORKFLOW_CODES } from '../../services/workflow/error-codes';
 
@@ -26,6 +27,12 @@ export const WORKFLOW_AWS_ERRORS: Record<string, [string, number]> = {
   [WORKFLOW_CODES.EXECUTION_NOT_REDRIVABLE]: ['ExecutionNotRedrivable', 400],
   [WORKFLOW_CODES.EXECUTION_LIMIT_EXCEEDED]: ['ExecutionLimitExceeded', 400],
   [WORKFLOW_CODES.MAP_RUN_NOT_FOUND]: ['ResourceNotFound', 400],
+  // The two the model documents with their own status.
+  [WORKFLOW_CODES.CONFLICT]: ['ConflictException', 409],
+  [WORKFLOW_CODES.SERVICE_QUOTA_EXCEEDED]: ['ServiceQuotaExceededException', 402],
+  [WORKFLOW_CODES.RESOURCE_NOT_FOUND]: ['ResourceNotFound', 400],
+  [WORKFLOW_CODES.TOO_MANY_TAGS]: ['TooManyTags', 400],
+  [WORKFLOW_CODES.INVALID_ROUTING_CONFIGURATION]: ['ValidationException', 400],
   [WORKFLOW_CODES.MISSING_AUTHENTICATION_TOKEN]: ['MissingAuthenticationTokenException', 400],
   [WORKFLOW_CODES.INCOMPLETE_SIGNATURE]: ['IncompleteSignatureException', 400],
   [WORKFLOW_CODES.INVALID_SIGNATURE]: ['InvalidSignatureException', 400],

@@ -14,8 +14,8 @@ function compact<T extends Record<string, unknown>>(o: T): Partial<T> {
   return out as Partial<T>;
 }
 
-export function presentDefinition(d: WorkflowDefinitionEntity) {
-  return {
+export function presentDefinition(d: WorkflowDefinitionEntity & { description?: string | null }) {
+  return compact({
     stateMachineArn: d.arn,
     name: d.name,
     status: d.status,
@@ -26,7 +26,8 @@ export function presentDefinition(d: WorkflowDefinitionEntity) {
     revisionId: d.revisionId,
     loggingConfiguration: { level: 'OFF', includeExecutionData: false },
     tracingConfiguration: { enabled: false },
-  };
+    description: d.description,
+  });
 }
 
 export function presentDefinitionItem(d: WorkflowDefinitionEntity) {
@@ -52,6 +53,8 @@ export function presentJob(job: WorkflowJobEntity, stateMachineArn: string, incl
     error: job.error,
     cause: job.cause,
     traceHeader: job.traceHeader,
+    stateMachineVersionArn: job.versionArn,
+    stateMachineAliasArn: job.aliasArn,
   });
 }
 
@@ -67,6 +70,8 @@ export function presentJobItem(job: WorkflowJobEntity, stateMachineArn: string, 
     status: job.status,
     startDate: epochSeconds(job.startDate),
     stopDate: job.stopDate ? epochSeconds(job.stopDate) : undefined,
+    stateMachineVersionArn: job.versionArn,
+    stateMachineAliasArn: job.aliasArn,
   });
 }
 

@@ -4,10 +4,11 @@
  * '<gateway>/workflow' })` calls) and on `POST /` (an endpoint without a path). Each row: its members, declared
  * once (src/rest/aws/body.ts: documentation and decoding), the service call, the presenter.
  */
-import { WORKFLOW_JOB_STATUSES, WorkflowJobStatus } from '../../../entities/workflow';
+import { AliasRoute, WORKFLOW_JOB_STATUSES, WorkflowDefinitionAliasEntity, WorkflowJobStatus } from '../../../entities/workflow';
 import type { RequestContext } from '../../context';
 import { MAX_LIST_SIZE } from '../../services/workflow/definitions.service';
 import { redriveStatusOf } from '../../services/workflow/jobs.service';
+import { parseRouting } from '../../services/workflow/versions.service';
 import { route, RestRoute } from '../route-table';
 import { BodySchema, bodySchema, decodeBody, MemberSchema } from './body';
 import { presentDefinition, presentDefinitionItem, presentEvent, presentJob, presentJobItem, presentMapRun, presentMapRunItem, epochSeconds } from './workflow.presenters';
@@ -80,6 +81,87 @@ function ACTIVITY_OPERATIONS(): Op<any, any>[] {
   ];
 }
 
+/** Versions and aliases (versions.service.ts). */
+function VERSION_OPERATIONS(): Op<any, any>[] {
+  type Versions = RequestContext['services']['workflowVersions'];
+  const longArn: MemberSchema = { type: 'string', minLength: 1, maxLength: 2000 };
+  const description: MemberSchema = { type: 'string', maxLength: 256 };
+  const routing: MemberSchema = {
+    type: 'array',
+    minItems: 1,
+    maxItems: 2,
+    items: { type: 'object', properties: { stateMachineVersionArn: arnMember, weight: { type: 'integer', minimum: 0, maximum: 100 } }, required: ['stateMachineVersionArn', 'weight'] },
+  };
+  const alias = (a: WorkflowDefinitionAliasEntity) => ({
+    stateMachineAliasArn: a.arn,
+    name: a.name,
+    ...(a.description !== null ? { description: a.description } : {}),
+    routingConfiguration: parseRouting(a.routing),
+    creationDate: epochSeconds(a.createdAt),
+    updateDate: epochSeconds(a.updatedAt),
+  });
+  const list = (b: { stateMachineArn?: string; maxResults?: number; nextToken?: string }) => ({ stateMachineArn: b.stateMachineArn!, maxResults: b.maxResults, nextToken: b.nextToken });
+  return [
+    op<{ stateMachineArn: string; revisionId: string; description: string }, Awaited<ReturnType<Versions['publish']>>>({
+      operation: 'PublishStateMachineVersion',
+      summary: "Publish a definition's current revision as a numbered version (idempotent per revision)",
+      body: bodySchema({ stateMachineArn: arnMember, revisionId: { type: 'string', maxLength: 64 }, description }, ['stateMachineArn']),
+      handle: (ctx, b) => ctx.services.workflowVersions.publish(ctx, { stateMachineArn: b.stateMachineArn!, revisionId: b.revisionId, description: b.description }),
+      present: (v) => ({ stateMachineVersionArn: v.arn, creationDate: epochSeconds(v.createdAt) }),
+    }),
+    op<{ stateMachineArn: string; maxResults: number; nextToken: string }, Awaited<ReturnType<Versions['listVersions']>>>({
+      operation: 'ListStateMachineVersions',
+      summary: 'List the versions of a definition, newest first',
+      body: bodySchema({ stateMachineArn: arnMember, maxResults, nextToken }, ['stateMachineArn']),
+      handle: (ctx, b) => ctx.services.workflowVersions.listVersions(ctx, list(b)),
+      present: (p) => ({ stateMachineVersions: p.items.map((v) => ({ stateMachineVersionArn: v.arn, creationDate: epochSeconds(v.createdAt) })), ...(p.nextToken ? { nextToken: p.nextToken } : {}) }),
+    }),
+    op<{ stateMachineVersionArn: string }, void>({
+      operation: 'DeleteStateMachineVersion',
+      summary: 'Delete a version (not while an alias routes to it; its running jobs go on)',
+      body: bodySchema({ stateMachineVersionArn: longArn }, ['stateMachineVersionArn']),
+      handle: (ctx, b) => ctx.services.workflowVersions.deleteVersion(ctx, b.stateMachineVersionArn!),
+      present: () => ({}),
+    }),
+    op<{ name: string; description: string; routingConfiguration: AliasRoute[] }, Awaited<ReturnType<Versions['createAlias']>>>({
+      operation: 'CreateStateMachineAlias',
+      summary: 'Create an alias routing job starts to one or two versions by weight (idempotent for the same configuration)',
+      body: bodySchema({ name: { type: 'string', minLength: 1, maxLength: 80 }, description, routingConfiguration: routing }, ['name', 'routingConfiguration']),
+      handle: (ctx, b) => ctx.services.workflowVersions.createAlias(ctx, { name: b.name!, description: b.description, routingConfiguration: b.routingConfiguration! }),
+      present: (a) => ({ stateMachineAliasArn: a.arn, creationDate: epochSeconds(a.createdAt) }),
+    }),
+    op<{ stateMachineAliasArn: string }, Awaited<ReturnType<Versions['describeAlias']>>>({
+      operation: 'DescribeStateMachineAlias',
+      summary: 'Describe an alias',
+      body: bodySchema({ stateMachineAliasArn: arnMember }, ['stateMachineAliasArn']),
+      handle: (ctx, b) => ctx.services.workflowVersions.describeAlias(ctx, b.stateMachineAliasArn!),
+      present: alias,
+    }),
+    op<{ stateMachineAliasArn: string; description: string; routingConfiguration: AliasRoute[] }, Awaited<ReturnType<Versions['updateAlias']>>>({
+      operation: 'UpdateStateMachineAlias',
+      summary: "Change an alias's description and/or routing",
+      body: bodySchema({ stateMachineAliasArn: arnMember, description, routingConfiguration: routing }, ['stateMachineAliasArn']),
+      handle: (ctx, b) =>
+        ctx.services.workflowVersions.updateAlias(ctx, { stateMachineAliasArn: b.stateMachineAliasArn!, description: b.description, routingConfiguration: b.routingConfiguration }),
+      present: (a) => ({ updateDate: epochSeconds(a.updatedAt) }),
+    }),
+    op<{ stateMachineAliasArn: string }, void>({
+      operation: 'DeleteStateMachineAlias',
+      summary: 'Delete an alias (its versions stay)',
+      body: bodySchema({ stateMachineAliasArn: arnMember }, ['stateMachineAliasArn']),
+      handle: (ctx, b) => ctx.services.workflowVersions.deleteAlias(ctx, b.stateMachineAliasArn!),
+      present: () => ({}),
+    }),
+    op<{ stateMachineArn: string; maxResults: number; nextToken: string }, Awaited<ReturnType<Versions['listAliases']>>>({
+      operation: 'ListStateMachineAliases',
+      summary: 'List the aliases of a definition (of a version ARN: those routing to it)',
+      body: bodySchema({ stateMachineArn: arnMember, maxResults, nextToken }, ['stateMachineArn']),
+      handle: (ctx, b) => ctx.services.workflowVersions.listAliases(ctx, list(b)),
+      present: (p) => ({ stateMachineAliases: p.items.map((a) => ({ stateMachineAliasArn: a.arn, creationDate: epochSeconds(a.createdAt) })), ...(p.nextToken ? { nextToken: p.nextToken } : {}) }),
+    }),
+  ];
+}
+
 export const WORKFLOW_TARGET_PREFIX = 'AWSStepFunctions';
 export const WORKFLOW_PATHS = ['/workflow', '/'] as const;
 
@@ -88,6 +170,7 @@ const nameMember: MemberSchema = { type: 'string', minLength: 1, maxLength: 80 }
 const maxResults: MemberSchema = { type: 'integer', minimum: 0, maximum: MAX_LIST_SIZE, description: '0 or absent = 100' };
 const nextToken: MemberSchema = { type: 'string', minLength: 1, maxLength: 1024 };
 const longArnMember: MemberSchema = { type: 'string', minLength: 1, maxLength: 2000 };
+const publishMembers: Record<string, MemberSchema> = { publish: { type: 'boolean' }, versionDescription: { type: 'string', maxLength: 256 } };
 
 interface Op<B extends Record<string, unknown>, O> {
   operation: string;
@@ -102,7 +185,7 @@ function op<B extends Record<string, unknown>, O>(o: Op<B, O>): Op<any, any> {
 }
 
 const OPERATIONS: Op<any, any>[] = [
-  op<{ name: string; definition: string; roleArn: string; type: string }, Awaited<ReturnType<RequestContext['services']['workflowDefinitions']['create']>>>({
+  op<{ name: string; definition: string; roleArn: string; type: string; publish: boolean; versionDescription: string }, Awaited<ReturnType<RequestContext['services']['workflowDefinitions']['create']>>>({
     operation: 'CreateStateMachine',
     summary: 'Create a workflow definition (idempotent for the same name, definition, role and type)',
     body: bodySchema(
@@ -111,11 +194,13 @@ const OPERATIONS: Op<any, any>[] = [
         definition: { type: 'string', minLength: 1, maxLength: 1_048_576 },
         roleArn: arnMember,
         type: { type: 'string', enum: ['STANDARD', 'EXPRESS'] },
+        ...publishMembers,
       },
       ['name', 'definition', 'roleArn'],
     ),
-    handle: (ctx, b) => ctx.services.workflowDefinitions.create(ctx, { name: b.name!, definition: b.definition!, roleArn: b.roleArn!, type: b.type }),
-    present: (d) => ({ stateMachineArn: d.arn, creationDate: epochSeconds(d.createdAt) }),
+    handle: (ctx, b) =>
+      ctx.services.workflowDefinitions.create(ctx, { name: b.name!, definition: b.definition!, roleArn: b.roleArn!, type: b.type, publish: b.publish, versionDescription: b.versionDescription }),
+    present: (d) => ({ stateMachineArn: d.arn, creationDate: epochSeconds(d.createdAt), ...(d.version ? { stateMachineVersionArn: d.version.arn } : {}) }),
   }),
   op<{ stateMachineArn: string }, Awaited<ReturnType<RequestContext['services']['workflowDefinitions']['describe']>>>({
     operation: 'DescribeStateMachine',
@@ -124,12 +209,13 @@ const OPERATIONS: Op<any, any>[] = [
     handle: (ctx, b) => ctx.services.workflowDefinitions.describe(ctx, b.stateMachineArn!),
     present: (d) => presentDefinition(d),
   }),
-  op<{ stateMachineArn: string; definition: string; roleArn: string }, Awaited<ReturnType<RequestContext['services']['workflowDefinitions']['update']>>>({
+  op<{ stateMachineArn: string; definition: string; roleArn: string; publish: boolean; versionDescription: string }, Awaited<ReturnType<RequestContext['services']['workflowDefinitions']['update']>>>({
     operation: 'UpdateStateMachine',
-    summary: 'Change a workflow definition and/or its role (running jobs keep their snapshot)',
-    body: bodySchema({ stateMachineArn: arnMember, definition: { type: 'string', minLength: 1, maxLength: 1_048_576 }, roleArn: arnMember }, ['stateMachineArn']),
-    handle: (ctx, b) => ctx.services.workflowDefinitions.update(ctx, { arn: b.stateMachineArn!, definition: b.definition, roleArn: b.roleArn }),
-    present: (d) => ({ updateDate: epochSeconds(d.updatedAt), revisionId: d.revisionId }),
+    summary: 'Change a workflow definition and/or its role (running jobs keep their snapshot); publish: also as a version',
+    body: bodySchema({ stateMachineArn: arnMember, definition: { type: 'string', minLength: 1, maxLength: 1_048_576 }, roleArn: arnMember, ...publishMembers }, ['stateMachineArn']),
+    handle: (ctx, b) =>
+      ctx.services.workflowDefinitions.update(ctx, { arn: b.stateMachineArn!, definition: b.definition, roleArn: b.roleArn, publish: b.publish, versionDescription: b.versionDescription }),
+    present: (d) => ({ updateDate: epochSeconds(d.updatedAt), revisionId: d.revisionId, ...(d.version ? { stateMachineVersionArn: d.version.arn } : {}) }),
   }),
   op<{ stateMachineArn: string }, void>({
     operation: 'DeleteStateMachine',
@@ -241,6 +327,7 @@ const OPERATIONS: Op<any, any>[] = [
   }),
   ...ACTIVITY_OPERATIONS(),
   ...MAP_RUN_OPERATIONS(),
+  ...VERSION_OPERATIONS(),
 ];
 
 /** Distributed Map runs (jobs.service.ts, map-runs.ts). */

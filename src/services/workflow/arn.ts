@@ -68,6 +68,29 @@ function parseArn(config: ArnConfig, arn: string, kind: 'stateMachine' | 'execut
   return { local: parts[3] === config.workflowRegion && parts[4] === config.workflowAccountId && parts[1] === 'aws', names };
 }
 
+/** Alias names: 1–80 of `[a-zA-Z0-9_.-]` with at least one non-digit (an all-digit qualifier is a version). */
+export const ALIAS_NAME = /^(?=.*[a-zA-Z_\-.])[a-zA-Z0-9_\-.]{1,80}$/;
+
+/**
+ * A state machine ARN with an optional qualifier: `…:stateMachine:<name>` (the definition), `…:<name>:<n>` (a
+ * version) or `…:<name>:<alias>`. Null when it is another region's or account's. Throws InvalidArn.
+ */
+export function parseQualifiedDefinitionArn(
+  config: ArnConfig,
+  arn: string,
+): { name: string; version?: number; alias?: string } | null {
+  const parts = arn.split(':');
+  if (parts.length !== 8) {
+    const name = parseDefinitionArn(config, arn);
+    return name === null ? null : { name };
+  }
+  const name = parseDefinitionArn(config, parts.slice(0, 7).join(':'));
+  const q = parts[7];
+  if (/^[1-9]\d{0,8}$/.test(q)) return name === null ? null : { name, version: Number(q) };
+  if (!ALIAS_NAME.test(q)) throw invalidArn(arn);
+  return name === null ? null : { name, alias: q };
+}
+
 /** The definition name an ARN names here, null when it is another region's or account's. Throws InvalidArn. */
 export function parseDefinitionArn(config: ArnConfig, arn: string): string | null {
   const { local, names } = parseArn(config, arn, 'stateMachine');

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
-import { WorkflowDefinitionEntity, WorkflowJobEntity, WorkflowJobEventEntity } from '../../../entities/workflow';
+import { WorkflowDefinitionAliasEntity, WorkflowDefinitionEntity, WorkflowDefinitionVersionEntity, WorkflowJobEntity, WorkflowJobEventEntity } from '../../../entities/workflow';
 import type { RequestContext } from '../../context';
 import { withTransaction } from '../../context';
 import { queryRows, sqlFor } from '../../db/rows';
@@ -15,10 +15,11 @@ import { ConflictError, NotFoundError, quoteInput, ValidationError } from '../..
 import { DEFAULT_PAGE_SIZE, keysetPage, Page, PageArgs } from '../common/pagination';
 import { requireDefinitionOwner, requireWorkflowAccess } from './access';
 import type { Diagnostic } from './definition-check-language';
-import { definitionArn, parseDefinitionArn, requireRoleArn, requireValidName } from './arn';
+import { definitionArn, parseDefinitionArn, parseQualifiedDefinitionArn, requireRoleArn, requireValidName } from './arn';
 import { DefinitionCheckPool } from './definition-check-pool';
 import { WORKFLOW_CODES } from './error-codes';
 import { decodePageToken, encodePageToken, pageTokenKey } from './page-token';
+import { publishLocked } from './versions.service';
 
 export const WORKFLOW_TYPES = ['STANDARD'] as const;
 export type WorkflowType = (typeof WORKFLOW_TYPES)[number];
@@ -32,12 +33,27 @@ export interface CreateDefinitionInput {
   roleArn: string;
   /** Only STANDARD (the default) is served. */
   type?: string;
+  /** Publish the new definition as version 1 (its ARN is returned as `version`). */
+  publish?: boolean;
+  versionDescription?: string;
 }
 
 export interface UpdateDefinitionInput {
   arn: string;
   definition?: string;
   roleArn?: string;
+  /** Publish the revision after the update as a version (idempotent when it was published already). */
+  publish?: boolean;
+  versionDescription?: string;
+}
+
+/** A definition written with `publish`: the version published with it. */
+export type WithVersion<T> = T & { version?: WorkflowDefinitionVersionEntity };
+
+function checkPublish(input: { publish?: boolean; versionDescription?: string }): void {
+  if (input.versionDescription !== undefined && input.publish !== true) {
+    throw new ValidationError('versionDescription can only be set when publish is true');
+  }
 }
 
 export interface ListArgs {
@@ -124,9 +140,10 @@ export class WorkflowDefinitionService {
   }
 
   /** Create a definition; the same name, definition, role and type again returns the existing one. */
-  async create(ctx: RequestContext, input: CreateDefinitionInput): Promise<WorkflowDefinitionEntity> {
+  async create(ctx: RequestContext, input: CreateDefinitionInput): Promise<WithVersion<WorkflowDefinitionEntity>> {
     const userId = requireWorkflowAccess(ctx, 'write');
     const name = requireValidName(input.name);
+    checkPublish(input);
     const checked = await this.checker.check(input.definition);
     const roleArn = requireRoleArn(input.roleArn);
     const type = checkType(input.type);
@@ -139,7 +156,7 @@ export class WorkflowDefinitionService {
           throw new ConflictError(`State Machine is being deleted: ${quoteInput(arn)}`, { domainCode: WORKFLOW_CODES.STATE_MACHINE_DELETING });
         }
         const same = existing.definition === checked.text && existing.roleArn === roleArn && existing.type === type && existing.status === 'ACTIVE';
-        if (same) return existing;
+        if (same) return input.publish ? Object.assign(existing, { version: await publishLocked(tx.db, existing, { description: input.versionDescription }) }) : existing;
         throw new ConflictError(`State Machine Already Exists: ${quoteInput(arn)}`, { domainCode: WORKFLOW_CODES.STATE_MACHINE_ALREADY_EXISTS });
       }
       const now = new Date();
@@ -154,15 +171,29 @@ export class WorkflowDefinitionService {
         createdAt: now,
         updatedAt: now,
         revisionId: randomUUID(),
+        lastVersion: 0,
       });
       await tx.db.getRepository(WorkflowDefinitionEntity).insert(row);
-      return row;
+      return input.publish ? Object.assign(row, { version: await publishLocked(tx.db, row, { description: input.versionDescription }) }) : row;
     });
   }
 
   /** The definition an ARN names (ACTIVE or DELETING), or StateMachineDoesNotExist. */
-  async describe(ctx: RequestContext, arn: string): Promise<WorkflowDefinitionEntity> {
+  async describe(ctx: RequestContext, arn: string): Promise<WorkflowDefinitionEntity & { description?: string | null }> {
     requireWorkflowAccess(ctx, 'read');
+    const parsed = parseQualifiedDefinitionArn(ctx.config, arn);
+    if (parsed?.alias !== undefined) {
+      throw new ValidationError(`Invalid Arn: 'Resource type not valid in this context: ${quoteInput(arn, '')}' (an alias ARN; DescribeStateMachineAlias describes aliases)`, {
+        domainCode: WORKFLOW_CODES.INVALID_ARN,
+      });
+    }
+    if (parsed?.version !== undefined) {
+      // A version reads as the definition it snapshots: its own ARN, text, role, revision, creation and description.
+      const def = await this.find(ctx.db, ctx, definitionArn(ctx.config, parsed.name));
+      const v = await ctx.db.getRepository(WorkflowDefinitionVersionEntity).findOne({ where: { definitionId: def.id, number: parsed.version } });
+      if (!v) throw stateMachineDoesNotExist(arn);
+      return { ...def, arn: v.arn, definition: v.definition, roleArn: v.roleArn, createdAt: v.createdAt, revisionId: v.revisionId, description: v.description };
+    }
     return this.find(ctx.db, ctx, arn);
   }
 
@@ -176,8 +207,9 @@ export class WorkflowDefinitionService {
   }
 
   /** Change the definition text and/or role; running jobs keep the text they started with. */
-  async update(ctx: RequestContext, input: UpdateDefinitionInput): Promise<WorkflowDefinitionEntity> {
+  async update(ctx: RequestContext, input: UpdateDefinitionInput): Promise<WithVersion<WorkflowDefinitionEntity>> {
     requireWorkflowAccess(ctx, 'write');
+    checkPublish(input);
     if (input.definition === undefined && input.roleArn === undefined) {
       throw new ValidationError('Either the definition or the roleArn must be specified');
     }
@@ -191,15 +223,17 @@ export class WorkflowDefinitionService {
         throw new ConflictError(`State Machine is being deleted: ${quoteInput(input.arn)}`, { domainCode: WORKFLOW_CODES.STATE_MACHINE_DELETING });
       }
       const changed = (checked !== undefined && checked.text !== row.definition) || (roleArn !== undefined && roleArn !== row.roleArn);
-      if (!changed) return row;
-      const patch = {
-        ...(checked ? { definition: checked.text } : {}),
-        ...(roleArn ? { roleArn } : {}),
-        updatedAt: new Date(),
-        revisionId: randomUUID(),
-      };
-      await tx.db.getRepository(WorkflowDefinitionEntity).update({ id: row.id }, patch);
-      return Object.assign(row, patch);
+      if (changed) {
+        const patch = {
+          ...(checked ? { definition: checked.text } : {}),
+          ...(roleArn ? { roleArn } : {}),
+          updatedAt: new Date(),
+          revisionId: randomUUID(),
+        };
+        await tx.db.getRepository(WorkflowDefinitionEntity).update({ id: row.id }, patch);
+        Object.assign(row, patch);
+      }
+      return input.publish ? Object.assign(row, { version: await publishLocked(tx.db, row, { description: input.versionDescription }) }) : row;
     });
   }
 
@@ -283,6 +317,8 @@ export async function finishDeletion(db: EntityManager, definitionId: number, op
     .where('job_id IN (SELECT id FROM workflow_jobs WHERE definition_id = :definitionId)', { definitionId })
     .execute();
   await db.getRepository(WorkflowJobEntity).delete({ definitionId });
+  await db.getRepository(WorkflowDefinitionAliasEntity).delete({ definitionId });
+  await db.getRepository(WorkflowDefinitionVersionEntity).delete({ definitionId });
   await db.getRepository(WorkflowDefinitionEntity).delete({ id: definitionId });
   return true;
 }

@@ -37,6 +37,15 @@ export const WORKFLOW_CODES = {
   CONNECTION_DOES_NOT_EXIST: 'CONNECTION_DOES_NOT_EXIST',
   CONNECTION_ALREADY_EXISTS: 'CONNECTION_ALREADY_EXISTS',
   CONNECTION_INVALID_STATE: 'CONNECTION_INVALID_STATE',
+  /** A write that conflicts with the resource's state (a stale revisionId, a version an alias routes to, an alias of that name with another configuration). */
+  CONFLICT: 'CONFLICT',
+  /** More versions (1000) or aliases (100) per definition than Step Functions allows. */
+  SERVICE_QUOTA_EXCEEDED: 'SERVICE_QUOTA_EXCEEDED',
+  /** A version or alias (or a tagged resource) that does not exist. */
+  RESOURCE_NOT_FOUND: 'RESOURCE_NOT_FOUND',
+  TOO_MANY_TAGS: 'TOO_MANY_TAGS',
+  /** An alias's routing that is not one or two versions of one definition with weights adding up to 100. */
+  INVALID_ROUTING_CONFIGURATION: 'INVALID_ROUTING_CONFIGURATION',
   /** Request signing (SigV4): no Authorization, a malformed one, a wrong signature, a stale date, a foreign scope. */
   MISSING_AUTHENTICATION_TOKEN: 'MISSING_AUTHENTICATION_TOKEN',
   INCOMPLETE_SIGNATURE: 'INCOMPLETE_SIGNATURE',

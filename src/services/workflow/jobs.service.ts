@@ -17,7 +17,7 @@ import { DEFAULT_PAGE_SIZE, keysetPage, Page, PageArgs, validatePageArgs } from 
 import { jobVisibilityFilter, jobVisible, requireWorkflowAccess } from './access';
 import { closeOpenTasks } from './activities.service';
 import { Checkpoint, decodeCheckpoint, encodeCheckpoint, redrivable, redriveCheckpoint } from './engine';
-import { definitionArn, jobArn, parseDefinitionArn, parseJobArn, requireValidName } from './arn';
+import { definitionArn, jobArn, parseDefinitionArn, parseJobArn, parseQualifiedDefinitionArn, requireValidName } from './arn';
 import { finishDeletion, ListArgs, ListPage, listSize, stateMachineDoesNotExist } from './definitions.service';
 import { WORKFLOW_CODES } from './error-codes';
 import { abortRunsOfJob, checkMapRunUpdate, childEnded, findMapRun, type MapRunHooks, type MapRunUpdate } from './map-runs';
@@ -106,6 +106,10 @@ const JOB_COLUMNS = [
   ['started_credential', 'startedCredential'],
   ['role_arn', 'roleArn'],
   ['definition_text', 'definitionText'],
+  ['version_arn', 'versionArn'],
+  ['alias_arn', 'aliasArn'],
+  ['revision_id', 'revisionId'],
+  ['revision_date', 'revisionDate'],
   ['trace_header', 'traceHeader'],
   ['version', 'version'],
   ['lease_owner', 'leaseOwner'],
@@ -301,7 +305,9 @@ export class WorkflowJobService {
    */
   async start(ctx: RequestContext, input: StartJobInput): Promise<{ job: WorkflowJobEntity; created: boolean }> {
     const userId = requireWorkflowAccess(ctx, 'write');
-    const names = parseDefinitionName(ctx, input.stateMachineArn);
+    const qualified = parseQualifiedDefinitionArn(ctx.config, input.stateMachineArn);
+    if (qualified === null) throw stateMachineDoesNotExist(input.stateMachineArn);
+    const names = qualified.name;
     const given = input.name === undefined ? undefined : requireValidName(input.name);
     const text = checkJobInput(input.input);
     lengthCheck('traceHeader', input.traceHeader, MAX_TRACE_HEADER);
@@ -320,6 +326,8 @@ export class WorkflowJobService {
       // runs this once more and draws another.
       const name = given ?? randomUUID();
       const arn = jobArn(ctx.config, def.name, name);
+      // A version or alias ARN runs that version (an alias picks one of its two by weight).
+      const target = await ctx.services.workflowVersions.startTarget(tx.db, def, input.stateMachineArn, qualified);
       const existing = given === undefined ? null : await lockedFindOne(tx.db, WorkflowJobEntity, { definitionId: def.id, name });
       if (existing) {
         const visible = jobVisible(ctx.viewer, existing);
@@ -337,7 +345,7 @@ export class WorkflowJobService {
       const now = new Date();
       const lease = this.hooks.leaseOnStart?.();
       // Stored definitions were checked (asl-validator) when written: only the job timeout is read here.
-      const timeoutSeconds = definitionTimeoutSeconds(def.definition);
+      const timeoutSeconds = definitionTimeoutSeconds(target.definition);
       const repo = tx.db.getRepository(WorkflowJobEntity);
       const job = repo.create({
         arn,
@@ -352,8 +360,12 @@ export class WorkflowJobService {
         stopDate: null,
         startedBy: userId,
         startedCredential: describeStartedCredential(ctx.viewer),
-        roleArn: def.roleArn,
-        definitionText: def.definition,
+        roleArn: target.roleArn,
+        definitionText: target.definition,
+        versionArn: target.versionArn,
+        aliasArn: target.aliasArn,
+        revisionId: target.revisionId,
+        revisionDate: target.revisionDate,
         traceHeader: input.traceHeader ?? null,
         currentState: null,
         checkpoint: null,
@@ -372,7 +384,15 @@ export class WorkflowJobService {
         previousEventId: 0,
         type: 'ExecutionStarted',
         timestamp: now,
-        details: JSON.stringify({ executionStartedEventDetails: { input: text, inputDetails: { truncated: false }, roleArn: def.roleArn } }),
+        details: JSON.stringify({
+          executionStartedEventDetails: {
+            input: text,
+            inputDetails: { truncated: false },
+            roleArn: target.roleArn,
+            ...(target.aliasArn ? { stateMachineAliasArn: target.aliasArn } : {}),
+            ...(target.versionArn ? { stateMachineVersionArn: target.versionArn } : {}),
+          },
+        }),
       });
       return { job, created: true };
     });
@@ -511,9 +531,13 @@ export class WorkflowJobService {
       throw new ValidationError('Invalid Request: exactly one of stateMachineArn and mapRunArn must be given', { domainCode: 'MISSING_REQUIRED_PARAMETER' });
     }
     if (args.mapRunArn !== undefined) return this.listChildren(ctx, { ...args, mapRunArn: args.mapRunArn }, size);
-    const defName = parseDefinitionName(ctx, args.stateMachineArn!);
+    const qualified = parseQualifiedDefinitionArn(ctx.config, args.stateMachineArn!);
+    if (qualified === null) throw stateMachineDoesNotExist(args.stateMachineArn!);
+    const defName = qualified.name;
     const key = await pageTokenKey(ctx);
-    const filter = args.redriveFilter ? [defName, args.statusFilter ?? null, args.redriveFilter] : [defName, args.statusFilter ?? null];
+    // The jobs started from a version (directly or through an alias) or through an alias, when the ARN names one.
+    const origin = qualified.version !== undefined || qualified.alias !== undefined ? args.stateMachineArn : null;
+    const filter = [defName, args.statusFilter ?? null, ...(args.redriveFilter ? [args.redriveFilter] : []), ...(origin ? [origin] : [])];
     const position =
       args.nextToken === undefined
         ? undefined
@@ -526,6 +550,7 @@ export class WorkflowJobService {
     const qb = ctx.db.getRepository(WorkflowJobEntity).createQueryBuilder('j').where('j.definition_id = :def', { def: def.id }).andWhere('j.map_run_id IS NULL');
     if (args.statusFilter) qb.andWhere('j.status = :status', { status: args.statusFilter });
     if (args.redriveFilter) qb.andWhere(args.redriveFilter === 'REDRIVEN' ? 'j.redrive_count > 0' : 'j.redrive_count = 0');
+    if (origin) qb.andWhere(qualified.version !== undefined ? 'j.version_arn = :origin' : 'j.alias_arn = :origin', { origin });
     const visibility = jobVisibilityFilter(ctx.viewer);
     if (visibility) qb.andWhere('j.started_by = :startedBy', { startedBy: visibility.startedBy });
     if (position) {

@@ -51,6 +51,8 @@ export interface FuzzFixtures {
     redrivableArns: string[];
     /** Task tokens of jobs waiting on a callback, one pool per SendTask* row (a success or failure closes its task). */
     taskTokens: { success: string[]; failure: string[]; heartbeat: string[] };
+    versionArns: string[];
+    aliasArns: string[];
   };
   /** Calendar values a client learns from the lists: ids and slugs per collection (events, venues, …). */
   calendar: Record<string, { ids: number[]; slugs: string[] }>;
@@ -262,7 +264,17 @@ async function seedWorkflow(t: TestApp, key: { accessKeyId: string; secretAccess
     const submitted = await historyHas(call, executionArn, 'TaskSubmitted');
     tokens.push((JSON.parse(submitted.taskSubmittedEventDetails!.output) as { token: string }).token);
   }
+  // Two versions of the second definition and aliases routing to them.
+  const versionArns = [(await call('PublishStateMachineVersion', { stateMachineArn: arns[1] })).stateMachineVersionArn];
+  await call('UpdateStateMachine', { stateMachineArn: arns[1], definition: definition.replace('3600', '3599') });
+  versionArns.push((await call('PublishStateMachineVersion', { stateMachineArn: arns[1] })).stateMachineVersionArn);
+  const aliasArns: string[] = [];
+  for (const name of ['fuzz-live', 'fuzz-canary']) {
+    aliasArns.push((await call('CreateStateMachineAlias', { name, routingConfiguration: [{ stateMachineVersionArn: versionArns[0], weight: 100 }] })).stateMachineAliasArn);
+  }
   return {
+    versionArns,
+    aliasArns,
     stateMachineArns: arns,
     executionArns: [...executionArns, parent],
     nextTokens,

@@ -179,6 +179,15 @@ export function realValue(name: string, b: Binding, fx: FuzzFixtures, collection
       return fc.constantFrom(...fx.workflow.mapRunArns);
     case 'nextToken':
       return fc.constantFrom(...fx.workflow.nextTokens);
+    case 'stateMachineVersionArn':
+      return fc.constantFrom(...fx.workflow.versionArns);
+    case 'stateMachineAliasArn':
+      return fc.constantFrom(...fx.workflow.aliasArns);
+    case 'routingConfiguration':
+      return fc.constantFrom(
+        [{ stateMachineVersionArn: fx.workflow.versionArns[0], weight: 100 }],
+        fx.workflow.versionArns.map((v) => ({ stateMachineVersionArn: v, weight: 50 })),
+      );
     case 'roleArn':
       return fc.constantFrom('arn:aws:iam::000000000000:role/fuzz', 'arn:aws:iam::123456789012:role/service-role/other');
     case 'activityArn':
