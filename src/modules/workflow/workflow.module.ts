@@ -35,6 +35,7 @@ import { WorkflowActivityService } from '../../services/workflow/activities.serv
 import { WorkflowConnectionService } from '../../services/workflow/connections.service';
 import { WorkflowDefinitionService } from '../../services/workflow/definitions.service';
 import { WorkflowJobService } from '../../services/workflow/jobs.service';
+import { WorkflowTagService } from '../../services/workflow/tags.service';
 import { WorkflowVersionService } from '../../services/workflow/versions.service';
 import type * as WorkflowRunning from '../../services/workflow/runner/setup';
 import type { IdentityServices } from '../identity/identity.module';
@@ -60,6 +61,8 @@ export const workflowModule = defineModule({
       workflowConnections: new WorkflowConnectionService(identity),
       /** workflow: versions and aliases of definitions; resolves what a start of a version or alias ARN runs */
       workflowVersions: new WorkflowVersionService(),
+      /** workflow: tags of definitions and activities */
+      workflowTags: new WorkflowTagService(),
     };
   },
   loaders: createWorkflowLoaders,

@@ -8,6 +8,7 @@ import { AliasRoute, WORKFLOW_JOB_STATUSES, WorkflowDefinitionAliasEntity, Workf
 import type { RequestContext } from '../../context';
 import { MAX_LIST_SIZE } from '../../services/workflow/definitions.service';
 import { redriveStatusOf } from '../../services/workflow/jobs.service';
+import type { Tag } from '../../services/workflow/tags.service';
 import { parseRouting } from '../../services/workflow/versions.service';
 import { route, RestRoute } from '../route-table';
 import { BodySchema, bodySchema, decodeBody, MemberSchema } from './body';
@@ -18,12 +19,12 @@ function ACTIVITY_OPERATIONS(): Op<any, any>[] {
   const tokenMember: MemberSchema = { type: 'string', minLength: 1, maxLength: 2048 };
   type Activities = RequestContext['services']['workflowActivities'];
   return [
-    // tags and encryptionConfiguration are accepted and ignored (undeclared members are).
-    op<{ name: string }, Awaited<ReturnType<Activities['create']>>>({
+    // encryptionConfiguration is accepted and ignored (undeclared members are).
+    op<{ name: string; tags: Tag[] }, Awaited<ReturnType<Activities['create']>>>({
       operation: 'CreateActivity',
       summary: 'Create an activity (idempotent by name)',
-      body: bodySchema({ name: nameMember }, ['name']),
-      handle: (ctx, b) => ctx.services.workflowActivities.create(ctx, { name: b.name! }),
+      body: bodySchema({ name: nameMember, tags: tagsMember }, ['name']),
+      handle: (ctx, b) => ctx.services.workflowActivities.create(ctx, { name: b.name!, tags: b.tags }),
       present: (a) => ({ activityArn: a.arn, creationDate: epochSeconds(a.createdAt) }),
     }),
     op<{ activityArn: string }, Awaited<ReturnType<Activities['describe']>>>({
@@ -170,6 +171,8 @@ const nameMember: MemberSchema = { type: 'string', minLength: 1, maxLength: 80 }
 const maxResults: MemberSchema = { type: 'integer', minimum: 0, maximum: MAX_LIST_SIZE, description: '0 or absent = 100' };
 const nextToken: MemberSchema = { type: 'string', minLength: 1, maxLength: 1024 };
 const longArnMember: MemberSchema = { type: 'string', minLength: 1, maxLength: 2000 };
+const tagKey: MemberSchema = { type: 'string', minLength: 1, maxLength: 128 };
+const tagsMember: MemberSchema = { type: 'array', items: { type: 'object', properties: { key: tagKey, value: { type: 'string', maxLength: 256 } } } };
 const publishMembers: Record<string, MemberSchema> = { publish: { type: 'boolean' }, versionDescription: { type: 'string', maxLength: 256 } };
 
 interface Op<B extends Record<string, unknown>, O> {
@@ -185,7 +188,7 @@ function op<B extends Record<string, unknown>, O>(o: Op<B, O>): Op<any, any> {
 }
 
 const OPERATIONS: Op<any, any>[] = [
-  op<{ name: string; definition: string; roleArn: string; type: string; publish: boolean; versionDescription: string }, Awaited<ReturnType<RequestContext['services']['workflowDefinitions']['create']>>>({
+  op<{ name: string; definition: string; roleArn: string; type: string; publish: boolean; versionDescription: string; tags: Tag[] }, Awaited<ReturnType<RequestContext['services']['workflowDefinitions']['create']>>>({
     operation: 'CreateStateMachine',
     summary: 'Create a workflow definition (idempotent for the same name, definition, role and type)',
     body: bodySchema(
@@ -195,11 +198,12 @@ const OPERATIONS: Op<any, any>[] = [
         roleArn: arnMember,
         type: { type: 'string', enum: ['STANDARD', 'EXPRESS'] },
         ...publishMembers,
+        tags: tagsMember,
       },
       ['name', 'definition', 'roleArn'],
     ),
     handle: (ctx, b) =>
-      ctx.services.workflowDefinitions.create(ctx, { name: b.name!, definition: b.definition!, roleArn: b.roleArn!, type: b.type, publish: b.publish, versionDescription: b.versionDescription }),
+      ctx.services.workflowDefinitions.create(ctx, { name: b.name!, definition: b.definition!, roleArn: b.roleArn!, type: b.type, publish: b.publish, versionDescription: b.versionDescription, tags: b.tags }),
     present: (d) => ({ stateMachineArn: d.arn, creationDate: epochSeconds(d.createdAt), ...(d.version ? { stateMachineVersionArn: d.version.arn } : {}) }),
   }),
   op<{ stateMachineArn: string }, Awaited<ReturnType<RequestContext['services']['workflowDefinitions']['describe']>>>({
@@ -328,6 +332,27 @@ const OPERATIONS: Op<any, any>[] = [
   ...ACTIVITY_OPERATIONS(),
   ...MAP_RUN_OPERATIONS(),
   ...VERSION_OPERATIONS(),
+  op<{ resourceArn: string; tags: Tag[] }, void>({
+    operation: 'TagResource',
+    summary: 'Add or change tags of a state machine or activity (at most 50)',
+    body: bodySchema({ resourceArn: arnMember, tags: tagsMember }, ['resourceArn', 'tags']),
+    handle: (ctx, b) => ctx.services.workflowTags.tag(ctx, { resourceArn: b.resourceArn!, tags: b.tags! }),
+    present: () => ({}),
+  }),
+  op<{ resourceArn: string; tagKeys: string[] }, void>({
+    operation: 'UntagResource',
+    summary: 'Remove tags of a state machine or activity by key',
+    body: bodySchema({ resourceArn: arnMember, tagKeys: { type: 'array', items: tagKey } }, ['resourceArn', 'tagKeys']),
+    handle: (ctx, b) => ctx.services.workflowTags.untag(ctx, { resourceArn: b.resourceArn!, tagKeys: b.tagKeys! }),
+    present: () => ({}),
+  }),
+  op<{ resourceArn: string }, Tag[]>({
+    operation: 'ListTagsForResource',
+    summary: 'The tags of a state machine or activity',
+    body: bodySchema({ resourceArn: arnMember }, ['resourceArn']),
+    handle: (ctx, b) => ctx.services.workflowTags.list(ctx, b.resourceArn!),
+    present: (tags) => ({ tags }),
+  }),
 ];
 
 /** Distributed Map runs (jobs.service.ts, map-runs.ts). */

@@ -28,6 +28,7 @@ import { activityArn, parseActivityArn, requireValidName } from './arn';
 import { ListArgs, ListPage, listSize } from './definitions.service';
 import { hashTaskToken, isTaskTokenShape, newTaskToken } from './engine/external';
 import { WORKFLOW_CODES } from './error-codes';
+import { checkTags, deleteTagsOf, putTags, Tag } from './tags.service';
 import { decodePageToken, encodePageToken, pageTokenKey } from './page-token';
 import { describeStartedCredential } from './job-credential';
 
@@ -121,9 +122,10 @@ export class WorkflowActivityService {
   /* ---------------------------------------------------------------------------------------- activities */
 
   /** CreateActivity: idempotent on the name (the existing activity is returned). */
-  async create(ctx: RequestContext, input: { name: string }): Promise<WorkflowActivityEntity> {
+  async create(ctx: RequestContext, input: { name: string; tags?: Partial<Tag>[] }): Promise<WorkflowActivityEntity> {
     const userId = requireWorkflowAccess(ctx, 'write');
     const name = requireValidName(input.name);
+    const tags = checkTags(input.tags ?? []);
     return withTransaction(ctx, async (tx) => {
       const repo = tx.db.getRepository(WorkflowActivityEntity);
       const existing = await repo.findOne({ where: { name } });
@@ -131,7 +133,9 @@ export class WorkflowActivityService {
       if ((await repo.count()) >= MAX_ACTIVITIES) {
         throw new ValidationError(`Activity Limit Exceeded: at most ${MAX_ACTIVITIES} activities`, { domainCode: WORKFLOW_CODES.ACTIVITY_LIMIT_EXCEEDED });
       }
-      return repo.save(repo.create({ arn: activityArn(ctx.config, name), name, createdBy: userId, createdAt: new Date() }));
+      const row = await repo.save(repo.create({ arn: activityArn(ctx.config, name), name, createdBy: userId, createdAt: new Date() }));
+      await putTags(tx.db, row.arn, tags);
+      return row;
     });
   }
 
@@ -153,7 +157,10 @@ export class WorkflowActivityService {
     requireWorkflowAccess(ctx, 'write');
     const name = parseActivityArn(ctx.config, arn);
     if (name === null) return;
-    await withTransaction(ctx, (tx) => tx.db.getRepository(WorkflowActivityEntity).delete({ name }).then(() => undefined));
+    await withTransaction(ctx, async (tx) => {
+      await tx.db.getRepository(WorkflowActivityEntity).delete({ name });
+      await deleteTagsOf(tx.db, activityArn(ctx.config, name));
+    });
   }
 
   async byId(ctx: RequestContext, id: number): Promise<WorkflowActivityEntity | null> {

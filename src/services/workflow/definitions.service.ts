@@ -19,6 +19,7 @@ import { definitionArn, parseDefinitionArn, parseQualifiedDefinitionArn, require
 import { DefinitionCheckPool } from './definition-check-pool';
 import { WORKFLOW_CODES } from './error-codes';
 import { decodePageToken, encodePageToken, pageTokenKey } from './page-token';
+import { checkTags, deleteTagsOf, putTags, Tag } from './tags.service';
 import { publishLocked } from './versions.service';
 
 export const WORKFLOW_TYPES = ['STANDARD'] as const;
@@ -36,6 +37,8 @@ export interface CreateDefinitionInput {
   /** Publish the new definition as version 1 (its ARN is returned as `version`). */
   publish?: boolean;
   versionDescription?: string;
+  /** Tags of a new definition (an idempotent repeat ignores them, as Step Functions does). */
+  tags?: Partial<Tag>[];
 }
 
 export interface UpdateDefinitionInput {
@@ -147,6 +150,7 @@ export class WorkflowDefinitionService {
     const checked = await this.checker.check(input.definition);
     const roleArn = requireRoleArn(input.roleArn);
     const type = checkType(input.type);
+    const tags = checkTags(input.tags ?? []);
     const arn = definitionArn(ctx.config, name);
     return withTransaction(ctx, async (tx) => {
       const existing = await lockedFindOne(tx.db, WorkflowDefinitionEntity, { name });
@@ -174,6 +178,7 @@ export class WorkflowDefinitionService {
         lastVersion: 0,
       });
       await tx.db.getRepository(WorkflowDefinitionEntity).insert(row);
+      await putTags(tx.db, arn, tags);
       return input.publish ? Object.assign(row, { version: await publishLocked(tx.db, row, { description: input.versionDescription }) }) : row;
     });
   }
@@ -319,6 +324,8 @@ export async function finishDeletion(db: EntityManager, definitionId: number, op
   await db.getRepository(WorkflowJobEntity).delete({ definitionId });
   await db.getRepository(WorkflowDefinitionAliasEntity).delete({ definitionId });
   await db.getRepository(WorkflowDefinitionVersionEntity).delete({ definitionId });
+  const def = await db.getRepository(WorkflowDefinitionEntity).findOne({ where: { id: definitionId }, select: { id: true, arn: true } });
+  if (def) await deleteTagsOf(db, def.arn);
   await db.getRepository(WorkflowDefinitionEntity).delete({ id: definitionId });
   return true;
 }

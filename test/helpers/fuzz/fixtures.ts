@@ -264,12 +264,18 @@ async function seedWorkflow(t: TestApp, key: { accessKeyId: string; secretAccess
     const submitted = await historyHas(call, executionArn, 'TaskSubmitted');
     tokens.push((JSON.parse(submitted.taskSubmittedEventDetails!.output) as { token: string }).token);
   }
-  // Two versions of the second definition and aliases routing to them.
-  const versionArns = [(await call('PublishStateMachineVersion', { stateMachineArn: arns[1] })).stateMachineVersionArn];
-  await call('UpdateStateMachine', { stateMachineArn: arns[1], definition: definition.replace('3600', '3599') });
-  versionArns.push((await call('PublishStateMachineVersion', { stateMachineArn: arns[1] })).stateMachineVersionArn);
+  // Two versions of a third definition and aliases routing to them (not among the ARNs DeleteStateMachine rows
+  // get: its aliases must outlive them for the DeleteStateMachineAlias rows).
+  const versioned = (await call('CreateStateMachine', { name: 'fuzz-versioned', definition, roleArn, publish: true })) as { stateMachineArn: string; stateMachineVersionArn: string };
+  const versionArns = [versioned.stateMachineVersionArn];
+  await call('UpdateStateMachine', { stateMachineArn: versioned.stateMachineArn, definition: definition.replace('3600', '3599') });
+  versionArns.push((await call('PublishStateMachineVersion', { stateMachineArn: versioned.stateMachineArn })).stateMachineVersionArn);
+  // A third version no alias routes to (the DeleteStateMachineVersion rows can delete it), and aliases enough that
+  // the DeleteStateMachineAlias rows of both paths find some left.
+  await call('UpdateStateMachine', { stateMachineArn: versioned.stateMachineArn, definition: definition.replace('3600', '3598') });
+  versionArns.push((await call('PublishStateMachineVersion', { stateMachineArn: versioned.stateMachineArn })).stateMachineVersionArn);
   const aliasArns: string[] = [];
-  for (const name of ['fuzz-live', 'fuzz-canary']) {
+  for (const name of Array.from({ length: 16 }, (_, i) => `fuzz-alias-${i}`)) {
     aliasArns.push((await call('CreateStateMachineAlias', { name, routingConfiguration: [{ stateMachineVersionArn: versionArns[0], weight: 100 }] })).stateMachineAliasArn);
   }
   return {

@@ -186,7 +186,7 @@ export function realValue(name: string, b: Binding, fx: FuzzFixtures, collection
     case 'routingConfiguration':
       return fc.constantFrom(
         [{ stateMachineVersionArn: fx.workflow.versionArns[0], weight: 100 }],
-        fx.workflow.versionArns.map((v) => ({ stateMachineVersionArn: v, weight: 50 })),
+        fx.workflow.versionArns.slice(0, 2).map((v) => ({ stateMachineVersionArn: v, weight: 50 })),
       );
     case 'roleArn':
       return fc.constantFrom('arn:aws:iam::000000000000:role/fuzz', 'arn:aws:iam::123456789012:role/service-role/other');
@@ -203,6 +203,20 @@ export function realValue(name: string, b: Binding, fx: FuzzFixtures, collection
       );
     case 'input':
       return fc.constantFrom('{}', '{"a":[1,2,3]}', '"text"', '[]');
+    default:
+      return undefined;
+  }
+}
+
+/** Workflow members whose names other families use for something else (the calendar's `tags`). */
+function awsValue(name: string, fx: FuzzFixtures): fc.Arbitrary<FuzzValue> | undefined {
+  switch (name) {
+    case 'tags':
+      return fc.array(fc.record({ key: fc.constantFrom('team', 'env', 'cost center', 'a/b=c+d-e@f.g:h_i'), value: fc.constantFrom('', 'x', 'payments') }), { maxLength: 3 });
+    case 'tagKeys':
+      return fc.array(fc.constantFrom('team', 'env', 'absent'), { maxLength: 3 });
+    case 'resourceArn':
+      return fc.constantFrom(...fx.workflow.stateMachineArns, ...fx.workflow.activityArns);
     default:
       return undefined;
   }
@@ -271,7 +285,9 @@ function validSlot(slot: Slot, b: Binding, fx: FuzzFixtures, route?: RestRoute<a
   // A calendar row's own id and slug are real in its path; a body or query `slug` is a new one (an existing
   // slug there renames another post's or collides).
   const own = slot.where !== 'path' && (slot.name === 'slug' || slot.name === 'id');
-  const real = (route && workflowRowValue(route, slot.name, fx)) ?? (own ? undefined : realValue(slot.name, b, fx, route && collectionOf(route)));
+  const real =
+    (route && workflowRowValue(route, slot.name, fx)) ??
+    (own ? undefined : ((route?.family === 'aws' ? awsValue(slot.name, fx) : undefined) ?? realValue(slot.name, b, fx, route && collectionOf(route))));
   const arb = real ?? schemaValue(slot.schema);
   return slot.where === 'body' ? arb : arb.map(asText);
 }
