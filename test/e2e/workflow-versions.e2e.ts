@@ -15,6 +15,7 @@ import {
   DescribeExecutionCommand,
   DescribeStateMachineAliasCommand,
   DescribeStateMachineCommand,
+  DescribeStateMachineForExecutionCommand,
   GetExecutionHistoryCommand,
   ListExecutionsCommand,
   ListStateMachineAliasesCommand,
@@ -279,6 +280,40 @@ describe('workflow versions and aliases (@aws-sdk/client-sfn)', () => {
     }
   });
 
+  it('DescribeStateMachineForExecution answers the definition the job ran; variableReferences by state', async () => {
+    const vars = JSON.stringify({
+      StartAt: 'Set',
+      States: {
+        Set: { Type: 'Pass', QueryLanguage: 'JSONata', Assign: { total: 3, label: 'x' }, Next: 'Use' },
+        Use: { Type: 'Pass', QueryLanguage: 'JSONata', Output: '{% {"t": $total, "l": $label, "again": $total} %}', Next: 'Path' },
+        Path: { Type: 'Pass', Parameters: { 'n.$': '$total' }, End: true },
+      },
+    });
+    const { stateMachineArn } = await create(uniq('forexec'), vars);
+    const d = await sfn.send(new DescribeStateMachineCommand({ stateMachineArn }));
+    expect(d.variableReferences).toEqual({ Use: ['total', 'label'], Path: ['total'] });
+    const v1 = (await sfn.send(new PublishStateMachineVersionCommand({ stateMachineArn }))).stateMachineVersionArn!;
+    expect((await sfn.send(new DescribeStateMachineCommand({ stateMachineArn: v1 }))).variableReferences).toEqual({ Use: ['total', 'label'], Path: ['total'] });
+
+    const plain = await sfn.send(new StartExecutionCommand({ stateMachineArn }));
+    const byVersion = await sfn.send(new StartExecutionCommand({ stateMachineArn: v1 }));
+    await waitFor(plain.executionArn!, 'SUCCEEDED');
+    const u = await sfn.send(new UpdateStateMachineCommand({ stateMachineArn, definition: pass('later') }));
+    expect((await sfn.send(new DescribeStateMachineCommand({ stateMachineArn }))).variableReferences).toBeUndefined();
+
+    const f = await sfn.send(new DescribeStateMachineForExecutionCommand({ executionArn: plain.executionArn }));
+    expect(f).toMatchObject({ stateMachineArn, name: d.name, definition: vars, roleArn: ROLE, revisionId: d.revisionId, variableReferences: { Use: ['total', 'label'], Path: ['total'] } });
+    expect(f.revisionId).not.toBe(u.revisionId);
+    expect(f.updateDate).toBeInstanceOf(Date);
+    const fv = await sfn.send(new DescribeStateMachineForExecutionCommand({ executionArn: byVersion.executionArn }));
+    expect(fv).toMatchObject({ stateMachineArn: v1, definition: vars, revisionId: d.revisionId });
+
+    expect(await errorOf(sfn.send(new DescribeStateMachineForExecutionCommand({ executionArn: `${plain.executionArn}-none` })))).toBe('ExecutionDoesNotExist 400');
+    expect(await errorOf(sfn.send(new DescribeStateMachineForExecutionCommand({ executionArn: stateMachineArn })))).toBe('InvalidArn 400');
+    // Jobs are their starter's: another user's job does not exist for bob.
+    expect(await errorOf(bob.send(new DescribeStateMachineForExecutionCommand({ executionArn: plain.executionArn })))).toBe('ExecutionDoesNotExist 400');
+  });
+
   it('concurrent publishes of new revisions get distinct version numbers', async () => {
     const { stateMachineArn } = await create(uniq('conc'));
     const n = 12;
@@ -297,5 +332,6 @@ describe('workflow versions and aliases (@aws-sdk/client-sfn)', () => {
     for (const [i, r] of results.entries()) {
       expect((await sfn.send(new DescribeStateMachineCommand({ stateMachineArn: r.stateMachineVersionArn }))).definition).toBe(pass(`c${i}`));
     }
-  });
+    // A generous limit: twelve writers queue on one row (SQLite: one writer at a time) on a loaded machine.
+  }, 120_000);
 });

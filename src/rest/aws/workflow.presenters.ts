@@ -3,7 +3,8 @@
  * timestamps as epoch seconds (a double), absent members omitted (never null).
  */
 import type { WorkflowDefinitionEntity, WorkflowJobEntity, WorkflowMapRunEntity } from '../../../entities/workflow';
-import type { JobEvent } from '../../services/workflow/jobs.service';
+import { definitionVariableReferences } from '../../services/workflow/definitions.service';
+import type { JobEvent, WorkflowJobService } from '../../services/workflow/jobs.service';
 
 export const epochSeconds = (d: Date): number => d.getTime() / 1000;
 
@@ -27,6 +28,20 @@ export function presentDefinition(d: WorkflowDefinitionEntity & { description?: 
     loggingConfiguration: { level: 'OFF', includeExecutionData: false },
     tracingConfiguration: { enabled: false },
     description: d.description,
+    variableReferences: nonEmpty(definitionVariableReferences(d.definition)),
+  });
+}
+
+const nonEmpty = <T extends object>(o: T): T | undefined => (Object.keys(o).length ? o : undefined);
+
+/** DescribeStateMachineForExecution. */
+export function presentDefinitionForJob(d: Awaited<ReturnType<WorkflowJobService['definitionFor']>>) {
+  return compact({
+    ...d,
+    updateDate: epochSeconds(d.updateDate),
+    loggingConfiguration: { level: 'OFF', includeExecutionData: false },
+    tracingConfiguration: { enabled: false },
+    variableReferences: nonEmpty(d.variableReferences),
   });
 }
 

@@ -12,7 +12,7 @@ import type { Tag } from '../../services/workflow/tags.service';
 import { parseRouting } from '../../services/workflow/versions.service';
 import { route, RestRoute } from '../route-table';
 import { BodySchema, bodySchema, decodeBody, MemberSchema } from './body';
-import { presentDefinition, presentDefinitionItem, presentEvent, presentJob, presentJobItem, presentMapRun, presentMapRunItem, epochSeconds } from './workflow.presenters';
+import { presentDefinition, presentDefinitionForJob, presentDefinitionItem, presentEvent, presentJob, presentJobItem, presentMapRun, presentMapRunItem, epochSeconds } from './workflow.presenters';
 
 /** Activities and task tokens (activities.service.ts). */
 function ACTIVITY_OPERATIONS(): Op<any, any>[] {
@@ -246,6 +246,13 @@ const OPERATIONS: Op<any, any>[] = [
     ),
     handle: (ctx, b) => ctx.services.workflowJobs.start(ctx, { stateMachineArn: b.stateMachineArn!, name: b.name, input: b.input, traceHeader: b.traceHeader }),
     present: (r) => ({ executionArn: r.job.arn, startDate: epochSeconds(r.job.startDate) }),
+  }),
+  op<{ executionArn: string }, Awaited<ReturnType<RequestContext['services']['workflowJobs']['definitionFor']>>>({
+    operation: 'DescribeStateMachineForExecution',
+    summary: 'The definition a job runs (its snapshot at start: the version it was started from, or the revision then)',
+    body: bodySchema({ executionArn: arnMember, includedData: { type: 'string', enum: ['ALL_DATA', 'METADATA_ONLY'] } }, ['executionArn']),
+    handle: (ctx, b) => ctx.services.workflowJobs.definitionFor(ctx, b.executionArn!),
+    present: presentDefinitionForJob,
   }),
   op<{ executionArn: string; includedData: string }, Awaited<ReturnType<RequestContext['services']['workflowJobs']['describe']>>>({
     operation: 'DescribeExecution',

@@ -54,6 +54,8 @@ const MAX_DIAGNOSTICS = 100;
 interface Reference {
   name: string;
   location: string;
+  /** The state whose field holds the reference. */
+  state: string;
 }
 
 interface Scope {
@@ -65,13 +67,37 @@ interface Scope {
 }
 
 export function checkLanguage(doc: Obj): Diagnostic[] {
+  return analyseLanguage(doc).diagnostics;
+}
+
+/**
+ * Step Functions' `variableReferences` (DescribeStateMachine, DescribeStateMachineForExecution): state name -> the
+ * variables its fields read, in the order first read; states reading none are left out.
+ */
+export function variableReferences(doc: Obj): Record<string, string[]> {
+  const out: Record<string, string[]> = {};
+  for (const r of analyseLanguage(doc).references) {
+    const names = (out[r.state] ??= []);
+    if (!names.includes(r.name)) names.push(r.name);
+  }
+  return out;
+}
+
+function analyseLanguage(doc: Obj): { diagnostics: Diagnostic[]; references: Reference[] } {
   const out: Diagnostic[] = [];
+  const references: Reference[] = [];
+  let current = '';
   const add = (code: string, message: string, location?: string) => {
     if (out.length < MAX_DIAGNOSTICS) out.push({ severity: 'ERROR', code, message, ...(location ? { location } : {}) });
   };
   const topQl = doc.QueryLanguage === 'JSONata' ? 'JSONata' : 'JSONPath';
   const root: Scope = { assigned: new Map(), refs: [], parent: null, kids: [] };
 
+  const ref = (scope: Scope, name: string, location: string) => {
+    const r = { name, location, state: current };
+    scope.refs.push(r);
+    references.push(r);
+  };
   const expression = (src: string, location: string, scope: Scope) => {
     const a = analyseExpression(src);
     if (a.error !== undefined) return add('INVALID_JSONATA_EXPRESSION', a.error, location);
@@ -79,7 +105,7 @@ export function checkLanguage(doc: Obj): Diagnostic[] {
       add('UNSUPPORTED_JSONATA_EXPRESSION', `Reference to '${name.slice(0, 80)}' at the top level is not supported.`, location);
     }
     for (const f of a.refused) add('UNSUPPORTED_JSONATA_EXPRESSION', `The function '$${f}' is not supported (use '$parse').`, location);
-    for (const name of a.freeVars) scope.refs.push({ name, location });
+    for (const name of a.freeVars) ref(scope, name, location);
   };
   /** Every `{% %}` string inside a JSONata field value. */
   const expressionsIn = (v: unknown, location: string, scope: Scope, depth = 0) => {
@@ -94,11 +120,11 @@ export function checkLanguage(doc: Obj): Diagnostic[] {
     if (v.startsWith('States.')) {
       // arguments outside quoted literals
       const bare = v.replace(/'(?:\\.|[^'\\])*'/g, "''");
-      for (const m of bare.matchAll(/(?:^|[(,\s])\$([A-Za-z_][A-Za-z0-9_]*)/g)) scope.refs.push({ name: m[1], location });
+      for (const m of bare.matchAll(/(?:^|[(,\s])\$([A-Za-z_][A-Za-z0-9_]*)/g)) ref(scope, m[1], location);
       return;
     }
     const m = VAR_AT_START.exec(v);
-    if (m) scope.refs.push({ name: m[1], location });
+    if (m) ref(scope, m[1], location);
   };
   /** `.$` values of a payload template (Parameters, ResultSelector, ItemSelector, Assign). */
   const templateRefs = (v: unknown, location: string, scope: Scope, depth = 0) => {
@@ -136,6 +162,7 @@ export function checkLanguage(doc: Obj): Diagnostic[] {
   };
 
   const state = (name: string, s: Obj, loc: string, scope: Scope, depth: number) => {
+    current = name;
     let ql: 'JSONPath' | 'JSONata' = topQl;
     if (s.QueryLanguage === 'JSONata') ql = 'JSONata';
     else if (s.QueryLanguage === 'JSONPath') {
@@ -183,8 +210,8 @@ export function checkLanguage(doc: Obj): Diagnostic[] {
       const kid: Scope = { assigned: new Map(), refs: [], parent: scope, kids: [] };
       scope.kids.push(kid);
       machine(b, at, kid, depth + 1);
+      current = name;
     }
-    void name;
   };
 
   const rule = (c: unknown, ql: string, loc: string, scope: Scope, top: boolean) => {
@@ -237,7 +264,7 @@ export function checkLanguage(doc: Obj): Diagnostic[] {
     for (const k of scope.kids) resolve(k);
   };
   resolve(root);
-  return out;
+  return { diagnostics: out, references };
 }
 
 /**

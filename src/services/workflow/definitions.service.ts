@@ -14,13 +14,14 @@ import { isPostgres, lockedFindOne } from '../../db/transaction';
 import { ConflictError, NotFoundError, quoteInput, ValidationError } from '../../errors/app-error';
 import { DEFAULT_PAGE_SIZE, keysetPage, Page, PageArgs } from '../common/pagination';
 import { requireDefinitionOwner, requireWorkflowAccess } from './access';
-import type { Diagnostic } from './definition-check-language';
+import { type Diagnostic, variableReferences } from './definition-check-language';
 import { definitionArn, parseDefinitionArn, parseQualifiedDefinitionArn, requireRoleArn, requireValidName } from './arn';
 import { DefinitionCheckPool } from './definition-check-pool';
 import { WORKFLOW_CODES } from './error-codes';
 import { decodePageToken, encodePageToken, pageTokenKey } from './page-token';
 import { checkTags, deleteTagsOf, putTags, Tag } from './tags.service';
 import { publishLocked } from './versions.service';
+import { TextKeyedCache } from './text-cache';
 
 export const WORKFLOW_TYPES = ['STANDARD'] as const;
 export type WorkflowType = (typeof WORKFLOW_TYPES)[number];
@@ -106,6 +107,17 @@ export interface DefinitionValidation {
   result: 'OK' | 'FAIL';
   diagnostics: Diagnostic[];
   truncated: boolean;
+}
+
+/** Step Functions' variableReferences of a stored (checked) definition text; cached by text. */
+const REFERENCES = new TextKeyedCache<Record<string, string[]>>(256, 16 * 1_048_576);
+export function definitionVariableReferences(text: string): Record<string, string[]> {
+  let refs = REFERENCES.get(text);
+  if (!refs) {
+    refs = variableReferences(JSON.parse(text) as Record<string, unknown>);
+    REFERENCES.set(text, refs);
+  }
+  return refs;
 }
 
 export class WorkflowDefinitionService {

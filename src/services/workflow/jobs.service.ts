@@ -18,7 +18,7 @@ import { jobVisibilityFilter, jobVisible, requireWorkflowAccess } from './access
 import { closeOpenTasks } from './activities.service';
 import { Checkpoint, decodeCheckpoint, encodeCheckpoint, redrivable, redriveCheckpoint } from './engine';
 import { definitionArn, jobArn, parseDefinitionArn, parseJobArn, parseQualifiedDefinitionArn, requireValidName } from './arn';
-import { finishDeletion, ListArgs, ListPage, listSize, stateMachineDoesNotExist } from './definitions.service';
+import { definitionVariableReferences, finishDeletion, ListArgs, ListPage, listSize, stateMachineDoesNotExist } from './definitions.service';
 import { WORKFLOW_CODES } from './error-codes';
 import { abortRunsOfJob, checkMapRunUpdate, childEnded, findMapRun, type MapRunHooks, type MapRunUpdate } from './map-runs';
 import { describeStartedCredential } from './job-credential';
@@ -859,6 +859,26 @@ export class WorkflowJobService {
       .orderBy('e.event_id', reverse ? 'DESC' : 'ASC')
       .getMany();
     return { rows, more: take < sizes.length };
+  }
+
+  /**
+   * DescribeStateMachineForExecution: the definition the job runs (its snapshot), under the ARN it was started
+   * from when that was a version (directly or through an alias), else the definition's.
+   */
+  async definitionFor(ctx: RequestContext, executionArn: string) {
+    requireWorkflowAccess(ctx, 'read');
+    const job = await this.findVisible(ctx, executionArn);
+    const parsed = parseJobArn(ctx.config, job.arn)!;
+    return {
+      stateMachineArn: job.versionArn ?? definitionArn(ctx.config, parsed.definitionName),
+      name: parsed.definitionName,
+      definition: job.definitionText,
+      roleArn: job.roleArn ?? '',
+      // Jobs started before revisions were recorded: their start is the latest the text can be from.
+      updateDate: job.revisionDate ?? job.startDate,
+      revisionId: job.revisionId ?? undefined,
+      variableReferences: definitionVariableReferences(job.definitionText),
+    };
   }
 
   /** The definition ARN of a job (derived from the job's ARN). */
