@@ -13,7 +13,7 @@ import { lockedFindOne } from '../../db/transaction';
 import { ConflictError, NotFoundError, quoteInput, ValidationError } from '../../errors/app-error';
 import { requireDefinitionOwner, requireWorkflowAccess } from './access';
 import { ALIAS_NAME, parseQualifiedDefinitionArn } from './arn';
-import { ListPage, listSize, stateMachineDoesNotExist } from './definitions.service';
+import { ListPage, listSize, stateMachineDoesNotExist } from './lists';
 import { WORKFLOW_CODES } from './error-codes';
 import { decodePageToken, encodePageToken, pageTokenKey } from './page-token';
 
