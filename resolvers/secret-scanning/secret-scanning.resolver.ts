@@ -16,7 +16,6 @@ import {
 import type { RequestContext } from '../../src/context';
 import { NotFoundError } from '../../src/errors/app-error';
 import { parseFullName } from '../../src/services/identity/identity.service';
-import { canReadAlert } from '../../src/services/secret-scanning/alert-access';
 import type { AlertFilter, AlertOrder, AlertPage, AlertPaging, AlertUpdate, AlertUpdateField } from '../../src/services/secret-scanning/alert-types';
 import type { AlertIncludes } from '../../src/services/secret-scanning/alert-queries';
 import type { PlaceholderResult } from '../../src/services/secret-scanning/push.service';
@@ -255,7 +254,7 @@ registerNodeType({
     const a = await ctx.loaders.secretScanningAlertById.load(id);
     if (!a) return null;
     // Hidden (404) and not allowed (403) alike give null, never data; checks go through the loaders.
-    return (await canReadAlert(ctx, a)) ? a : null;
+    return (await ctx.services.secretScanningAlertAccess.canRead(ctx, a)) ? a : null;
   },
 });
 

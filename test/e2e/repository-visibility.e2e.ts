@@ -10,7 +10,7 @@
  *   alerts       GET /repos/{o}/{r}/secret-scanning/alerts      on repositories with secret scanning on: 404 = hidden,
  *                                                               200/403 = visible (REST answers every 404 alike, and
  *                                                               scanning off is 404 for everyone, so those are skipped)
- *   ssAlerts     the alerts services' decision (requireAlertsRepository, what endpoints 2-7 and their GraphQL twins use):
+ *   ssAlerts     the alerts services' decision (secretScanningAlertAccess.requireRepository, what endpoints 2-7 and their GraphQL twins use):
  *                plain NotFound = hidden; anything else (allowed, Forbidden, "Secret scanning is disabled") = visible
  *   ssBypass     the push service's decision (createBypass with an unknown placeholder): the same
  *   service      AccessService.canSeeRepository for the same token (the rule itself)
@@ -25,7 +25,6 @@ import { toGlobalId } from '../../resolvers/common/global-id';
 import { authenticateBearer } from '../../src/auth/authenticate';
 import { contextFor } from '../../src/context';
 import { seedDemo } from '../../src/seed/demo';
-import { requireAlertsRepository } from '../../src/services/secret-scanning/alert-access';
 import { IdentityFixtures } from '../fixtures/identity';
 import { gql, startTestApp, TestApp } from '../helpers/app';
 
@@ -110,7 +109,7 @@ describe('one visibility rule for a repository: every way to reach it agrees, fo
       const entity = (await services.identity.findRepository(ctx, r.owner, r.name))!;
       const a = out[full(r)];
       a.service = await services.access.canSeeRepository(ctx, entity);
-      a.ssAlerts = await serviceSees(requireAlertsRepository(ctx, entity, 'secret_scanning.alerts.read'));
+      a.ssAlerts = await serviceSees(services.secretScanningAlertAccess.requireRepository(ctx, entity, 'secret_scanning.alerts.read'));
       a.ssBypass = await serviceSees(services.secretScanningPush.createBypass(ctx, entity, { reason: 'will_fix_later', placeholderId: '0'.repeat(27) }));
 
       const res = await rest('GET', `/repos/${r.owner}/${r.name}`, token);

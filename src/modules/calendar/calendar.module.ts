@@ -56,17 +56,21 @@ export const calendarModule = defineModule({
     postgres: [PostgresCalendar, PostgresTermCount, PostgresWindowIndex, PostgresEventSources],
   },
   services() {
+    const terms = new CalendarTermService();
+    const venues = new CalendarVenueService();
+    const organizers = new CalendarOrganizerService();
+    const events = new CalendarEventService({ terms, venues, organizers });
     return {
       /** calendar: events (list with the plugin's filters, reads, writes, trash) */
-      calendarEvents: new CalendarEventService(),
+      calendarEvents: events,
       /** calendar venues: lists, reads, writes, trash, linked creation from event writes */
-      calendarVenues: new CalendarVenueService(),
+      calendarVenues: venues,
       /** calendar organizers: lists, reads, writes, trash, linked creation from event writes */
-      calendarOrganizers: new CalendarOrganizerService(),
+      calendarOrganizers: organizers,
       /** calendar: event categories and tags (lists, single, create, update, delete; event-filter lookups) */
-      calendarTerms: new CalendarTermService(),
+      calendarTerms: terms,
       /** calendar: iCalendar imports (parsed off the main thread; repeatable, keyed by UID) */
-      calendarImport: new CalendarImportService(),
+      calendarImport: new CalendarImportService(events),
     };
   },
   loaders: createCalendarLoaders,

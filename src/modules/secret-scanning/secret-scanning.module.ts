@@ -23,6 +23,7 @@ import { SecretScanningAlertTotals1795740258158 as PostgresAlertTotals } from '.
 import { createSecretScanningLoaders } from '../../loaders/secret-scanning';
 import { secretScanningOpenApiDocument } from '../../rest/github/secret-scanning.openapi';
 import { githubSecretScanningRoutes } from '../../rest/github/secret-scanning.routes';
+import { SecretScanningAlertAccess } from '../../services/secret-scanning/alert-access';
 import { SecretScanningFindingService } from '../../services/secret-scanning/alert-findings';
 import { SecretScanningAlertQueryService } from '../../services/secret-scanning/alert-queries';
 import { SecretScanningAlertUpdateService } from '../../services/secret-scanning/alert-updates';
@@ -48,17 +49,23 @@ export const secretScanningModule = defineModule({
     sqlite: [SqliteSecretScanning, SqliteOwnerRepoIndex, SqliteScanAttemptKey, SqliteAlertTotals],
     postgres: [PostgresSecretScanning, PostgresOwnerRepoIndex, PostgresScanAttemptKey, PostgresAlertTotals],
   },
-  services(_identity: IdentityServices, options) {
+  services({ access, identity }: IdentityServices, options) {
+    const alertAccess = new SecretScanningAlertAccess(access);
+    const alerts = new SecretScanningAlertQueryService(identity, alertAccess);
+    const findings = new SecretScanningFindingService();
+    const scans = new SecretScanningScanService(alertAccess);
     return {
+      /** secret scanning: the alerts' access rules (repository and organization endpoints, node(id:) visibility) */
+      secretScanningAlertAccess: alertAccess,
       /** secret scanning: alert listings, one alert, its locations */
-      secretScanningAlerts: new SecretScanningAlertQueryService(),
+      secretScanningAlerts: alerts,
       /** secret scanning: alert updates (state, resolution, assignee, validity) */
-      secretScanningAlertUpdates: new SecretScanningAlertUpdateService(),
+      secretScanningAlertUpdates: new SecretScanningAlertUpdateService({ access, identity, alertAccess, alerts }),
       /** secret scanning: recording findings as alerts and locations */
-      secretScanningFindings: new SecretScanningFindingService(),
+      secretScanningFindings: findings,
       /** secret scanning: scan history (recording and reading scan runs) */
-      secretScanningScans: new SecretScanningScanService(),
-      secretScanningPush: new SecretScanningPushService(new DetectorPool(options.detectorThreads)),
+      secretScanningScans: scans,
+      secretScanningPush: new SecretScanningPushService({ access, identity, alertAccess, findings, scans }, new DetectorPool(options.detectorThreads)),
     };
   },
   loaders: createSecretScanningLoaders,

@@ -20,7 +20,7 @@ import { contentLanguage } from './language';
 import { isPostStatus } from './posts';
 import { likePattern, searchTerms } from './search';
 import { MAX_FILTER_VALUES } from './filter-bounds';
-import { originalCategorySlugs } from './terms.service';
+import { originalCategorySlugs, type CalendarTermService } from './terms.service';
 import { translatedRows } from './translations';
 
 export interface EventListQuery {
@@ -113,6 +113,8 @@ export function listStatuses(ctx: RequestContext, asked: string[] | undefined, f
 }
 
 export class EventLister {
+  constructor(private readonly terms: CalendarTermService) {}
+
   /**
    * The page and the total of a GET /events query. A `categories` filter of original slugs only (the usual
    * request) is folded into the page statement (the category subtree as a recursive CTE, and how many of the slugs
@@ -211,7 +213,7 @@ export class EventLister {
     }
     // Link filters are EXISTS probes of each link table's primary key (event_id, …): the page walks the events of the
     // date window in start order and stops after one page, instead of first collecting every linked event.
-    const terms = ctx.services.calendarTerms;
+    const terms = this.terms;
     if (foldedSlugs) {
       where.push('EXISTS (SELECT 1 FROM calendar_event_terms l WHERE l.event_id = e.id AND l.term_id IN (SELECT id FROM down))');
     } else if (q.categories && q.categories.length) {

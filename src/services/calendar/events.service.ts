@@ -36,6 +36,9 @@ import { allocatePostId, isPostStatus, postDatesNow, trashedColumns, uniquePostS
 import { recountTerms, termIdsOfEvent } from './term-counts';
 import { sanitizeTitle } from './text';
 import { applyTranslation, translatedRows, saveTranslation } from './translations';
+import type { CalendarOrganizerService } from './organizers.service';
+import type { CalendarTermService } from './terms.service';
+import type { CalendarVenueService } from './venues.service';
 
 /** What an event write may carry (domain names; every field optional on update). */
 export interface EventWrite {
@@ -125,7 +128,18 @@ const TEXT_LIMITS: Array<[keyof EventWrite & ('title' | 'description' | 'excerpt
 ];
 
 export class CalendarEventService {
-  private readonly lister = new EventLister();
+  private readonly lister: EventLister;
+
+  /** Event writes link terms, venues and organizers through their services. */
+  constructor(
+    private readonly deps: {
+      terms: CalendarTermService;
+      venues: CalendarVenueService;
+      organizers: CalendarOrganizerService;
+    },
+  ) {
+    this.lister = new EventLister(deps.terms);
+  }
 
   list(ctx: RequestContext, q: EventListQuery): Promise<EventListResult> {
     return this.lister.list(ctx, q);
@@ -215,7 +229,7 @@ export class CalendarEventService {
     const [tv, to, tt] = await Promise.all([
       translatedRows(ctx, 'venue', visibleVenues, language),
       translatedRows(ctx, 'organizer', visibleOrganizers, language),
-      ctx.services.calendarTerms.translated(ctx, terms.filter((t): t is CalendarTermEntity => t !== null), language),
+      this.deps.terms.translated(ctx, terms.filter((t): t is CalendarTermEntity => t !== null), language),
     ]);
     const venueById = new Map(tv.map((v) => [v.id, v]));
     const organizerById = new Map(to.map((o) => [o.id, o]));
@@ -455,8 +469,8 @@ export class CalendarEventService {
     if (input.categories !== undefined || input.tags !== undefined) {
       const keep = input.categories === undefined ? 'category' : input.tags === undefined ? 'tag' : null;
       const termIds: number[] = [];
-      if (input.categories !== undefined) termIds.push(...(await tx.services.calendarTerms.termIdsForEventWrite(tx, 'category', input.categories, () => invalidParameter('categories'))));
-      if (input.tags !== undefined) termIds.push(...(await tx.services.calendarTerms.termIdsForEventWrite(tx, 'tag', input.tags, () => invalidParameter('tags'))));
+      if (input.categories !== undefined) termIds.push(...(await this.deps.terms.termIdsForEventWrite(tx, 'category', input.categories, () => invalidParameter('categories'))));
+      if (input.tags !== undefined) termIds.push(...(await this.deps.terms.termIdsForEventWrite(tx, 'tag', input.tags, () => invalidParameter('tags'))));
       const existing = await db.getRepository(CalendarEventTermEntity).find({ where: { eventId } });
       const kept: number[] = [];
       if (keep) {
@@ -495,7 +509,7 @@ export class CalendarEventService {
         out.push(id);
         continue;
       }
-      const service = kind === 'venue' ? tx.services.calendarVenues : tx.services.calendarOrganizers;
+      const service = kind === 'venue' ? this.deps.venues : this.deps.organizers;
       out.push((await service.findOrCreateForEvent(tx, tx, v as never)).id);
     }
     return [...new Set(out)];

@@ -12,7 +12,7 @@ import type { RequestContext } from '../../context';
 import { withTransaction } from '../../context';
 import { ValidationError } from '../../errors/app-error';
 import { canEditPost, requireCalendar } from './access';
-import type { EventWrite } from './events.service';
+import type { CalendarEventService, EventWrite } from './events.service';
 import { IcsParsePool } from './ical-import/pool';
 import type { ParsedEvent } from './ical-import/parse';
 
@@ -47,7 +47,10 @@ const invalid = (field: string, message: string) =>
   new ValidationError(message, { fieldErrors: [{ resource: 'CalendarImport', field, code: 'invalid', message }] });
 
 export class CalendarImportService {
-  constructor(private readonly parser = new IcsParsePool()) {}
+  constructor(
+    private readonly events: CalendarEventService,
+    private readonly parser = new IcsParsePool(),
+  ) {}
 
   async importIcs(ctx: RequestContext, input: ImportInput, signal?: AbortSignal): Promise<ImportResult> {
     if (input === null || typeof input !== 'object') throw invalid('ics', 'The import needs an object with the iCalendar text in `ics`.');
@@ -102,10 +105,10 @@ export class CalendarImportService {
         if (!current) return { ...base, action: 'skipped' as const, reason: 'the event imported under this UID is gone' };
         if (current.status === 'trash') return { ...base, id: source.eventId, action: 'skipped' as const, reason: 'the event imported under this UID is in the trash' };
         if (!canEditPost(tx.viewer, current)) return { ...base, action: 'skipped' as const, reason: 'the event imported under this UID is not yours to edit' };
-        const updated = await tx.services.calendarEvents.update(tx, source.eventId, write);
+        const updated = await this.events.update(tx, source.eventId, write);
         return { ...base, id: updated.id, action: 'updated' as const };
       }
-      const created = await tx.services.calendarEvents.create(tx, { ...write, ...(status ? { status } : {}) });
+      const created = await this.events.create(tx, { ...write, ...(status ? { status } : {}) });
       await sources.insert({ uid: p.uid, eventId: created.id });
       return { ...base, id: created.id, action: 'created' as const };
     });

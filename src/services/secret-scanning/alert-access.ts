@@ -8,7 +8,7 @@ import type { SecretScanningAlertEntity } from '../../../entities/secret-scannin
 import type { RepositoryAction, RepositoryResource } from '../../auth/permissions';
 import type { RequestContext } from '../../context';
 import { ForbiddenError, NotFoundError } from '../../errors/app-error';
-import type { RepositoryRule } from '../identity/access.service';
+import type { AccessService, RepositoryRule } from '../identity/access.service';
 
 /**
  * Endpoints 2-7: missing or invisible -> 404; secret scanning off (a precondition of the domain, checked
@@ -24,32 +24,37 @@ function alertsRule(ctx: RequestContext): RepositoryRule {
   };
 }
 
-/** The repository (as loaded; null when none) an alert action is about, if the viewer may take it. */
-export function requireAlertsRepository(
-  ctx: RequestContext,
-  repo: RepositoryEntity | null | undefined,
-  action: RepositoryAction,
-): Promise<{ repo: RepositoryEntity; facts: RepositoryResource }> {
-  return ctx.services.access.requireRepository(ctx, repo, action, alertsRule(ctx));
-}
+/** The alert rules, over the identity module's access service (given, not looked up per call). */
+export class SecretScanningAlertAccess {
+  constructor(private readonly access: AccessService) {}
 
-/** Endpoint 1: unknown or not a member -> 404; member without the role -> 403. */
-export async function requireOrganizationAlerts(ctx: RequestContext, org: AccountEntity | null | undefined): Promise<AccountEntity> {
-  const allowed = await ctx.services.access.requireOrganization(ctx, org, 'organization.secret_scanning.alerts.read', {
-    roleDenied: () => new ForbiddenError('You must be an organization owner or security manager to list secret scanning alerts of the organization.'),
-  });
-  return allowed.org;
-}
+  /** The repository (as loaded; null when none) an alert action is about, if the viewer may take it. */
+  requireRepository(
+    ctx: RequestContext,
+    repo: RepositoryEntity | null | undefined,
+    action: RepositoryAction,
+  ): Promise<{ repo: RepositoryEntity; facts: RepositoryResource }> {
+    return this.access.requireRepository(ctx, repo, action, alertsRule(ctx));
+  }
 
-/** Whether the viewer may read this alert (node(id:) lookups; batched through loaders). */
-export async function canReadAlert(ctx: RequestContext, alert: SecretScanningAlertEntity): Promise<boolean> {
-  const repo = await ctx.loaders.repositoryById.load(alert.repositoryId);
-  if (!repo) return false;
-  try {
-    await requireAlertsRepository(ctx, repo, 'secret_scanning.alerts.read');
-    return true;
-  } catch (e) {
-    if (e instanceof NotFoundError || e instanceof ForbiddenError) return false;
-    throw e;
+  /** Endpoint 1: unknown or not a member -> 404; member without the role -> 403. */
+  async requireOrganization(ctx: RequestContext, org: AccountEntity | null | undefined): Promise<AccountEntity> {
+    const allowed = await this.access.requireOrganization(ctx, org, 'organization.secret_scanning.alerts.read', {
+      roleDenied: () => new ForbiddenError('You must be an organization owner or security manager to list secret scanning alerts of the organization.'),
+    });
+    return allowed.org;
+  }
+
+  /** Whether the viewer may read this alert (node(id:) lookups; batched through loaders). */
+  async canRead(ctx: RequestContext, alert: SecretScanningAlertEntity): Promise<boolean> {
+    const repo = await ctx.loaders.repositoryById.load(alert.repositoryId);
+    if (!repo) return false;
+    try {
+      await this.requireRepository(ctx, repo, 'secret_scanning.alerts.read');
+      return true;
+    } catch (e) {
+      if (e instanceof NotFoundError || e instanceof ForbiddenError) return false;
+      throw e;
+    }
   }
 }

@@ -32,7 +32,8 @@ import {
   MAX_SLUG_LENGTH,
 } from './alert-types';
 import { SECRET_SCANNING_CODES as CODES } from './error-codes';
-import { requireAlertsRepository, requireOrganizationAlerts } from './alert-access';
+import type { IdentityService } from '../identity/identity.service';
+import type { SecretScanningAlertAccess } from './alert-access';
 
 /**
  * What a listing reads in its page statement besides the alerts (joined, then primed into the request's
@@ -102,6 +103,11 @@ function checkList(field: string, what: string, values: string[] | null | undefi
 }
 
 export class SecretScanningAlertQueryService {
+  constructor(
+    private readonly identity: IdentityService,
+    private readonly alertAccess: SecretScanningAlertAccess,
+  ) {}
+
   // ------------------------------------------------------------------ listing
 
   validateFilter(filter: AlertFilter, order: AlertOrder): { sort: 'created' | 'updated'; direction: 'asc' | 'desc' } {
@@ -167,7 +173,7 @@ export class SecretScanningAlertQueryService {
       if (filter.assignee === '*') qb.andWhere(`${a}.assigned_to_id IS NOT NULL`);
       else if (filter.assignee === 'none') qb.andWhere(`${a}.assigned_to_id IS NULL`);
       else {
-        const user = await ctx.services.identity.findAccount(ctx, filter.assignee);
+        const user = await this.identity.findAccount(ctx, filter.assignee);
         if (!user) return false; // nobody with that login: no alert can match
         qb.andWhere(`${a}.assigned_to_id = :assignee`, { assignee: user.id });
       }
@@ -281,7 +287,7 @@ export class SecretScanningAlertQueryService {
     include: AlertIncludes = { ...ALL_ALERT_INCLUDES, repository: false, totalCount: paging.mode === 'page' },
   ): Promise<{ repo: RepositoryEntity; page: AlertPage }> {
     const o = this.validateFilter(filter, order);
-    const { repo } = await requireAlertsRepository(ctx, repository, 'secret_scanning.alerts.read');
+    const { repo } = await this.alertAccess.requireRepository(ctx, repository, 'secret_scanning.alerts.read');
     const qb = new ListQuery(ctx.db, SecretScanningAlertEntity, 'a').andWhere('a.repository_id = :rid', { rid: repo.id });
     const matches = await this.applyFilter(ctx, qb, filter);
     // Every alert of the page is of this repository: the loaders know it already.
@@ -298,7 +304,7 @@ export class SecretScanningAlertQueryService {
     include: AlertIncludes = { ...ALL_ALERT_INCLUDES, totalCount: paging.mode === 'page' },
   ): Promise<{ org: AccountEntity; page: AlertPage }> {
     const o = this.validateFilter(filter, order);
-    const org = await requireOrganizationAlerts(ctx, organization);
+    const org = await this.alertAccess.requireOrganization(ctx, organization);
     // Alerts of the organization's repositories with secret scanning on, said two ways over the same filters.
     // The page: `owner_id = org` and an EXISTS probe of the alert's repository by primary key, so the
     // (owner_id, created_at|updated_at) indexes give the order (cheaper than NOT IN the repositories with it off).
@@ -341,7 +347,7 @@ export class SecretScanningAlertQueryService {
   /** Alert `number` of a repository (as loaded; null when none); batched across a request through the loader. */
   async getAlert(ctx: RequestContext, repository: RepositoryEntity | null, number: number): Promise<{ repo: RepositoryEntity; alert: SecretScanningAlertEntity }> {
     if (decodeInt(number, POSITIVE_INT4) === undefined) throw new NotFoundError();
-    const { repo } = await requireAlertsRepository(ctx, repository, 'secret_scanning.alerts.read');
+    const { repo } = await this.alertAccess.requireRepository(ctx, repository, 'secret_scanning.alerts.read');
     const alert = await ctx.loaders.secretScanningAlertByNumber.load(`${repo.id}:${number}`);
     if (!alert) throw new NotFoundError();
     return { repo, alert };

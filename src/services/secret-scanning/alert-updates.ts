@@ -15,7 +15,10 @@ import { RequestContext, withTransaction } from '../../context';
 import { lockedFindOne } from '../../db/transaction';
 import { ForbiddenError, NotFoundError, quoteInput, ValidationError } from '../../errors/app-error';
 import { decodeString } from '../common/decode';
-import { requireAlertsRepository } from './alert-access';
+import type { AccessService } from '../identity/access.service';
+import type { IdentityService } from '../identity/identity.service';
+import type { SecretScanningAlertAccess } from './alert-access';
+import type { SecretScanningAlertQueryService } from './alert-queries';
 import { AlertFilter, AlertPage, AlertPaging, AlertUpdate, AlertUpdateField, carries, invalid, MAX_RESOLUTION_COMMENT } from './alert-types';
 
 /** Most alerts one bulk update changes. */
@@ -23,6 +26,15 @@ export const MAX_BULK_ALERTS = 10_000;
 import { SECRET_SCANNING_CODES as CODES } from './error-codes';
 
 export class SecretScanningAlertUpdateService {
+  constructor(
+    private readonly deps: {
+      access: AccessService;
+      identity: IdentityService;
+      alertAccess: SecretScanningAlertAccess;
+      alerts: SecretScanningAlertQueryService;
+    },
+  ) {}
+
   /** A reviewer under delegated alert dismissal: an org owner or security manager, or the owner of a user repository. */
   private isReviewer(ctx: RequestContext, repo: RepositoryEntity, facts: RepositoryResource): boolean {
     if (ctx.viewer.kind !== 'user') return false;
@@ -80,7 +92,7 @@ export class SecretScanningAlertUpdateService {
 
   async updateAlert(ctx: RequestContext, repository: RepositoryEntity | null, number: number, input: AlertUpdate): Promise<{ repo: RepositoryEntity; alert: SecretScanningAlertEntity }> {
     const { state, resolution } = this.checkUpdateShape(input);
-    const { repo, facts } = await requireAlertsRepository(ctx, repository, 'secret_scanning.alerts.write');
+    const { repo, facts } = await this.deps.alertAccess.requireRepository(ctx, repository, 'secret_scanning.alerts.write');
     // Read, rules 2-5 and write are one atomic step: the alert row stays locked (FOR UPDATE on PostgreSQL,
     // the write lock on SQLite) until the transaction ends, so concurrent updates see each other's result.
     return withTransaction(ctx, (tx) => this.applyUpdate(tx, repo, facts, number, input, state, resolution));
@@ -140,7 +152,7 @@ export class SecretScanningAlertUpdateService {
     if (p.has('assignee')) {
       if (input.assignee === null) changes.assignedToId = null;
       else {
-        const user = await ctx.services.identity.findAccount(ctx, input.assignee as string);
+        const user = await this.deps.identity.findAccount(ctx, input.assignee as string);
         const ok = user && user.type === 'User' && (await this.hasWriteAccess(ctx, repo, user));
         if (!ok) {
           throw new ValidationError(`The assignee ${quoteInput(input.assignee)} does not have write access to the repository.`, {
@@ -181,9 +193,10 @@ export class SecretScanningAlertUpdateService {
     for (;;) {
       signal?.throwIfAborted();
       const paging: AlertPaging = { mode: 'cursor', first: 100, after };
+      const { alerts, identity } = this.deps;
       const page: AlertPage = target.repo !== undefined
-        ? (await ctx.services.secretScanningAlerts.listRepositoryAlerts(ctx, await ctx.services.identity.findRepository(ctx, target.owner, target.repo), filter, { sort: 'created', direction: 'asc' }, paging)).page
-        : (await ctx.services.secretScanningAlerts.listOrganizationAlerts(ctx, await ctx.services.identity.findAccount(ctx, target.owner), filter, { sort: 'created', direction: 'asc' }, paging)).page;
+        ? (await alerts.listRepositoryAlerts(ctx, await identity.findRepository(ctx, target.owner, target.repo), filter, { sort: 'created', direction: 'asc' }, paging)).page
+        : (await alerts.listOrganizationAlerts(ctx, await identity.findAccount(ctx, target.owner), filter, { sort: 'created', direction: 'asc' }, paging)).page;
       for (const a of page.items) matches.push({ repository: await ctx.loaders.repositoryById.load(a.repositoryId), number: a.number });
       if (matches.length > MAX_BULK_ALERTS) throw invalid('filter', `The filter matches more than ${MAX_BULK_ALERTS} alerts; narrow it.`);
       if (!page.hasNextPage || page.items.length === 0) break;
@@ -207,7 +220,7 @@ export class SecretScanningAlertUpdateService {
 
   /** Write access for the assignee rule (the same effective permission `can()` uses for the viewer). */
   private async hasWriteAccess(ctx: RequestContext, repo: RepositoryEntity, user: AccountEntity): Promise<boolean> {
-    const { permission } = await ctx.services.access.permissionOf(ctx, repo, user.id);
+    const { permission } = await this.deps.access.permissionOf(ctx, repo, user.id);
     return permission === 'write' || permission === 'admin';
   }
 }

@@ -32,11 +32,14 @@ import { lockedFindOne } from '../../db/transaction';
 import { FieldError, ForbiddenError, NotFoundError, UnauthenticatedError, ValidationError } from '../../errors/app-error';
 import { lookupKey } from '../common/decode';
 import { parseFullName } from '../identity/identity.service';
-import { requireAlertsRepository } from './alert-access';
-import { findingFor, hashSecret, TouchedAlerts } from './alert-findings';
+import type { AccessService } from '../identity/access.service';
+import type { IdentityService } from '../identity/identity.service';
+import type { SecretScanningAlertAccess } from './alert-access';
+import { findingFor, hashSecret, TouchedAlerts, type SecretScanningFindingService } from './alert-findings';
 import { DetectorPool } from './detector/pool';
 import { SECRET_SCANNING_CODES as CODES } from './error-codes';
 import { RescanRunner } from './rescan-runner';
+import type { SecretScanningScanService } from './scans';
 
 export interface PushFileInput {
   path: string;
@@ -188,8 +191,17 @@ export class SecretScanningPushService {
   private readonly rescans: RescanRunner;
 
   /** `detector` runs detection in worker threads; close() ends them. */
-  constructor(private readonly detector: DetectorPool = new DetectorPool()) {
-    this.rescans = new RescanRunner(detector);
+  constructor(
+    private readonly deps: {
+      access: AccessService;
+      identity: IdentityService;
+      alertAccess: SecretScanningAlertAccess;
+      findings: SecretScanningFindingService;
+      scans: SecretScanningScanService;
+    },
+    private readonly detector: DetectorPool = new DetectorPool(),
+  ) {
+    this.rescans = new RescanRunner(detector, deps.findings);
   }
 
   // ------------------------------------------------------------------ access
@@ -205,8 +217,8 @@ export class SecretScanningPushService {
     name: string,
   ): Promise<{ repo: RepositoryEntity; pusherId: number; readsAlerts: boolean }> {
     const viewer = ctx.viewer;
-    const found = await ctx.services.identity.findRepository(ctx, owner, name);
-    const { repo, facts } = await ctx.services.access.requireRepository(ctx, found, 'repository.push', {
+    const found = await this.deps.identity.findRepository(ctx, owner, name);
+    const { repo, facts } = await this.deps.access.requireRepository(ctx, found, 'repository.push', {
       roleDenied: () =>
         viewer.kind !== 'user'
           ? new UnauthenticatedError()
@@ -333,14 +345,14 @@ export class SecretScanningPushService {
           commitSha: o.commitSha,
         });
         if (bypass) finding.bypass = { byId: bypass.pusherId, at: bypass.bypassedAt!, reason: bypass.bypassReason! };
-        const r = await ctx.services.secretScanningFindings.recordFinding(tx.db, repo, finding, now);
+        const r = await this.deps.findings.recordFinding(tx.db, repo, finding, now);
         touched.add(r);
         if (bypass) usedBypasses.set(bypass.id, r.alert.id);
       }
       for (const [placeholderId, alertId] of usedBypasses) {
         await tx.db.getRepository(PushProtectionPlaceholderEntity).update({ id: placeholderId, alertId: IsNull() }, { alertId });
       }
-      await ctx.services.secretScanningScans.recordScan(tx.db, {
+      await this.deps.scans.recordScan(tx.db, {
         repositoryId: repo.id,
         kind: 'incremental',
         type: 'git',
@@ -468,9 +480,9 @@ export class SecretScanningPushService {
         { locationType, commitSha: null, path: null, blobSha: null, url: input.url, pusherId, content: input.content },
       ]);
       for (const d of detected) {
-        touched.add(await ctx.services.secretScanningFindings.recordFinding(tx.db, repo, findingFor(d, { type: locationType, url: input.url }), now));
+        touched.add(await this.deps.findings.recordFinding(tx.db, repo, findingFor(d, { type: locationType, url: input.url }), now));
       }
-      await ctx.services.secretScanningScans.recordScan(tx.db, {
+      await this.deps.scans.recordScan(tx.db, {
         repositoryId: repo.id,
         kind: 'incremental',
         type: scanTypeOf(locationType),
@@ -516,7 +528,7 @@ export class SecretScanningPushService {
     const reason = body.reason as BypassReason;
     const placeholderId = body.placeholderId as string;
 
-    const { repo } = await ctx.services.access.requireRepository(ctx, repository, 'secret_scanning.bypass.create', {
+    const { repo } = await this.deps.access.requireRepository(ctx, repository, 'secret_scanning.bypass.create', {
       precondition: (r) => (r.secretScanning && r.pushProtection ? null : new NotFoundError('Push protection is disabled on this repository', { domainCode: CODES.PUSH_PROTECTION_DISABLED })),
       roleDenied: () => new ForbiddenError('User does not have enough permissions'),
     });
@@ -572,7 +584,7 @@ export class SecretScanningPushService {
       );
     }
     const kind = input.kind as ScanKind;
-    const { repo } = await requireAlertsRepository(ctx, await ctx.services.identity.findRepository(ctx, owner, name), 'secret_scanning.alerts.write');
+    const { repo } = await this.deps.alertAccess.requireRepository(ctx, await this.deps.identity.findRepository(ctx, owner, name), 'secret_scanning.alerts.write');
     if (!repo.advancedSecurity) throw new NotFoundError('Advanced security is not enabled on this repository.');
 
     const attemptKeyHash = input.attemptKey === undefined ? null : createHash('sha256').update(String(input.attemptKey)).digest('hex');
@@ -587,7 +599,7 @@ export class SecretScanningPushService {
       // Failed, interrupted (its process died), or of another repository: the key moves to a new scan.
       if (earlier) await scans.update({ id: earlier.id }, { attemptKeyHash: null });
     }
-    const started = await ctx.services.secretScanningScans.recordScan(ctx.dataSource.manager, {
+    const started = await this.deps.scans.recordScan(ctx.dataSource.manager, {
       attemptKeyHash,
       repositoryId: repo.id,
       kind,

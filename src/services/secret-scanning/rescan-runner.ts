@@ -7,7 +7,7 @@ import { In } from 'typeorm';
 import { RepositoryEntity } from '../../../entities/identity';
 import { LocationType, SecretScanningContentEntity, SecretScanningScanEntity } from '../../../entities/secret-scanning';
 import { RequestContext, withTransaction } from '../../context';
-import { findingFor, TouchedAlerts } from './alert-findings';
+import { findingFor, TouchedAlerts, type SecretScanningFindingService } from './alert-findings';
 import type { Finding } from './alert-types';
 import { DetectorPool } from './detector/pool';
 
@@ -29,7 +29,10 @@ export class RescanRunner {
   private readonly running = new Map<number, { abort: AbortController; done: Promise<SecretScanningScanEntity> }>();
 
   /** `detector` is the push service's pool; its owner closes it. */
-  constructor(private readonly detector: DetectorPool) {}
+  constructor(
+    private readonly detector: DetectorPool,
+    private readonly findings: SecretScanningFindingService,
+  ) {}
 
   /** The run of scan `id` when it is still running in this process. */
   runOf(id: number): Promise<SecretScanningScanEntity> | undefined {
@@ -89,7 +92,7 @@ export class RescanRunner {
           const started = performance.now();
           const out = [];
           for (const f of part) {
-            out.push(await ctx.services.secretScanningFindings.recordFinding(tx.db, repo, f, now));
+            out.push(await this.findings.recordFinding(tx.db, repo, f, now));
             if (performance.now() - started >= budgetMs) break;
           }
           return out;

@@ -7,11 +7,13 @@ import { SCAN_KINDS, ScanKind, SecretScanningScanEntity } from '../../../entitie
 import type { RequestContext } from '../../context';
 import { InWriteTransaction } from '../../db/transaction';
 import { NotFoundError } from '../../errors/app-error';
-import { requireAlertsRepository } from './alert-access';
+import type { SecretScanningAlertAccess } from './alert-access';
 
 export class SecretScanningScanService {
+  constructor(private readonly alertAccess: SecretScanningAlertAccess) {}
+
   async scanHistory(ctx: RequestContext, repository: RepositoryEntity | null): Promise<{ repo: RepositoryEntity; scans: Record<ScanKind, SecretScanningScanEntity[]> }> {
-    const { repo } = await requireAlertsRepository(ctx, repository, 'secret_scanning.scan_history.read');
+    const { repo } = await this.alertAccess.requireRepository(ctx, repository, 'secret_scanning.scan_history.read');
     if (!repo.advancedSecurity) throw new NotFoundError('Advanced security is not enabled on this repository.');
     const rows = await ctx.db
       .getRepository(SecretScanningScanEntity)
