@@ -1,4 +1,5 @@
 import { Column, CreateDateColumn, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import type { SecretScanningLocationEntity } from './secret-scanning-location.entity';
 import { AccountEntity } from '../identity/account.entity';
 import { RepositoryEntity } from '../identity/repository.entity';
 
@@ -61,6 +62,15 @@ export class SecretScanningAlertEntity {
   @Column({ name: 'resolved_by_id', type: 'integer', nullable: true })
   resolvedById: number | null;
 
+  /**
+   * The related rows below are never loaded by TypeORM here (no eager relation, no foreign key constraint): an alert
+   * list that reads a few of their columns with the alert sets them (partial rows; null when the alert has none),
+   * as `find({ relations, select })` would. Everything else reads them through the request's loaders by id.
+   */
+  @ManyToOne(() => AccountEntity, { createForeignKeyConstraints: false })
+  @JoinColumn({ name: 'resolved_by_id' })
+  resolvedBy?: AccountEntity | null;
+
   @Column({ name: 'resolution_comment', type: 'varchar', length: 280, nullable: true })
   resolutionComment: string | null;
 
@@ -108,6 +118,10 @@ export class SecretScanningAlertEntity {
   @Column({ name: 'push_protection_bypassed_by_id', type: 'integer', nullable: true })
   pushProtectionBypassedById: number | null;
 
+  @ManyToOne(() => AccountEntity, { createForeignKeyConstraints: false })
+  @JoinColumn({ name: 'push_protection_bypassed_by_id' })
+  pushProtectionBypassedBy?: AccountEntity | null;
+
   @Column({ name: 'push_protection_bypassed_at', type: Date, nullable: true })
   pushProtectionBypassedAt: Date | null;
 
@@ -115,9 +129,17 @@ export class SecretScanningAlertEntity {
   @Column({ name: 'assigned_to_id', type: 'integer', nullable: true })
   assignedToId: number | null;
 
+  @ManyToOne(() => AccountEntity, { createForeignKeyConstraints: false })
+  @JoinColumn({ name: 'assigned_to_id' })
+  assignedTo?: AccountEntity | null;
+
   /** The first location found (for first_location_detected without a join per row). */
   @Column({ name: 'first_location_id', type: 'integer', nullable: true })
   firstLocationId: number | null;
+
+  @ManyToOne('SecretScanningLocationEntity', { createForeignKeyConstraints: false })
+  @JoinColumn({ name: 'first_location_id' })
+  firstLocation?: SecretScanningLocationEntity | null;
 
   @Column({ name: 'locations_count', type: 'integer', default: 0 })
   locationsCount: number;

@@ -1,10 +1,12 @@
 /**
  * Lookahead: which fields a list resolver's selection asks for, so its service can join the to-one
- * relations they need into the page statement (and skip a COUNT nobody reads). Fragments and inline
+ * relations they need into the page statement, read only the columns they show (the services' field-reads
+ * declarations) and skip a COUNT nobody reads. Fragments and inline
  * fragments are followed; `@skip`/`@include` are ignored (a field they may drop still counts as asked,
  * which only costs a join). Aliases do not matter: the field name does.
  */
 import { FieldNode, GraphQLResolveInfo, Kind, SelectionSetNode } from 'graphql';
+import type { ItemSelection } from '../../src/services/common/field-reads';
 
 function collect(info: GraphQLResolveInfo, set: SelectionSetNode | undefined, into: Map<string, FieldNode[]>, seen: Set<string>): void {
   if (!set) return;
@@ -35,29 +37,24 @@ export interface ConnectionSelection {
   connection: ReadonlySet<string>;
   /** Field names asked for on the items, through `nodes { ... }` and `edges { node { ... } }`. */
   node: ReadonlySet<string>;
+  /** For each item field with a selection of its own (a related object), the field names asked for under it. */
+  nodeSubfields: ReadonlyMap<string, ReadonlySet<string>>;
 }
 
 /** What the current (connection) field's selection asks for. */
 export function connectionSelection(info: GraphQLResolveInfo): ConnectionSelection {
   const top = childFields(info, info.fieldNodes);
-  const nodeFields = new Set<string>();
-  for (const name of childFields(info, top.get('nodes') ?? []).keys()) nodeFields.add(name);
   const edgeNodes = childFields(info, top.get('edges') ?? []).get('node') ?? [];
-  for (const name of childFields(info, edgeNodes).keys()) nodeFields.add(name);
-  return { connection: new Set(top.keys()), node: nodeFields };
+  const items = childFields(info, [...(top.get('nodes') ?? []), ...edgeNodes]);
+  const nodeSubfields = new Map<string, ReadonlySet<string>>();
+  for (const [name, nodes] of items) {
+    if (nodes.some((n) => n.selectionSet)) nodeSubfields.set(name, new Set(childFields(info, nodes).keys()));
+  }
+  return { connection: new Set(top.keys()), node: new Set(items.keys()), nodeSubfields };
 }
 
-/**
- * The entity properties that the selected item fields read, from a declaration of what each field reads
- * (`reads`, kept next to the type's resolvers); undefined (read everything) as soon as one selected field is
- * not declared. Lists use it to decide whether a few columns suffice: a field added to the type later and not
- * declared costs the full row, never a missing value.
- */
-export function propertiesRead<P extends string>(fields: ReadonlySet<string>, reads: Readonly<Record<string, readonly P[]>>): P[] | undefined {
-  const out = new Set<P>();
-  for (const f of fields) {
-    if (!Object.prototype.hasOwnProperty.call(reads, f)) return undefined;
-    for (const p of reads[f]) out.add(p);
-  }
-  return [...out];
+/** The selection of the items as the services take it (src/services/common/field-reads.ts). */
+export function itemSelection(info: GraphQLResolveInfo): { totalCount: boolean; selection: ItemSelection } {
+  const s = connectionSelection(info);
+  return { totalCount: s.connection.has('totalCount'), selection: { fields: s.node, subfields: s.nodeSubfields } };
 }

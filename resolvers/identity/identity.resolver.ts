@@ -3,7 +3,7 @@
  */
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Args, Ctx, FieldResolver, ID, Info, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
-import { connectionSelection, propertiesRead } from '../common/lookahead';
+import { itemSelection } from '../common/lookahead';
 import { AccountEntity, RepositoryEntity } from '../../entities/identity';
 import type { RequestContext } from '../../src/context';
 import { NotFoundError } from '../../src/errors/app-error';
@@ -24,31 +24,6 @@ import {
 } from './identity.type';
 
 const RepositoryConnection = Connection(Repository, 'Repository');
-
-/**
- * What each Repository field below reads of its entity (RepositoryResolver and the Repository type's plain
- * fields). Repository lists tell the service what the fields selected read, and it reads a few columns when
- * they suffice (IdentityService.listRepositories); a field not listed here (the permission, settings and secret
- * scanning fields, which go through services) makes a list read whole rows.
- * test/e2e/repository-columns.e2e.ts checks every entry against whole rows.
- */
-export const REPOSITORY_FIELD_READS: Readonly<Record<string, readonly (keyof RepositoryEntity & string)[]>> = {
-  __typename: [],
-  id: ['id'],
-  databaseId: ['id'],
-  name: ['name'],
-  description: ['description'],
-  isPrivate: ['private'],
-  createdAt: ['createdAt'],
-  owner: ['ownerId'],
-  nameWithOwner: ['ownerId', 'name'],
-};
-
-/** Total count asked for, and the properties the selected item fields read (see REPOSITORY_FIELD_READS). */
-function repositoryListIncludes(info: GraphQLResolveInfo): { totalCount: boolean; reads?: (keyof RepositoryEntity & string)[] } {
-  const selection = connectionSelection(info);
-  return { totalCount: selection.connection.has('totalCount'), reads: propertiesRead(selection.node, REPOSITORY_FIELD_READS) };
-}
 
 registerNodeType({
   typeName: 'User',
@@ -108,7 +83,7 @@ export class UserResolver {
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
   ): Promise<ConnectionShape<RepositoryEntity>> {
-    return ctx.services.identity.listRepositories(ctx, u, args, repositoryListIncludes(info)).then(toConnection);
+    return ctx.services.identity.listRepositories(ctx, u, args, itemSelection(info)).then(toConnection);
   }
 }
 
@@ -141,7 +116,7 @@ export class OrganizationResolver {
     @Ctx() ctx: RequestContext,
     @Info() info: GraphQLResolveInfo,
   ): Promise<ConnectionShape<RepositoryEntity>> {
-    return ctx.services.identity.listRepositories(ctx, o, args, repositoryListIncludes(info)).then(toConnection);
+    return ctx.services.identity.listRepositories(ctx, o, args, itemSelection(info)).then(toConnection);
   }
 }
 

@@ -18,8 +18,9 @@ import { NotFoundError } from '../../src/errors/app-error';
 import { parseFullName } from '../../src/services/identity/identity.service';
 import type { AlertFilter, AlertOrder, AlertPage, AlertPaging, AlertUpdate, AlertUpdateField } from '../../src/services/secret-scanning/alert-types';
 import type { AlertIncludes } from '../../src/services/secret-scanning/alert-queries';
+import { alertIncludesFor } from '../../src/services/secret-scanning/alert-selection';
 import type { PlaceholderResult } from '../../src/services/secret-scanning/push.service';
-import { connectionSelection, propertiesRead } from '../common/lookahead';
+import { itemSelection } from '../common/lookahead';
 import { Connection, ConnectionArgs, ConnectionShape, toConnection } from '../common/connection';
 import { toGlobalId } from '../common/global-id';
 import { registerNodeType } from '../common/node';
@@ -71,9 +72,9 @@ interface RepoWhere {
   owner: AccountEntity;
 }
 
-/** The repository and its owner through the request's loaders (batched across a page). */
-async function repoWhere(ctx: RequestContext, repositoryId: number): Promise<RepoWhere> {
-  const repo = await ctx.loaders.repositoryById.load(repositoryId);
+/** The alert's repository (read with it by its list, else through the request's loaders) and its owner. */
+async function repoWhere(ctx: RequestContext, a: SecretScanningAlertEntity): Promise<RepoWhere> {
+  const repo = a.repository ?? (await ctx.loaders.repositoryById.load(a.repositoryId));
   if (!repo) throw new NotFoundError();
   const owner = await ctx.loaders.accountById.load(repo.ownerId);
   if (!owner) throw new NotFoundError();
@@ -81,24 +82,28 @@ async function repoWhere(ctx: RequestContext, repositoryId: number): Promise<Rep
 }
 
 /**
- * The repository and its owner when the request's loaders already hold both (the list resolver primed
- * them): no promise. Undefined otherwise (then `repoWhere`).
+ * The repository and its owner when already known (read with the alert, or primed into the request's loaders by
+ * the list): no promise. Undefined otherwise (then `repoWhere`).
  */
-function repoWhereNow(ctx: RequestContext, repositoryId: number): RepoWhere | undefined {
-  const repo = ctx.loaders.repositoryById.peek(repositoryId);
+function repoWhereNow(ctx: RequestContext, a: SecretScanningAlertEntity): RepoWhere | undefined {
+  const repo = a.repository ?? ctx.loaders.repositoryById.peek(a.repositoryId);
   const owner = repo ? ctx.loaders.accountById.peek(repo.ownerId) : undefined;
   return repo && owner ? { repo, owner } : undefined;
 }
 
-/** `f` of the alert's repository: synchronously when the loaders hold it, else after loading it. */
-function withRepo<T>(ctx: RequestContext, repositoryId: number, f: (w: RepoWhere) => T): T | Promise<T> {
-  const w = repoWhereNow(ctx, repositoryId);
-  return w ? f(w) : repoWhere(ctx, repositoryId).then(f);
+/** `f` of the alert's repository: synchronously when it is known, else after loading it. */
+function withRepo<T>(ctx: RequestContext, a: SecretScanningAlertEntity, f: (w: RepoWhere) => T): T | Promise<T> {
+  const w = repoWhereNow(ctx, a);
+  return w ? f(w) : repoWhere(ctx, a).then(f);
 }
 
-/** An account by id: the value itself when the loader holds it, else its promise. */
-function accountNowOrLater(ctx: RequestContext, id: number | null): AccountEntity | null | Promise<AccountEntity | null> {
-  return id == null ? null : ctx.loaders.accountById.with(id, (a) => a);
+/**
+ * An account the alert names: the one its list read with it (null: none), else through the loader (the value
+ * itself when the loader holds it, else its promise).
+ */
+function account(ctx: RequestContext, read: AccountEntity | null | undefined, id: number | null): AccountEntity | null | Promise<AccountEntity | null> {
+  if (read !== undefined) return read;
+  return id == null ? null : ctx.loaders.accountById.with(id, (x) => x);
 }
 
 const nameOf = (w: RepoWhere) => ({ owner: w.owner.login, name: w.repo.name });
@@ -167,64 +172,6 @@ function toOrder(o: SecretScanningAlertOrder | null | undefined): AlertOrder {
   return { sort: o?.field ?? 'created', direction: o?.direction ?? 'desc' };
 }
 
-/** Alert fields whose resolvers read the alert's repository (and its owner) through the loaders. */
-const NEEDS_REPOSITORY = ['repository', 'url', 'htmlUrl', 'locationsUrl', 'firstLocationDetected', 'locations'];
-const USER_FIELDS = ['assignedTo', 'resolvedBy', 'pushProtectionBypassedBy'] as const;
-
-/**
- * What each SecretScanningAlert field reads of its entity (the type's plain fields and SecretScanningAlertResolver).
- * Alert lists tell the service what the selected fields read, and it reads fewer columns when they suffice
- * (SecretScanningAlertQueryService `AlertIncludes.reads`); a field not listed here (`locations`, which goes
- * through a service) makes a list read whole rows. test/e2e/secret-scanning-alert-columns.e2e.ts checks every
- * entry against whole rows.
- */
-export const ALERT_FIELD_READS: Readonly<Record<string, readonly (keyof SecretScanningAlertEntity & string)[]>> = {
-  __typename: [],
-  id: ['id'],
-  number: ['number'],
-  createdAt: ['createdAt'],
-  updatedAt: ['updatedAt'],
-  state: ['state'],
-  resolution: ['resolution'],
-  resolvedAt: ['resolvedAt'],
-  resolutionComment: ['resolutionComment'],
-  secretType: ['secretType'],
-  secretTypeDisplayName: ['secretTypeDisplayName'],
-  provider: ['provider'],
-  providerSlug: ['providerSlug'],
-  secret: ['secret'],
-  validity: ['validity'],
-  publiclyLeaked: ['publiclyLeaked'],
-  multiRepo: ['multiRepo'],
-  isBase64Encoded: ['isBase64Encoded'],
-  pushProtectionBypassed: ['pushProtectionBypassed'],
-  pushProtectionBypassedAt: ['pushProtectionBypassedAt'],
-  url: ['repositoryId', 'number'],
-  htmlUrl: ['repositoryId', 'number'],
-  locationsUrl: ['repositoryId', 'number'],
-  resolvedBy: ['resolvedById'],
-  pushProtectionBypassedBy: ['pushProtectionBypassedById'],
-  assignedTo: ['assignedToId'],
-  repository: ['repositoryId'],
-  firstLocationDetected: ['firstLocationId', 'repositoryId'],
-  hasMoreLocations: ['locationsCount'],
-};
-
-/**
- * Lookahead: the relations the selected alert fields need, joined into the page statement; totalCount if asked;
- * the alert properties the selected fields read (see ALERT_FIELD_READS).
- */
-function alertIncludes(info: GraphQLResolveInfo): AlertIncludes {
-  const { connection, node } = connectionSelection(info);
-  return {
-    reads: propertiesRead(node, ALERT_FIELD_READS),
-    repository: NEEDS_REPOSITORY.some((f) => node.has(f)),
-    users: USER_FIELDS.filter((f) => node.has(f)),
-    firstLocation: node.has('firstLocationDetected'),
-    totalCount: connection.has('totalCount'),
-  };
-}
-
 function cursorPaging(args: ConnectionArgs) {
   return { mode: 'cursor' as const, first: args.first, after: args.after, last: args.last, before: args.before };
 }
@@ -240,8 +187,9 @@ async function alertConnection(
   args: ConnectionArgs,
   info: GraphQLResolveInfo,
 ): Promise<ConnectionShape<SecretScanningAlertEntity>> {
-  // The service joins what the selection needs and primes the loaders the field resolvers read.
-  const { page } = await list(toFilter(filter), toOrder(orderBy), cursorPaging(args), alertIncludes(info));
+  // The service joins what the selection needs: on the alerts (narrow rows) or primed into the loaders.
+  const { totalCount, selection } = itemSelection(info);
+  const { page } = await list(toFilter(filter), toOrder(orderBy), cursorPaging(args), alertIncludesFor(selection, totalCount));
   return toConnection(page);
 }
 
@@ -275,37 +223,37 @@ export class SecretScanningAlertResolver {
 
   @FieldResolver(() => String, { description: 'API URL of the alert.' })
   url(@Root() a: SecretScanningAlertEntity, @Ctx() ctx: RequestContext): string | Promise<string> {
-    return withRepo(ctx, a.repositoryId, (w) => alertUrls(ctx.config.publicUrl, nameOf(w), a.number).url);
+    return withRepo(ctx, a, (w) => alertUrls(ctx.config.publicUrl, nameOf(w), a.number).url);
   }
 
   @FieldResolver(() => String, { description: 'Web URL of the alert.' })
   htmlUrl(@Root() a: SecretScanningAlertEntity, @Ctx() ctx: RequestContext): string | Promise<string> {
-    return withRepo(ctx, a.repositoryId, (w) => alertUrls(ctx.config.publicUrl, nameOf(w), a.number).htmlUrl);
+    return withRepo(ctx, a, (w) => alertUrls(ctx.config.publicUrl, nameOf(w), a.number).htmlUrl);
   }
 
   @FieldResolver(() => String, { description: "API URL of the alert's locations." })
   locationsUrl(@Root() a: SecretScanningAlertEntity, @Ctx() ctx: RequestContext): string | Promise<string> {
-    return withRepo(ctx, a.repositoryId, (w) => alertUrls(ctx.config.publicUrl, nameOf(w), a.number).locationsUrl);
+    return withRepo(ctx, a, (w) => alertUrls(ctx.config.publicUrl, nameOf(w), a.number).locationsUrl);
   }
 
   @FieldResolver(() => User, { nullable: true })
   resolvedBy(@Root() a: SecretScanningAlertEntity, @Ctx() ctx: RequestContext): AccountEntity | null | Promise<AccountEntity | null> {
-    return accountNowOrLater(ctx, a.resolvedById);
+    return account(ctx, a.resolvedBy, a.resolvedById);
   }
 
   @FieldResolver(() => User, { nullable: true })
   pushProtectionBypassedBy(@Root() a: SecretScanningAlertEntity, @Ctx() ctx: RequestContext): AccountEntity | null | Promise<AccountEntity | null> {
-    return accountNowOrLater(ctx, a.pushProtectionBypassedById);
+    return account(ctx, a.pushProtectionBypassedBy, a.pushProtectionBypassedById);
   }
 
   @FieldResolver(() => User, { nullable: true })
   assignedTo(@Root() a: SecretScanningAlertEntity, @Ctx() ctx: RequestContext): AccountEntity | null | Promise<AccountEntity | null> {
-    return accountNowOrLater(ctx, a.assignedToId);
+    return account(ctx, a.assignedTo, a.assignedToId);
   }
 
   @FieldResolver(() => Repository)
   repository(@Root() a: SecretScanningAlertEntity, @Ctx() ctx: RequestContext): RepositoryEntity | Promise<RepositoryEntity> {
-    return withRepo(ctx, a.repositoryId, (w) => w.repo);
+    return withRepo(ctx, a, (w) => w.repo);
   }
 
   @FieldResolver(() => SecretScanningCommitLocation, {
@@ -317,12 +265,11 @@ export class SecretScanningAlertResolver {
     @Ctx() ctx: RequestContext,
   ): SecretScanningCommitLocation | null | Promise<SecretScanningCommitLocation | null> {
     if (a.firstLocationId == null) return null;
-    const known = ctx.loaders.locationById.peek(a.firstLocationId);
-    const w = known !== undefined ? repoWhereNow(ctx, a.repositoryId) : undefined;
+    const known = a.firstLocation !== undefined ? a.firstLocation : ctx.loaders.locationById.peek(a.firstLocationId);
+    const w = known !== undefined ? repoWhereNow(ctx, a) : undefined;
     if (known !== undefined && w) return known ? commitDetails(ctx, w, known) : null;
-    return Promise.all([ctx.loaders.locationById.load(a.firstLocationId), repoWhere(ctx, a.repositoryId)]).then(([l, where]) =>
-      l ? commitDetails(ctx, where, l) : null,
-    );
+    const location = known !== undefined ? known : ctx.loaders.locationById.load(a.firstLocationId);
+    return Promise.all([location, repoWhere(ctx, a)]).then(([l, where]) => (l ? commitDetails(ctx, where, l) : null));
   }
 
   @FieldResolver(() => Boolean, { description: 'true when the secret was found in more than one place.' })
@@ -357,7 +304,7 @@ export class SecretScanningAlertResolver {
 export class SecretScanningLocationResolver {
   @FieldResolver(() => SecretScanningLocationDetails)
   async details(@Root() n: LocationNode, @Ctx() ctx: RequestContext): Promise<typeof SecretScanningLocationDetails> {
-    return locationDetails(ctx, await repoWhere(ctx, n.alert.repositoryId), n.location);
+    return locationDetails(ctx, await repoWhere(ctx, n.alert), n.location);
   }
 }
 

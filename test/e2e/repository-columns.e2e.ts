@@ -1,11 +1,11 @@
 /**
  * Repository lists read only a few columns when the fields selected need no more (REPOSITORY_FIELD_READS in
- * resolvers/identity/identity.resolver.ts, the narrow column set in IdentityService.listRepositories). What a client sees must not depend on it: every declared field,
+ * src/services/identity/field-reads.ts, the narrow column set REPOSITORY_LIST_COLUMNS there). What a client sees must not depend on it: every declared field,
  * alone and together, under aliases and fragments, answers what the same list answers when it reads whole
  * rows (a field outside the declaration, viewerPermission, makes it do so). The partial rows never reach the
  * request's loaders: a later lookup of the same repository in the same request gets all of it.
  */
-import { REPOSITORY_FIELD_READS } from '../../resolvers/identity/identity.resolver';
+import { REPOSITORY_FIELD_READS } from '../../src/services/identity/field-reads';
 import { seedDemo } from '../../src/seed/demo';
 import { gql, startTestApp, TestApp } from '../helpers/app';
 import { testContexts } from '../helpers/context';

@@ -30,7 +30,8 @@ import {
   UpdateSecretScanningAlertInput,
 } from '../__generated__/graphql';
 import { IdentityFixtures } from '../fixtures/identity';
-import { ALERT_FIELD_READS } from '../../resolvers/secret-scanning/secret-scanning.resolver';
+import { ALERT_FIELD_READS, alertIncludesFor } from '../../src/services/secret-scanning/alert-selection';
+import { REPOSITORY_FIELD_READS, USER_FIELD_READS } from '../../src/services/identity/field-reads';
 import { ALERT_LIST_COLUMNS } from '../../src/services/secret-scanning/alert-queries';
 import { gql, gqlDoc, startTestApp, TestApp } from '../helpers/app';
 import { testContexts } from '../helpers/context';
@@ -613,6 +614,79 @@ describe('secret scanning in the graph', () => {
         expect(w1).toMatchObject({ secret: alerts.A1.secret, secretHash: expect.any(String), provider: 'GitHub' });
         expect(await ctx2.loaders.secretScanningAlertById.load(w1.id)).toBe(w1);
       }
+    });
+
+    it('the related rows (repository, the users an alert names, the first location) read only what their fields need, with the same answer', async () => {
+      // Column names each relation reads only as a whole row: narrow pages leave them out.
+      const wholeOnly = (statements: string[]) => ({
+        repository: statements.some((q) => /\bjr\."description"/.test(q)),
+        users: statements.some((q) => /\b(asg|rsb|ppb)\."email"/.test(q)),
+        location: statements.some((q) => /\bjl\."place_key"/.test(q)),
+      });
+      const related = (user: string, repo: string) =>
+        `number url repository { ${repo} } assignedTo { ${user} } resolvedBy { ${user} } pushProtectionBypassedBy { ${user} } ` +
+        'firstLocationDetected { path startLine endLine startColumn endColumn blobSha commitSha blobUrl commitUrl }';
+      const userFields = Object.keys(USER_FIELD_READS);
+      const repoFields = Object.keys(REPOSITORY_FIELD_READS).map((f) => (f === 'owner' ? 'owner { login }' : f));
+      expect(userFields).toEqual(expect.arrayContaining(['id', 'login', 'databaseId', 'createdAt']));
+      const all = related(userFields.join(' '), repoFields.join(' '));
+      const whole = await list(`${all} secret`);
+      expect(wholeOnly(whole.statements)).toEqual({ repository: true, users: true, location: true });
+      const wholeRows = whole.nodes.map(({ secret: _drop, ...rest }) => rest);
+      expect(wholeRows.some((n) => (n.assignedTo as Node | null)?.login === 'ssrepoadmin')).toBe(true);
+      expect(wholeRows.some((n) => (n.resolvedBy as Node | null)?.login === 'ssadmin')).toBe(true);
+      expect(wholeRows.some((n) => (n.pushProtectionBypassedBy as Node | null)?.login === 'sswriter')).toBe(true);
+      expect(wholeRows.some((n) => (n.firstLocationDetected as Node | null)?.blobUrl)).toBe(true);
+      expect(wholeRows.some((n) => (n.repository as Node).description === null || typeof (n.repository as Node).description === 'string')).toBe(true);
+      // Every declared field together, and each alone, under every relation.
+      const narrow = await list(all);
+      expect(narrow.nodes).toEqual(wholeRows);
+      const pick = (n: Node | null, key: string) => (n === null ? null : { [key]: n[key] });
+      for (const f of userFields) {
+        const alone = await list(related(f, 'name'));
+        expect(wholeOnly(alone.statements).users).toBe(!['__typename', 'id', 'databaseId', 'login', 'name'].includes(f));
+        expect(alone.nodes.map((n) => [n.assignedTo, n.resolvedBy, n.pushProtectionBypassedBy])).toEqual(
+          wholeRows.map((n) => [pick(n.assignedTo as Node | null, f), pick(n.resolvedBy as Node | null, f), pick(n.pushProtectionBypassedBy as Node | null, f)]),
+        );
+      }
+      for (const f of Object.keys(REPOSITORY_FIELD_READS)) {
+        const alone = await list(related('login', f === 'owner' ? 'owner { login }' : f));
+        expect(wholeOnly(alone.statements).repository).toBe(!['__typename', 'id', 'databaseId', 'name', 'isPrivate', 'owner', 'nameWithOwner'].includes(f));
+        expect(alone.nodes.map((n) => n.repository)).toEqual(wholeRows.map((n) => pick(n.repository as Node, f)));
+        expect(alone.nodes.map((n) => n.url)).toEqual(wholeRows.map((n) => n.url));
+      }
+      // The dashboard's selection reads no related row whole.
+      const dashboard = await list('number state secretType secretTypeDisplayName createdAt repository { nameWithOwner } assignedTo { login } firstLocationDetected { path startLine endLine commitSha }');
+      expect(wholeOnly(dashboard.statements)).toEqual({ repository: false, users: false, location: false });
+    });
+
+    it('narrow related rows go on the page\u2019s alerts, never into the request\u2019s loaders', async () => {
+      const contexts = testContexts(t.db.dataSource, t.app.deps.services);
+      const ctx = await contexts.as(tokens.ssadmin);
+      const org = (await contexts.account('ssorg'))!;
+      const selection = {
+        fields: new Set(['number', 'repository', 'assignedTo', 'firstLocationDetected']),
+        subfields: new Map([
+          ['repository', new Set(['nameWithOwner'])],
+          ['assignedTo', new Set(['login'])],
+          ['firstLocationDetected', new Set(['path'])],
+        ]),
+      };
+      const { page } = await ctx.services.secretScanningAlerts.listOrganizationAlerts(ctx, org, {}, {}, { mode: 'cursor', first: 10 }, alertIncludesFor(selection, false));
+      const a1 = page.items.find((a) => a.id === alerts.A1.id)!;
+      expect(a1.repository).toMatchObject({ id: repos.alpha.id, name: 'alpha' });
+      expect(a1.repository!.description).toBeUndefined();
+      expect(a1.assignedTo).toMatchObject({ id: users.ssrepoadmin.id, login: 'ssrepoadmin', type: 'User' });
+      expect(a1.assignedTo!.email).toBeUndefined();
+      expect(a1.firstLocation).toMatchObject({ path: 'config/app.env', type: 'commit' });
+      expect(a1.firstLocation!.placeKey).toBeUndefined();
+      expect(page.items.find((a) => a.id === alerts.B1.id)!.assignedTo).toBeNull();
+      expect(ctx.loaders.repositoryById.peek(repos.alpha.id)).toBeUndefined();
+      expect(ctx.loaders.accountById.peek(users.ssrepoadmin.id)).toBeUndefined();
+      expect(ctx.loaders.locationById.peek(a1.firstLocationId!)).toBeUndefined();
+      const loaded = await ctx.loaders.accountById.load(users.ssrepoadmin.id);
+      expect(loaded).not.toBe(a1.assignedTo);
+      expect(loaded).toMatchObject({ login: 'ssrepoadmin', email: users.ssrepoadmin.email, createdAt: expect.any(Date) });
     });
   });
 

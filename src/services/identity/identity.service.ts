@@ -27,9 +27,11 @@ import { InWriteTransaction, lockedFindOne, writeTransaction } from '../../db/tr
 import { ConflictError, ForbiddenError, NotFoundError, quoteInput, ValidationError } from '../../errors/app-error';
 import { entityColumns } from '../../db/rows';
 import { lookupKey } from '../common/decode';
+import { ItemSelection, propertiesRead, within } from '../common/field-reads';
 import { ListQuery } from '../common/list-query';
 import { keysetPage, Page, PageArgs } from '../common/pagination';
 import { AccessService } from './access.service';
+import { REPOSITORY_FIELD_READS, REPOSITORY_LIST_COLUMNS } from './field-reads';
 
 const LOGIN_RE = /^[A-Za-z0-9](?:[A-Za-z0-9]|-(?=[A-Za-z0-9])){0,38}$/;
 const REPO_NAME_RE = /^[A-Za-z0-9._-]{1,100}$/;
@@ -108,11 +110,6 @@ export function parseFullName(fullName: string): { owner: string; name: string }
   return { owner: m[1], name: m[2] };
 }
 
-/**
- * What a repository list reads when its caller needs no more (`listRepositories` `reads`): what lists of names
- * show (name, privacy, owner) and the page's own needs (the cursor's sort key and id).
- */
-const REPOSITORY_LIST_COLUMNS: readonly (keyof RepositoryEntity & string)[] = ['id', 'ownerId', 'name', 'nameLower', 'private'];
 
 export class IdentityService {
   constructor(private readonly access: AccessService) {}
@@ -180,22 +177,21 @@ export class IdentityService {
    * statement: with `totalCount` the total is a scalar subquery of the page statement; the rows are primed
    * into the request's repositoryById loader.
    *
-   * `include.reads`: the caller reads only these properties of the items (a GraphQL selection that asks for
-   * a few fields). When they are among REPOSITORY_LIST_COLUMNS, only those columns are read and the items are
-   * partial entities (not primed into loaders); otherwise whole rows. One narrow set rather than exactly the
-   * columns asked for: every set is a statement shape of its own (cached per shape, prepared per connection on
-   * PostgreSQL), and a client's choice of fields must not multiply them.
+   * `include.selection`: the Repository fields the caller shows (what they read: REPOSITORY_FIELD_READS), or
+   * `include.reads`: the properties it reads. When they are among REPOSITORY_LIST_COLUMNS, only those columns are
+   * read and the items are partial entities (not primed into loaders); otherwise whole rows.
    */
   async listRepositories(
     ctx: RequestContext,
     owner: AccountEntity,
     args: PageArgs,
-    include: { totalCount?: boolean; reads?: readonly (keyof RepositoryEntity & string)[] } = {},
+    include: { totalCount?: boolean; selection?: ItemSelection; reads?: readonly (keyof RepositoryEntity & string)[] } = {},
   ): Promise<Page<RepositoryEntity>> {
     // A ListQuery: the statement text is built once per shape (visibility case, cursors, count) and re-bound.
     const qb = new ListQuery(ctx.db, RepositoryEntity, 'r').andWhere('r.owner_id = :owner', { owner: owner.id });
     const seesAll = await this.access.whereVisible(ctx, qb, 'r', owner);
-    const partial = include.reads !== undefined && include.reads.every((p) => REPOSITORY_LIST_COLUMNS.includes(p));
+    const reads = include.selection ? propertiesRead(include.selection.fields, REPOSITORY_FIELD_READS) : include.reads;
+    const partial = within(reads, REPOSITORY_LIST_COLUMNS);
     const columns = entityColumns(ctx.db, RepositoryEntity, 'r', 'r_', partial ? REPOSITORY_LIST_COLUMNS : undefined);
     // Each row as one JSON array value, the page read as one value (list-query.ts `rowsAsJson`).
     qb.select(columns.jsonRow, 'r_row').rowsAsJson();

@@ -15,6 +15,8 @@ import {
 import type { RequestContext } from '../../context';
 import { NotFoundError, quoteInput, ValidationError } from '../../errors/app-error';
 import { decodeInt, lookupKeys, POSITIVE_INT4 } from '../common/decode';
+import { within } from '../common/field-reads';
+import { ACCOUNT_LIST_COLUMNS, REPOSITORY_LIST_COLUMNS } from '../identity/field-reads';
 import { entityColumns } from '../../db/rows';
 import { sameRow } from '../../db/same-row';
 import type { PeekableLoader } from '../../loaders/loader';
@@ -34,6 +36,7 @@ import {
 import { SECRET_SCANNING_CODES as CODES } from './error-codes';
 import type { IdentityService } from '../identity/identity.service';
 import type { SecretScanningAlertAccess } from './alert-access';
+import { FIRST_LOCATION_READS } from './alert-selection';
 
 /**
  * What a listing reads in its page statement besides the alerts (joined, then primed into the request's
@@ -53,6 +56,19 @@ export interface AlertIncludes {
    * (IdentityService.listRepositories): every set is a statement shape of its own.
    */
   reads?: ReadonlyArray<keyof SecretScanningAlertEntity & string>;
+  /**
+   * What the caller reads of the related rows, when it reads a narrow alert (`reads`): each relation whose
+   * properties are among its narrow set (REPOSITORY_LIST_COLUMNS, ACCOUNT_LIST_COLUMNS, FIRST_LOCATION_READS) is
+   * read with those columns only and set on the alert's relation property (`repository`, `assignedTo`,
+   * `resolvedBy`, `pushProtectionBypassedBy`, `firstLocation`; null when the alert has none), like TypeORM's
+   * `find({ relations, select })`, instead of primed into the request's loaders (which hold whole rows only).
+   * Otherwise whole related rows, primed. alert-selection.ts `alertIncludesFor` derives this from a selection.
+   */
+  relatedReads?: {
+    repository?: ReadonlyArray<keyof RepositoryEntity & string>;
+    users?: ReadonlyArray<keyof AccountEntity & string>;
+    firstLocation?: ReadonlyArray<keyof SecretScanningLocationEntity & string>;
+  };
 }
 
 /**
@@ -79,6 +95,9 @@ export const ALERT_LIST_COLUMNS: ReadonlyArray<keyof SecretScanningAlertEntity &
   'createdAt',
   'updatedAt',
 ];
+
+/** What a page reads of the first locations it names when its caller needs no more (the commit form's fields). */
+const FIRST_LOCATION_COLUMNS: ReadonlyArray<keyof SecretScanningLocationEntity & string> = ['id', ...FIRST_LOCATION_READS];
 
 export type AlertUserField = 'assignedTo' | 'resolvedBy' | 'pushProtectionBypassedBy';
 
@@ -220,13 +239,13 @@ export class SecretScanningAlertQueryService {
     const count = countQuery ?? qb.clone();
     const a = qb.alias;
     const sqlite = ctx.db.connection.options.type !== 'postgres';
-    const partial = include.reads !== undefined && include.reads.every((p) => ALERT_LIST_COLUMNS.includes(p));
+    const partial = within(include.reads, ALERT_LIST_COLUMNS);
     const alerts = entityColumns(ctx.db, SecretScanningAlertEntity, a, `${a}_`, partial ? ALERT_LIST_COLUMNS : undefined);
     // The alert row, like each related row, as one JSON array value (PostgreSQL: as text): one value per row to
     // convert instead of 27 columns parsed one by one by the driver (dates through postgres-date).
     // The page read as one value (list-query.ts `rowsAsJson`).
     qb.select(alerts.jsonRow, `${a}_row`).rowsAsJson();
-    const hydrators: Array<(row: Record<string, unknown>) => void> = [];
+    const hydrators: Array<(row: Record<string, unknown>, alert: SecretScanningAlertEntity) => void> = [];
     const loaders = ctx.loaders;
     // Whether every related row the items lead to through the loaders is the page's own: a loader keeps the first
     // row of a key, and one loaded earlier in this request with other values (changed in between) would be what the
@@ -239,8 +258,17 @@ export class SecretScanningAlertQueryService {
       if (held !== undefined && held !== row && !sameRow(ctx.db, held, row)) consistent = false;
       loader.prime(row.id, row);
     };
-    const relate = <T extends ObjectLiteral>(entity: new () => T, alias: string, foreignKey: string, prime: (e: T) => void) => {
-      const cols = entityColumns(ctx.db, entity, alias, `${alias}_`);
+    // A related row read narrow goes on the (partial) alert; a whole one into the request's loaders.
+    const related = partial ? include.relatedReads : undefined;
+    const narrow = <P extends string>(reads: ReadonlyArray<P> | undefined, set: ReadonlyArray<P>) => (within(reads, set) ? set : undefined);
+    const relate = <T extends ObjectLiteral>(
+      entity: new () => T,
+      alias: string,
+      foreignKey: string,
+      columns: ReadonlyArray<keyof T & string> | undefined,
+      use: (alert: SecretScanningAlertEntity, e: T | null) => void,
+    ) => {
+      const cols = entityColumns(ctx.db, entity, alias, `${alias}_`, columns);
       const table = ctx.db.connection.getMetadata(entity).tableName;
       // Each related row as one JSON array value from a scalar subquery by primary key, on both databases.
       // PostgreSQL: as text (the converter wants the text), and no LEFT JOINs: with six of them the planner spent
@@ -253,23 +281,36 @@ export class SecretScanningAlertQueryService {
       // NULL key costs nothing.
       const sub = `(SELECT ${value} FROM "${table}" ${alias} WHERE ${alias}.id = ${a}.${foreignKey})`;
       qb.addSelect(`\n${sqlite ? sub : `CASE WHEN ${a}.${foreignKey} IS NULL THEN NULL ELSE ${sub} END`}`, `${alias}_row`);
-      hydrators.push((row) => {
-        const e = cols.hydrateJsonArray(row[`${alias}_row`]);
-        if (e) prime(e);
-      });
+      hydrators.push((row, alert) => use(alert, cols.hydrateJsonArray(row[`${alias}_row`])));
     };
-    if (include.repository) relate(RepositoryEntity, 'jr', 'repository_id', (r) => primeOwn(loaders.repositoryById, r));
+    const repositoryColumns = narrow(related?.repository, REPOSITORY_LIST_COLUMNS);
+    const userColumns = narrow(related?.users, ACCOUNT_LIST_COLUMNS);
+    const locationColumns = narrow(related?.firstLocation, FIRST_LOCATION_COLUMNS);
+    if (include.repository) {
+      relate(RepositoryEntity, 'jr', 'repository_id', repositoryColumns, (alert, r) => {
+        if (repositoryColumns) alert.repository = r ?? undefined;
+        else if (r) primeOwn(loaders.repositoryById, r);
+      });
+    }
     for (const field of new Set(include.users ?? [])) {
       const { alias, column } = USER_JOINS[field];
-      relate(AccountEntity, alias, column, (u) => primeOwn(loaders.accountById, u));
+      relate(AccountEntity, alias, column, userColumns, (alert, u) => {
+        if (userColumns) alert[field] = u;
+        else if (u) primeOwn(loaders.accountById, u);
+      });
     }
-    if (include.firstLocation) relate(SecretScanningLocationEntity, 'jl', 'first_location_id', (l) => primeOwn(loaders.locationById, l));
+    if (include.firstLocation) {
+      relate(SecretScanningLocationEntity, 'jl', 'first_location_id', locationColumns, (alert, l) => {
+        if (locationColumns) alert.firstLocation = l;
+        else if (l) primeOwn(loaders.locationById, l);
+      });
+    }
     return {
       countQuery: count,
       inlineCount: Boolean(include.totalCount),
       hydrate: (row) => {
-        for (const h of hydrators) h(row);
         const alert = alerts.hydrateJsonArray(row[`${a}_row`])!;
+        for (const h of hydrators) h(row, alert);
         // A partial alert is the page's only: whatever loads an alert by id gets the whole row.
         if (!partial) primeOwn(loaders.secretScanningAlertById, alert);
         return alert;
