@@ -76,7 +76,7 @@ export class CalendarMutationResolver {
   @Mutation(() => Event, { description: 'Create an event (POST /events: required title, startDate, endDate; status scale-back for those who may not publish).' })
   async createEvent(@Arg('input', () => EventInput) input: EventInput, @languageArg() language: CalendarLanguage | null, @Ctx() ctx: RequestContext): Promise<CalendarEventEntity> {
     const c = contextIn(ctx, language);
-    return readIn(c, unlock(await c.services.calendarEvents.create(c, eventWrite(input))));
+    return readIn(c, unlock(c, await c.services.calendarEvents.create(c, eventWrite(input))));
   }
 
   @Mutation(() => Event, { description: 'Update an event (only the fields given).' })
@@ -87,17 +87,17 @@ export class CalendarMutationResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<CalendarEventEntity> {
     const c = contextIn(ctx, language);
-    return readIn(c, unlock(await c.services.calendarEvents.update(c, databaseIdOf('Event', id), eventWrite(input))));
+    return readIn(c, unlock(c, await c.services.calendarEvents.update(c, databaseIdOf('Event', id), eventWrite(input))));
   }
 
   @Mutation(() => Event, { description: 'Move an event to the trash (a second delete is GONE: event-is-in-trash).' })
   async deleteEvent(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestContext): Promise<CalendarEventEntity> {
-    return readIn(ctx, unlock(await ctx.services.calendarEvents.trash(ctx, databaseIdOf('Event', id))));
+    return readIn(ctx, unlock(ctx, await ctx.services.calendarEvents.trash(ctx, databaseIdOf('Event', id))));
   }
 
   @Mutation(() => Event, { description: 'Take an event out of the trash.' })
   async restoreEvent(@Arg('id', () => ID) id: string, @Ctx() ctx: RequestContext): Promise<CalendarEventEntity> {
-    return readIn(ctx, unlock(await ctx.services.calendarEvents.restore(ctx, databaseIdOf('Event', id))));
+    return readIn(ctx, unlock(ctx, await ctx.services.calendarEvents.restore(ctx, databaseIdOf('Event', id))));
   }
 
   @Mutation(() => Event, { description: 'Store the event\'s title, description, excerpt and slug in one language.' })
@@ -108,7 +108,7 @@ export class CalendarMutationResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<CalendarEventEntity> {
     const c = contextIn(ctx, language);
-    return readIn(c, unlock(await ctx.services.calendarEvents.translate(ctx, databaseIdOf('Event', id), language, translation(input))));
+    return readIn(c, unlock(c, await ctx.services.calendarEvents.translate(ctx, databaseIdOf('Event', id), language, translation(input))));
   }
 
   // ---- venues

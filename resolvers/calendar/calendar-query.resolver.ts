@@ -68,7 +68,7 @@ export class CalendarQueryResolver {
     exactlyOne(id, slug);
     const e = id != null ? await svc.get(c, databaseIdOf('Event', id), password ?? undefined) : await svc.getBySlug(c, slug!, password ?? undefined);
     // Read with its password (or by someone who may edit it): shown whole.
-    return readIn(c, unlock(e));
+    return readIn(c, unlock(c, e));
   }
 
   @Query(() => VenueConnection, { description: 'Venues, newest first (GET /venues).' })

@@ -1,8 +1,8 @@
 /**
  * What the calendar resolvers share: the per-field language (the `language` argument reads and writes in that
  * language, and everything reached from a value read in it stays in it), offset cursors over the services'
- * page/perPage paging, id arguments (global ids or database ids), and per-request memos (relations primed by the
- * list resolvers, events unlocked by their password).
+ * page/perPage paging, id arguments (global ids or database ids), and the request's memos (relations primed by the
+ * list resolvers, events unlocked by their password), which live on its loaders.
  */
 import { CalendarVenueEntity } from '../../entities/calendar';
 import type { CalendarEventEntity, CalendarLanguage, CalendarOrganizerEntity } from '../../entities/calendar';
@@ -51,12 +51,7 @@ export function ctxOf(ctx: RequestContext, root: object): RequestContext {
 
 // ------------------------------------------------------------------ memos
 
-/** Relations of events, primed by the list resolvers for a whole page (one batch), else loaded per event (batched by the loaders). */
-const relationsMemo = new WeakMap<CalendarEventEntity, Promise<EventRelations>>();
-/** The same once loaded: the relation fields answer with the value itself (no promise per field and event). */
-const relationsKnown = new WeakMap<CalendarEventEntity, EventRelations>();
-/** Events read with their correct password: shown unmasked. */
-const unlocked = new WeakSet<CalendarEventEntity>();
+// Kept on the request's loaders (ctx.loaders.calendarEventMemos, src/loaders/calendar.ts): they end with the request.
 
 /** Related values keep the language their event was read in (their own fields read further in it). */
 function tagRelations(ctx: RequestContext, rel: EventRelations): EventRelations {
@@ -71,48 +66,51 @@ function tagRelations(ctx: RequestContext, rel: EventRelations): EventRelations 
  */
 export function primeRelations(ctx: RequestContext, events: CalendarEventEntity[]): Promise<void> {
   if (events.length === 0) return Promise.resolve();
+  const memos = ctx.loaders.calendarEventMemos;
   const all = ctx.services.calendarEvents.relations(ctx, events).then((rels) => rels.map((rel) => tagRelations(ctx, rel)));
   all.catch(() => undefined); // masked events never await theirs; the fields that do see the error
   events.forEach((e, i) => {
     const one = all.then((r) => r[i]);
     // Fields may never await it (masked events, @skip): a failure is seen by the fields that do, never unhandled.
     one.catch(() => undefined);
-    relationsMemo.set(e, one);
+    memos.relations.set(e, one);
   });
   return all.then(
-    (rels) => events.forEach((e, i) => relationsKnown.set(e, rels[i])),
+    (rels) => events.forEach((e, i) => memos.relationsKnown.set(e, rels[i])),
     () => undefined,
   );
 }
 
 /** `f` of an event's relations: at once when they are loaded (a primed page), else once they are. */
 export function withRelations<T>(ctx: RequestContext, e: CalendarEventEntity, f: (r: EventRelations) => T): T | Promise<T> {
-  const known = relationsKnown.get(e);
+  const known = ctx.loaders.calendarEventMemos.relationsKnown.get(e);
   return known !== undefined ? f(known) : relationsOf(ctx, e).then(f);
 }
 
 export function relationsOf(ctx: RequestContext, e: CalendarEventEntity): Promise<EventRelations> {
-  let p = relationsMemo.get(e);
+  const memos = ctx.loaders.calendarEventMemos;
+  let p = memos.relations.get(e);
   if (!p) {
     const c = ctxOf(ctx, e);
     p = c.services.calendarEvents.relations(c, [e]).then((r) => {
       const rel = tagRelations(c, r[0]);
-      relationsKnown.set(e, rel);
+      memos.relationsKnown.set(e, rel);
       return rel;
     });
-    relationsMemo.set(e, p);
+    memos.relations.set(e, p);
   }
   return p;
 }
 
-export function unlock(e: CalendarEventEntity): CalendarEventEntity {
-  unlocked.add(e);
+/** Mark an event read with its password (or by someone who may edit it): shown whole for the rest of the request. */
+export function unlock(ctx: RequestContext, e: CalendarEventEntity): CalendarEventEntity {
+  ctx.loaders.calendarEventMemos.unlocked.add(e);
   return e;
 }
 
 /** Shown masked (§1.5): password-protected, not read with the password, and the viewer may not edit it. */
 export function eventMasked(ctx: RequestContext, e: CalendarEventEntity): boolean {
-  return !unlocked.has(e) && ctx.services.calendarEvents.masked(ctx, e);
+  return !ctx.loaders.calendarEventMemos.unlocked.has(e) && ctx.services.calendarEvents.masked(ctx, e);
 }
 
 // ------------------------------------------------------------------ ids

@@ -15,6 +15,7 @@ import {
   CalendarVenueEntity,
 } from '../../entities/calendar';
 import { entityColumns, jsonArrayAggregate, queryRows } from '../db/rows';
+import type { EventRelations } from '../services/calendar/events.service';
 import { MAX_BATCH, PeekableLoader } from './loader';
 
 const TABLE = new Map<Function, string>([
@@ -145,6 +146,27 @@ function linkIds(links: DataLoader<number, EventLinks>, pick: (l: EventLinks) =>
   });
 }
 
+/**
+ * What the calendar resolvers remember about the request's events (resolvers/calendar/calendar.support.ts): their
+ * relations, primed for a page by the list resolvers or loaded once per event, and the events read with their
+ * password. It lives with the request's loaders, so it ends with the request; a write forgets the relations read
+ * before it, as it does the loaders' rows (an unlock is not a cached read: it stays).
+ */
+export class CalendarEventMemos {
+  /** Relations of events, as they load. */
+  readonly relations = new Map<CalendarEventEntity, Promise<EventRelations>>();
+  /** The same once loaded: relation fields answer with the value itself (no promise per field and event). */
+  readonly relationsKnown = new Map<CalendarEventEntity, EventRelations>();
+  /** Events read with their correct password (or by someone who may edit them): shown unmasked. */
+  readonly unlocked = new Set<CalendarEventEntity>();
+
+  clearAll(): this {
+    this.relations.clear();
+    this.relationsKnown.clear();
+    return this;
+  }
+}
+
 export function createCalendarLoaders(db: EntityManager) {
   const calendarEventById = rowsById(db, CalendarEventEntity);
   const calendarVenueById = rowsById(db, CalendarVenueEntity);
@@ -203,5 +225,7 @@ export function createCalendarLoaders(db: EntityManager) {
       },
       { maxBatchSize: MAX_BATCH },
     ),
+    /** the calendar resolvers' memos of this request's events (relations, password unlocks) */
+    calendarEventMemos: new CalendarEventMemos(),
   };
 }

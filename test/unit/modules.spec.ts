@@ -5,6 +5,7 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import * as ts from 'typescript';
 import * as calendarEntities from '../../entities/calendar';
 import * as identityEntities from '../../entities/identity';
 import * as secretScanningEntities from '../../entities/secret-scanning';
@@ -13,6 +14,7 @@ import { POSTGRES_MIGRATIONS } from '../../src/db/migrations/postgres';
 import { SQLITE_MIGRATIONS } from '../../src/db/migrations/sqlite';
 import { createLoaders } from '../../src/loaders';
 import { MODULES } from '../../src/modules';
+import { clearLoaders } from '../../src/loaders/loader';
 import { AnyModule, checkModules, defineModule } from '../../src/modules/module';
 import { createServices } from '../../src/services';
 
@@ -70,4 +72,51 @@ describe('module list', () => {
       for (const name of new Set(names)) expect({ file, name, found: new RegExp(name, 'i').test(text) }).toEqual({ file, name, found: false });
     },
   );
+});
+
+/** The .ts files under `dir` (relative to the root), tests excluded. */
+function sourcesUnder(dir: string): string[] {
+  return fs
+    .readdirSync(path.join(ROOT, dir), { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts') && !f.endsWith('.spec.ts'))
+    .map((f) => path.join(dir, f));
+}
+
+function parse(file: string, text = fs.readFileSync(path.join(ROOT, file), 'utf8')): ts.SourceFile {
+  return ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+}
+
+/** Module-level `WeakMap`s / `WeakSet`s of a file (their names): state that outlives every request. */
+function moduleLevelWeakCollections(source: ts.SourceFile): string[] {
+  const out: string[] = [];
+  for (const statement of source.statements) {
+    if (!ts.isVariableStatement(statement)) continue;
+    for (const d of statement.declarationList.declarations) {
+      const init = d.initializer;
+      if (init && ts.isNewExpression(init) && ts.isIdentifier(init.expression) && /^Weak(Map|Set)$/.test(init.expression.text)) out.push(d.name.getText(source));
+    }
+  }
+  return out;
+}
+
+describe('per-request state', () => {
+  it('lives on the request (its loaders or context), never in module-level WeakMaps of the resolvers', () => {
+    const found = sourcesUnder('resolvers').flatMap((file) => moduleLevelWeakCollections(parse(file)).map((name) => `${file}: ${name}`));
+    expect(found).toEqual([]);
+    // The checker itself sees one.
+    expect(moduleLevelWeakCollections(parse('x.ts', 'const memo = new WeakMap<object, number>();\nfunction f() { const local = new WeakSet(); }'))).toEqual(['memo']);
+  });
+
+  it("keeps the calendar resolvers' memos on the request's loaders: another request starts empty, a write forgets read relations, not unlocks", () => {
+    const one = createLoaders(undefined as never);
+    const other = createLoaders(undefined as never);
+    const event = {} as never;
+    one.calendarEventMemos.unlocked.add(event);
+    one.calendarEventMemos.relationsKnown.set(event, { venues: [], organizers: [], categories: [], tags: [] });
+    expect(other.calendarEventMemos.unlocked.has(event)).toBe(false);
+    expect(other.calendarEventMemos.relationsKnown.has(event)).toBe(false);
+    clearLoaders(one);
+    expect(one.calendarEventMemos.relationsKnown.has(event)).toBe(false);
+    expect(one.calendarEventMemos.unlocked.has(event)).toBe(true);
+  });
 });
