@@ -10,6 +10,7 @@ import type { CalendarLanguage } from '../../entities/calendar';
 import type { RequestContext } from '../../src/context';
 import { ValidationError } from '../../src/errors/app-error';
 import { CALENDAR_CODES } from '../../src/services/calendar/error-codes';
+import { opt } from '../common/args';
 import type { ConnectionShape } from '../common/connection';
 import {
   CalendarLanguageEnum,
@@ -30,7 +31,6 @@ import {
   EventConnection,
   eventConnection,
   EventTagConnection,
-  opt,
   OrganizerConnection,
   termConnection,
   termEntities,

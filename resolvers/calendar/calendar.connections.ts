@@ -8,6 +8,7 @@ import type { CalendarTaxonomy } from '../../entities/calendar';
 import type { RequestContext } from '../../src/context';
 import type { EventListQuery } from '../../src/services/calendar/event-list';
 import type { TermView } from '../../src/services/calendar/terms.service';
+import { opt } from '../common/args';
 import { Connection, ConnectionShape } from '../common/connection';
 import { connectionSelection } from '../common/lookahead';
 import { CalendarPageArgs, Event, EventCategory, EventsWhere, EventTag, EventTermsWhere, Organizer, Venue } from './calendar.type';
@@ -18,8 +19,6 @@ export const VenueConnection = Connection(Venue, 'Venue');
 export const OrganizerConnection = Connection(Organizer, 'Organizer');
 export const EventCategoryConnection = Connection(EventCategory, 'EventCategory');
 export const EventTagConnection = Connection(EventTag, 'EventTag');
-
-export const opt = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
 
 function eventListQuery(where: EventsWhere | null | undefined, page: number, perPage: number): EventListQuery {
   const w = where ?? ({} as EventsWhere);

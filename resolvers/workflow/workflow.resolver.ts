@@ -12,6 +12,7 @@ import type { RequestContext } from '../../src/context';
 import type { JobEvent } from '../../src/services/workflow/jobs.service';
 import { Connection, ConnectionArgs, ConnectionShape, toConnection } from '../common/connection';
 import { toGlobalId } from '../common/global-id';
+import { opt } from '../common/args';
 import { orNull, registerNodeType } from '../common/node';
 import { WorkflowActivityResolver, WorkflowJobTasksResolver } from './activities.resolver';
 import { WorkflowConnectionResolver } from './connections.resolver';
@@ -37,8 +38,6 @@ import {
 const WorkflowDefinitionConnection = Connection(WorkflowDefinition, 'WorkflowDefinition');
 const WorkflowJobConnection = Connection(WorkflowJob, 'WorkflowJob');
 const WorkflowJobEventConnection = Connection(WorkflowJobEvent, 'WorkflowJobEvent');
-
-const opt = <T>(v: T | null | undefined): T | undefined => (v === null ? undefined : v);
 
 registerNodeType({
   typeName: 'WorkflowDefinition',
