@@ -116,7 +116,7 @@ export class EventCategory {
   @Field() name: string;
   @Field() slug: string;
   @Field() description: string;
-  @Field(() => Int, { description: 'Published events in this category.' }) count: number;
+  @Field(() => Int, { description: "Published events in this category: a stored total, updated by every write that changes an event's categories or status." }) count: number;
 }
 
 @ObjectType('EventTag', { implements: [Node], description: 'An event tag (taxonomy `post_tag`).' })
@@ -126,7 +126,7 @@ export class EventTag {
   @Field() name: string;
   @Field() slug: string;
   @Field() description: string;
-  @Field(() => Int, { description: 'Published events with this tag.' }) count: number;
+  @Field(() => Int, { description: "Published events with this tag: a stored total, updated by every write that changes an event's tags or status." }) count: number;
 }
 
 // ------------------------------------------------------------------ list arguments

@@ -32,7 +32,7 @@ export class EventCategoryResolver {
     return t.id;
   }
 
-  @FieldResolver(() => Int, { description: 'Published events using the term (stored on the term, kept by every event write).' })
+  @FieldResolver(() => Int)
   count(@Root() t: CalendarTermEntity): number {
     return t.count;
   }

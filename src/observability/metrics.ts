@@ -100,7 +100,7 @@ export class Metrics {
   registerMemos(memos: () => Array<[string, { hits: number; misses: number; usedBytes: number; size: number }]>): void {
     new Gauge({
       name: 'rest_memo_bytes',
-      help: 'Bytes held by each REST answer memo (kept texts and an estimate of their rows).',
+      help: 'Bytes held by each REST answer memo (memoized answer texts and an estimate of the rows they were made from).',
       labelNames: ['memo'],
       registers: [this.registry],
       collect() {
@@ -119,7 +119,7 @@ export class Metrics {
     const counted = new Map<string, number>();
     new Counter({
       name: 'rest_memo_lookups_total',
-      help: 'Lookups in each REST answer memo by outcome (hit: a kept text made from the same rows was given again).',
+      help: 'Lookups in each REST answer memo by outcome (hit: a memoized text made from the same rows was answered again).',
       labelNames: ['memo', 'outcome'],
       registers: [this.registry],
       collect() {
