@@ -6,6 +6,7 @@
 import { sqlFor } from '../../src/db/rows';
 import { IdentityFixtures } from '../fixtures/identity';
 import { startTestApp, TestApp } from '../helpers/app';
+import { createCalendarItem } from '../helpers/calendar-rest';
 import { restCall, RestCallOptions } from '../helpers/rest-client';
 import { validateOpenApi } from '../helpers/openapi-validate';
 
@@ -20,11 +21,7 @@ let subscriber: string;
 /** A request to the calendar's REST root. */
 const call = (method: string, path: string, opts?: RestCallOptions) => restCall(base, method, path, opts);
 
-async function createEvent(fields: Record<string, unknown>, token = editor) {
-  const r = await call('POST', '/events', { token, body: fields });
-  if (r.status !== 201) throw new Error(`create failed: ${r.status} ${r.text}`);
-  return r.body;
-}
+const createEvent = (fields: Record<string, unknown>, token = editor) => createCalendarItem(base, 'events', fields, token);
 
 beforeAll(async () => {
   t = await startTestApp({ env: { CALENDAR_NOW: NOW, CALENDAR_TIMEZONE: 'UTC' } });

@@ -6,6 +6,7 @@
  */
 import { IdentityFixtures } from '../fixtures/identity';
 import { startTestApp, TestApp } from '../helpers/app';
+import { createCalendarItem } from '../helpers/calendar-rest';
 
 type IcalModule = typeof import('ical.js', { with: { 'resolution-mode': 'import' } }).default;
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -15,16 +16,7 @@ let t: TestApp;
 let editor: string;
 const ids: Record<string, number> = {};
 
-async function create(fields: Record<string, unknown>): Promise<number> {
-  const res = await fetch(`${t.url}/calendar/events/v1/events`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${editor}`, 'content-type': 'application/json' },
-    body: JSON.stringify(fields),
-  });
-  const body = (await res.json()) as { id: number };
-  expect(res.status).toBe(201);
-  return body.id;
-}
+const create = async (fields: Record<string, unknown>): Promise<number> => (await createCalendarItem<{ id: number }>(`${t.url}/calendar/events/v1`, 'events', fields, editor)).id;
 
 beforeAll(async () => {
   t = await startTestApp({ env: { CALENDAR_NOW: '2026-01-01T00:00:00Z', CALENDAR_TIMEZONE: 'UTC+5:30' } });

@@ -6,6 +6,7 @@
 import { CalendarOrganizerEntity, CalendarVenueEntity } from '../../entities/calendar';
 import { IdentityFixtures } from '../fixtures/identity';
 import { startTestApp, TestApp } from '../helpers/app';
+import { createCalendarItem } from '../helpers/calendar-rest';
 import { restCall, RestCallOptions } from '../helpers/rest-client';
 
 const NOW = '2025-03-03T12:00:00Z';
@@ -19,11 +20,7 @@ let subscriber: string;
 /** A request to the calendar's REST root. */
 const call = (method: string, path: string, opts?: RestCallOptions) => restCall(base, method, path, opts);
 
-async function create(kind: 'venues' | 'organizers', fields: Record<string, unknown>, token = editor) {
-  const r = await call('POST', `/${kind}`, { token, body: fields });
-  if (r.status !== 201) throw new Error(`create failed: ${r.status} ${r.text}`);
-  return r.body;
-}
+const create = (kind: 'venues' | 'organizers', fields: Record<string, unknown>, token = editor) => createCalendarItem(base, kind, fields, token);
 
 beforeAll(async () => {
   t = await startTestApp({ env: { CALENDAR_NOW: NOW, CALENDAR_TIMEZONE: 'UTC' } });

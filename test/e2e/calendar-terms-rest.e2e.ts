@@ -6,6 +6,7 @@
  */
 import { IdentityFixtures } from '../fixtures/identity';
 import { startTestApp, TestApp } from '../helpers/app';
+import { createCalendarItem } from '../helpers/calendar-rest';
 import { restCall, RestCallOptions } from '../helpers/rest-client';
 
 const NOW = '2025-03-03T12:00:00Z';
@@ -17,11 +18,7 @@ let author: string;
 /** A request to the calendar's REST root. */
 const call = (method: string, path: string, opts?: RestCallOptions) => restCall(base, method, path, opts);
 
-async function create(kind: 'categories' | 'tags', fields: Record<string, unknown>) {
-  const r = await call('POST', `/${kind}`, { token: editor, body: fields });
-  if (r.status !== 201) throw new Error(`create failed: ${r.status} ${r.text}`);
-  return r.body;
-}
+const create = (kind: 'categories' | 'tags', fields: Record<string, unknown>) => createCalendarItem(base, kind, fields, editor);
 
 beforeAll(async () => {
   t = await startTestApp({ env: { CALENDAR_NOW: NOW, CALENDAR_TIMEZONE: 'UTC' } });
