@@ -17,19 +17,10 @@ import {
 } from '@aws-sdk/client-sfn';
 import { IdentityFixtures, uniq } from '../fixtures/identity';
 import { startTestApp, TestApp } from '../helpers/app';
+import { errorOf, sfnClientFor } from '../helpers/workflow-jobs';
 
 const ROLE = 'arn:aws:iam::000000000000:role/workflow-runner';
 const PASS = JSON.stringify({ StartAt: 'P', States: { P: { Type: 'Pass', End: true } } });
-
-async function errorOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (e) {
-    const err = e as { name: string; $metadata?: { httpStatusCode?: number } };
-    return `${err.name} ${err.$metadata?.httpStatusCode}`;
-  }
-  return 'ok';
-}
 
 describe('workflow tags (@aws-sdk/client-sfn)', () => {
   let t: TestApp;
@@ -39,11 +30,7 @@ describe('workflow tags (@aws-sdk/client-sfn)', () => {
   beforeAll(async () => {
     t = await startTestApp({ env: { WORKFLOW_RUNNER: 'off' } });
     const fx = new IdentityFixtures(t.db.dataSource);
-    const client = async (login: string) => {
-      const user = await fx.user(uniq(login));
-      const k = await fx.services.identity.createAccessKey(t.db.dataSource.manager, { user: user.login });
-      return new SFNClient({ region: 'us-east-1', endpoint: `${t.url}/workflow`, credentials: { accessKeyId: k.accessKeyId, secretAccessKey: k.secretAccessKey }, disableHostPrefix: true, maxAttempts: 1 });
-    };
+    const client = (login: string) => sfnClientFor(t, fx, login);
     sfn = await client('tag');
     bob = await client('tagbob');
   });

@@ -29,19 +29,10 @@ import {
 import { pickRoute } from '../../src/services/workflow/versions.service';
 import { IdentityFixtures, uniq } from '../fixtures/identity';
 import { startTestApp, TestApp } from '../helpers/app';
+import { errorOf, sfnClientFor, waitForExecution } from '../helpers/workflow-jobs';
 
 const ROLE = 'arn:aws:iam::000000000000:role/workflow-runner';
 const pass = (value: string) => JSON.stringify({ StartAt: 'P', States: { P: { Type: 'Pass', Result: { ran: value }, End: true } } });
-
-async function errorOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (e) {
-    const err = e as { name: string; $metadata?: { httpStatusCode?: number } };
-    return `${err.name} ${err.$metadata?.httpStatusCode}`;
-  }
-  return 'ok';
-}
 
 describe('workflow versions and aliases (@aws-sdk/client-sfn)', () => {
   let t: TestApp;
@@ -51,11 +42,7 @@ describe('workflow versions and aliases (@aws-sdk/client-sfn)', () => {
   beforeAll(async () => {
     t = await startTestApp();
     const fx = new IdentityFixtures(t.db.dataSource);
-    const client = async (login: string) => {
-      const user = await fx.user(uniq(login));
-      const k = await fx.services.identity.createAccessKey(t.db.dataSource.manager, { user: user.login });
-      return new SFNClient({ region: 'us-east-1', endpoint: `${t.url}/workflow`, credentials: { accessKeyId: k.accessKeyId, secretAccessKey: k.secretAccessKey }, disableHostPrefix: true, maxAttempts: 1 });
-    };
+    const client = (login: string) => sfnClientFor(t, fx, login);
     sfn = await client('ver');
     bob = await client('verbob');
   });
@@ -65,15 +52,7 @@ describe('workflow versions and aliases (@aws-sdk/client-sfn)', () => {
     await t?.close();
   });
 
-  const waitFor = async (executionArn: string, status: string) => {
-    const until = Date.now() + 30_000;
-    for (;;) {
-      const d = await sfn.send(new DescribeExecutionCommand({ executionArn }));
-      if (d.status === status) return d;
-      if (Date.now() > until) throw new Error(`${executionArn}: ${d.status}, expected ${status}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  };
+  const waitFor = (executionArn: string, status: string) => waitForExecution(sfn, executionArn, { until: (s) => s === status });
   const create = (name: string, definition = pass('v1'), extra: Record<string, unknown> = {}) =>
     sfn.send(new CreateStateMachineCommand({ name, definition, roleArn: ROLE, ...extra }));
 

@@ -1,8 +1,34 @@
 /**
- * Waiting for workflow jobs over the Step Functions wire, as a client does: DescribeExecution until the job reaches
- * the status the test waits for.
+ * Workflow jobs over the Step Functions wire, as a client sees them: a client of the test server for a user of its
+ * own, how an operation ended, and DescribeExecution until the job reaches the status the test waits for.
  */
 import { DescribeExecutionCommand, DescribeExecutionCommandOutput, SFNClient } from '@aws-sdk/client-sfn';
+import { IdentityFixtures, uniq } from '../fixtures/identity';
+import type { TestApp } from './app';
+
+/** An @aws-sdk/client-sfn client of the test server, signing as a new user (`login` made unique) with a key of its own. */
+export async function sfnClientFor(t: TestApp, fx: IdentityFixtures, login: string): Promise<SFNClient> {
+  const user = await fx.user(uniq(login));
+  const k = await fx.services.identity.createAccessKey(t.db.dataSource.manager, { user: user.login });
+  return new SFNClient({
+    region: 'us-east-1',
+    endpoint: `${t.url}/workflow`,
+    credentials: { accessKeyId: k.accessKeyId, secretAccessKey: k.secretAccessKey },
+    disableHostPrefix: true,
+    maxAttempts: 1,
+  });
+}
+
+/** How a call ended: 'ok', or the error the SDK raised and the HTTP status it came with ('InvalidArn 400'). */
+export async function errorOf(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+  } catch (e) {
+    const err = e as { name: string; $metadata?: { httpStatusCode?: number } };
+    return `${err.name} ${err.$metadata?.httpStatusCode}`;
+  }
+  return 'ok';
+}
 
 export interface WaitForExecutionOptions {
   /** Done when this holds of the status (default: no longer RUNNING). */
