@@ -24,6 +24,7 @@ import { ComplexityEstimatorArgs, fieldExtensionsEstimator, getComplexity } from
 import type { Logger } from 'pino';
 import type { RequestContext } from '../context';
 import { toAppError } from '../errors/app-error';
+import { wellFormedJson } from '../services/common/decode';
 import type { Metrics } from '../observability/metrics';
 import { makeFormatError } from './errors';
 import { SingleResultMediaTypes } from './media-type';
@@ -113,6 +114,9 @@ function gatewayPlugin(schema: GraphQLSchema, metrics: Metrics, log: Logger): Ap
   return {
     async requestDidStart({ contextValue, request: httpRequest }) {
       const started = process.hrtime.bigint();
+      // A GET's variables come from the query string, past the JSON body parser that makes POST variables well
+      // formed: decode them the same way (lone surrogates -> U+FFFD), so GET and POST answer alike.
+      if (httpRequest.http?.method === 'GET' && httpRequest.variables) httpRequest.variables = wellFormedJson(httpRequest.variables) as Record<string, unknown>;
       let op = 'anonymous';
       let type = 'unknown';
       return {

@@ -309,6 +309,50 @@ describe('decoding client input before it reaches SQL', () => {
     });
   });
 
+  // ------------------------------------------------------------------------------------------ lone surrogates
+
+  describe('lone UTF-16 surrogates in GET variables (`"\\ud800"` is valid JSON)', () => {
+    /** The same operation over GET (variables as URL-encoded JSON, as Apollo's clients send them) and over POST. */
+    const both = async (query: string, variables: Record<string, unknown>) => {
+      const qs = new URLSearchParams({ query, variables: JSON.stringify(variables) });
+      const res = await fetch(`${t.url}/graphql?${qs}`, { headers: { authorization: `Bearer ${token}`, 'apollo-require-preflight': 'true' } });
+      const get = { status: res.status, text: await res.text() };
+      const post = await gql(t.url, query, variables, token);
+      return { get, post };
+    };
+
+    it.each([
+      ['node(id:)', `query($s: ID!) { node(id: $s) { id } }`, { s: 'User:1\ud800' }],
+      ['nodes(ids:)', `query($s: [ID!]!) { nodes(ids: $s) { id } }`, { s: ['\udc00', 'x\ud800y'] }],
+      ['user(login:)', `query($s: String!) { user(login: $s) { login } }`, { s: 'deco\ud800' }],
+      [
+        'an alert filter (nested input, list)',
+        `query($f: SecretScanningAlertFilter) { repository(owner: "deco", name: "api") { secretScanningAlerts(first: 5, filter: $f) { totalCount } } }`,
+        { f: { secretTypes: ['a\ud800'], assignee: '\udfffx' } },
+      ],
+      ['an after cursor', `query($s: String) { repository(owner: "deco", name: "api") { secretScanningAlerts(after: $s) { totalCount } } }`, { s: '\ud800' }],
+      ['events(where: { search })', `query($s: String) { events(where: { search: $s }) { totalCount } }`, { s: 'jazz\ud800' }],
+    ])('%s: never a 500; answered as over POST, the surrogate read as U+FFFD', async (_name, query, variables) => {
+      const { get, post } = await both(query, variables);
+      expect(get.status).toBe(post.status);
+      expect(get.status).toBeLessThan(500);
+      const body = JSON.parse(get.text) as typeof post.body;
+      expect(body.errors?.find((e) => e.extensions?.code === 'INTERNAL_SERVER_ERROR')).toBeUndefined();
+      expect(body).toEqual(post.body);
+      // Anything echoed is well formed: JSON.stringify escapes only lone surrogates, and none is in the text sent.
+      expect(get.text).not.toMatch(/\\ud[89a-f][0-9a-f]{2}/i);
+    });
+
+    it('node(id:) over GET: null with BAD_USER_INPUT, the id echoed with U+FFFD', async () => {
+      const { get } = await both(`query($s: ID!) { node(id: $s) { id } }`, { s: 'x\ud800' });
+      const body = JSON.parse(get.text) as { data: unknown; errors: Array<{ message: string; path: unknown[]; extensions: { code: string } }> };
+      expect(get.status).toBe(200);
+      expect(body.data).toEqual({ node: null });
+      expect(body.errors.map((e) => [e.extensions.code, e.path])).toEqual([['BAD_USER_INPUT', ['node']]]);
+      expect(body.errors[0].message).toContain('x\ufffd');
+    });
+  });
+
   // ------------------------------------------------------------------------------------------ item 11: echoes
 
   describe('messages never echo input of any length (item 11)', () => {
