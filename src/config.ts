@@ -86,7 +86,7 @@ export interface AppConfig {
   workflowActivityPollMs: number;
   /** GetActivityTask polls one credential may have waiting at once (WORKFLOW_ACTIVITY_POLLS_PER_CREDENTIAL, default 1000). */
   workflowActivityPollsPerCredential: number;
-  /** Where HTTP tasks may connect (WORKFLOW_HTTP_ALLOW: host patterns, IP addresses, CIDR ranges; empty = nowhere). */
+  /** Where HTTP tasks may connect (WORKFLOW_HTTP_ALLOW: host patterns, IP addresses, CIDR ranges, each behind http:// to allow plain HTTP to it; empty = nowhere). */
   workflowHttpAllow: string;
   /** Longest an HTTP task's request may take, connecting to the end of the answer (WORKFLOW_HTTP_TIMEOUT_SECONDS, 1-600, default 60 as Step Functions). */
   workflowHttpTimeoutMs: number;

@@ -10,7 +10,7 @@
  */
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CreateStateMachineCommand, DescribeExecutionCommand, GetExecutionHistoryCommand, HistoryEvent, SendTaskSuccessCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
+import { CreateStateMachineCommand, DescribeExecutionCommand, ValidateStateMachineDefinitionCommand, GetExecutionHistoryCommand, HistoryEvent, SendTaskSuccessCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { WorkflowConnectionEntity } from '../../entities/workflow';
 import { IdentityFixtures, uniq } from '../fixtures/identity';
 import { gql, startTestApp, TestApp } from '../helpers/app';
@@ -112,7 +112,7 @@ describe('workflow HTTP tasks (http:invoke)', () => {
     port = (server.address() as AddressInfo).port;
     base = `http://127.0.0.1:${port}`;
 
-    t = await startTestApp({ env: { WORKFLOW_HTTP_ALLOW: '127.0.0.1', WORKFLOW_HTTP_TIMEOUT_SECONDS: '1', WORKFLOW_HTTP_MAX_RESPONSE_BYTES: '4096' } });
+    t = await startTestApp({ env: { WORKFLOW_HTTP_ALLOW: 'http://127.0.0.1', WORKFLOW_HTTP_TIMEOUT_SECONDS: '1', WORKFLOW_HTTP_MAX_RESPONSE_BYTES: '4096' } });
     const fx = new IdentityFixtures(t.db.dataSource);
     const admin = await fx.user(uniq('admin'), { siteAdmin: true });
     const user = await fx.user(uniq('user'));
@@ -148,7 +148,8 @@ describe('workflow HTTP tasks (http:invoke)', () => {
   });
 
   beforeEach(() => {
-    t.config.workflowHttpAllow = '127.0.0.1';
+    // the local server speaks plain HTTP: allowed only because the entry says http://
+    t.config.workflowHttpAllow = 'http://127.0.0.1';
   });
 
   const events = async (executionArn: string): Promise<HistoryEvent[]> => (await sfn.send(new GetExecutionHistoryCommand({ executionArn, maxResults: 1000 }))).events ?? [];
@@ -310,22 +311,54 @@ describe('workflow HTTP tasks (http:invoke)', () => {
   });
 
   it('refuses a host that is not listed, before any connection', async () => {
-    const { d } = await run({ ApiEndpoint: 'http://10.1.2.3/anything', Method: 'GET', Authentication: { ConnectionArn: conn.apiKey } });
+    const { d } = await run({ ApiEndpoint: 'https://10.1.2.3/anything', Method: 'GET', Authentication: { ConnectionArn: conn.apiKey } });
     expect(d).toMatchObject({ status: 'FAILED', error: 'Forbidden' });
-    expect(d.cause).toMatch(/10\.1\.2\.3 is not listed in WORKFLOW_HTTP_ALLOW/);
+    expect(d.cause).toMatch(/https:\/\/10\.1\.2\.3: 10\.1\.2\.3 is not listed in WORKFLOW_HTTP_ALLOW/);
   });
 
   it('refuses a listed host name that resolves to a loopback address not listed (checked on the resolved address)', async () => {
-    t.config.workflowHttpAllow = 'localhost';
+    t.config.workflowHttpAllow = 'http://localhost';
     const before = seen.length;
     const { d } = await run({ ApiEndpoint: `http://localhost:${port}/echo`, Method: 'GET', Authentication: { ConnectionArn: conn.apiKey } });
     expect(d).toMatchObject({ status: 'FAILED', error: 'Forbidden' });
     expect(d.cause).toMatch(/loopback, private, link-local/);
     expect(seen.length).toBe(before);
     // listing the address lets the same name through
-    t.config.workflowHttpAllow = 'localhost, 127.0.0.0/8, ::1';
+    t.config.workflowHttpAllow = 'http://localhost, 127.0.0.0/8, ::1';
     const ok = await run({ ApiEndpoint: `http://localhost:${port}/echo`, Method: 'GET', Authentication: { ConnectionArn: conn.apiKey } });
     expect(ok.d.status).toBe('SUCCEEDED');
+  });
+
+  it('calls only https:// endpoints unless an http:// entry of WORKFLOW_HTTP_ALLOW names the destination', async () => {
+    // the same host listed without http://: a written http:// endpoint is refused when the machine is created
+    t.config.workflowHttpAllow = '127.0.0.1';
+    const call = (endpoint: Record<string, unknown>) => ({ StartAt: 'Call', States: { Call: { Type: 'Task', Resource: 'arn:aws:states:::http:invoke', Parameters: { ...endpoint, Method: 'GET', Authentication: { ConnectionArn: conn.apiKey } }, End: true } } });
+    const refused = sfn.send(new CreateStateMachineCommand({ name: uniq('http'), roleArn: ROLE, definition: JSON.stringify(call({ ApiEndpoint: `${base}/echo` })) }));
+    await expect(refused).rejects.toMatchObject({ name: 'InvalidDefinition', message: expect.stringMatching(/ApiEndpoint must be an https:\/\/ URL .*at \/States\/Call\/Parameters\/ApiEndpoint/) });
+    const v = await sfn.send(new ValidateStateMachineDefinitionCommand({ definition: JSON.stringify(call({ ApiEndpoint: `${base}/echo` })) }));
+    expect(v.result).toBe('FAIL');
+    expect(v.diagnostics).toEqual([expect.objectContaining({ code: 'SCHEMA_VALIDATION_FAILED', location: '/States/Call/Parameters/ApiEndpoint' })]);
+    // an https:// endpoint to the same host passes validation (the run would need a TLS server)
+    expect((await sfn.send(new ValidateStateMachineDefinitionCommand({ definition: JSON.stringify(call({ ApiEndpoint: `https://127.0.0.1:${port}/echo` })) }))).result).toBe('OK');
+    // a computed http:// endpoint fails the task before any request, and the credential is not sent
+    const before = seen.length;
+    const { d } = await run({ 'ApiEndpoint.$': "States.Format('{}/echo', $.base)", Method: 'GET', Authentication: { ConnectionArn: conn.apiKey } }, { base });
+    expect(d).toMatchObject({ status: 'FAILED', error: 'States.Runtime' });
+    expect(d.cause).toMatch(/ApiEndpoint must be an https:\/\/ URL \(plain http:\/\/ is called only for destinations WORKFLOW_HTTP_ALLOW lists with an http:\/\/ entry\)/);
+    expect(seen.length).toBe(before);
+    // the OAuth token endpoint is held to the same rule (it would carry the client secret): only its host as http:// lets it through
+    // (a connection of its own: the others' tokens may be cached)
+    const fresh = await gql(
+      t.url,
+      'mutation($input: CreateWorkflowConnectionInput!) { createWorkflowConnection(input: $input) { connection { arn } } }',
+      { input: { name: uniq('oauth-plain'), authorizationType: 'OAUTH_CLIENT_CREDENTIALS', authorizationEndpoint: `${base}/oauth/token`, clientId: 'client-1', clientSecret: CLIENT_SECRET } },
+      adminToken,
+    );
+    t.config.workflowHttpAllow = '127.0.0.1, http://localhost';
+    const oauth = await run({ ApiEndpoint: `http://localhost:${port}/echo`, Method: 'GET', Authentication: { ConnectionArn: fresh.body.data.createWorkflowConnection.connection.arn } });
+    expect(oauth.d).toMatchObject({ status: 'FAILED' });
+    expect(oauth.d.cause).toMatch(/plain http:\/\/ is allowed only to destinations WORKFLOW_HTTP_ALLOW lists with an http:\/\/ entry \(127\.0\.0\.1 is not\)/);
+    expect(seen.length).toBe(before);
   });
 
   it('does not follow a redirect: the 3xx is the answer and the target gets no request', async () => {
@@ -361,7 +394,7 @@ describe('workflow HTTP tasks (http:invoke)', () => {
 
   it('connections: site admins only, secrets sealed and never returned', async () => {
     const list = await gql(t.url, '{ workflowConnections { arn name authorizationType authParameters { apiKeyName username clientId } } }', {}, adminToken);
-    expect(list.body.data.workflowConnections.map((c: { name: string }) => c.name)).toEqual(['api-key', 'basic', 'oauth']);
+    expect(list.body.data.workflowConnections.map((c: { name: string }) => c.name).filter((n: string) => !n.startsWith('oauth-plain'))).toEqual(['api-key', 'basic', 'oauth']);
     expect(JSON.stringify(list.body)).not.toMatch(new RegExp(`${API_KEY}|${PASSWORD}|${CLIENT_SECRET}`));
     expect(list.body.data.workflowConnections[0].arn).toMatch(/^arn:aws:events:us-east-1:000000000000:connection\/api-key\/[0-9a-f-]{36}$/);
 

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import * as path from 'node:path';
 import { Piscina } from 'piscina';
 import { UnavailableError, ValidationError } from '../../errors/app-error';
-import { checkDefinition, diagnoseDefinition, type CheckedDefinition, type Diagnosis } from './definition-check';
+import { checkDefinition, diagnoseDefinition, type CheckedDefinition, type CheckOptions, type Diagnosis } from './definition-check';
 import { WORKFLOW_CODES } from './error-codes';
 
 /** Definitions up to this many characters are checked on the event loop (well under a millisecond). */
@@ -32,20 +32,20 @@ export class DefinitionCheckPool {
     this.timeoutMs = opts.timeoutMs ?? CHECK_TIMEOUT_MS;
   }
 
-  async check(text: string): Promise<CheckedDefinition> {
-    if (typeof text !== 'string' || text.length <= INLINE_LIMIT) return checkDefinition(text);
-    const answer = await this.inWorker<{ ok: CheckedDefinition } | { invalid: string }>(text, 'default');
+  async check(text: string, opts: CheckOptions = {}): Promise<CheckedDefinition> {
+    if (typeof text !== 'string' || text.length <= INLINE_LIMIT) return checkDefinition(text, opts);
+    const answer = await this.inWorker<{ ok: CheckedDefinition } | { invalid: string }>(text, opts, 'default');
     if ('invalid' in answer) throw new ValidationError(answer.invalid, { domainCode: WORKFLOW_CODES.INVALID_DEFINITION });
     return answer.ok;
   }
 
   /** All diagnostics of a definition (ValidateStateMachineDefinition), large ones off the event loop too. */
-  async diagnose(text: string): Promise<Diagnosis> {
-    if (text.length <= INLINE_LIMIT) return diagnoseDefinition(text);
-    return this.inWorker<Diagnosis>(text, 'diagnose');
+  async diagnose(text: string, opts: CheckOptions = {}): Promise<Diagnosis> {
+    if (text.length <= INLINE_LIMIT) return diagnoseDefinition(text, opts);
+    return this.inWorker<Diagnosis>(text, opts, 'diagnose');
   }
 
-  private async inWorker<T>(text: string, name: string): Promise<T> {
+  private async inWorker<T>(text: string, opts: CheckOptions, name: string): Promise<T> {
     if (!this.pool) {
       const filename = workerFile();
       if (!existsSync(filename)) throw new Error(`the definition checker's worker ${filename} is missing: build with npm run build`);
@@ -64,7 +64,7 @@ export class DefinitionCheckPool {
       await before;
       if (performance.now() - queuedAt > this.timeoutMs) throw new UnavailableError('Definition checks are busy; try again');
       try {
-        answer = (await pool.run(text, { name, signal: AbortSignal.timeout(this.timeoutMs) })) as T;
+        answer = (await pool.run({ text, opts }, { name, signal: AbortSignal.timeout(this.timeoutMs) })) as T;
       } catch {
         // Timed out, or the thread ran out of its memory.
         throw new ValidationError('Invalid State Machine Definition: \'SCHEMA_VALIDATION_FAILED: The definition could not be validated within the time and memory limits\'', { domainCode: WORKFLOW_CODES.INVALID_DEFINITION });

@@ -4,11 +4,11 @@
  * global setup builds dist/).
  */
 import { ValidationError } from '../../errors/app-error';
-import { checkDefinition, diagnoseDefinition, type CheckedDefinition, type Diagnosis } from './definition-check';
+import { checkDefinition, diagnoseDefinition, type CheckedDefinition, type CheckOptions, type Diagnosis } from './definition-check';
 
-export default function checkInWorker(text: string): { ok: CheckedDefinition } | { invalid: string } {
+export default function checkInWorker({ text, opts }: { text: string; opts: CheckOptions }): { ok: CheckedDefinition } | { invalid: string } {
   try {
-    return { ok: checkDefinition(text) };
+    return { ok: checkDefinition(text, opts) };
   } catch (e) {
     if (e instanceof ValidationError) return { invalid: e.message };
     throw e;
@@ -16,6 +16,6 @@ export default function checkInWorker(text: string): { ok: CheckedDefinition } |
 }
 
 /** ValidateStateMachineDefinition's check: every diagnostic, nothing thrown. */
-export function diagnose(text: string): Diagnosis {
-  return diagnoseDefinition(text);
+export function diagnose({ text, opts }: { text: string; opts: CheckOptions }): Diagnosis {
+  return diagnoseDefinition(text, opts);
 }

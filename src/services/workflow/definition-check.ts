@@ -7,7 +7,9 @@ import { externalKind } from './engine/external';
 import { quoteInput, ValidationError } from '../../errors/app-error';
 import { WORKFLOW_CODES } from './error-codes';
 import { WORKFLOW_TASK_NAMES } from './runner/tasks';
+import { HTTP_INVOKE, PLAIN_HTTP_REFUSED } from './http/invoke';
 import { checkLanguage, checkWarnings, type Diagnostic } from './definition-check-language';
+import { compileAllowList, type AllowList } from './http/allow-list';
 
 export type { Diagnostic };
 
@@ -48,7 +50,18 @@ function refused(code: string, message: string): Diagnosis {
   return { diagnostics: [error(code, message)], detail: `${code}: ${message}` };
 }
 
-export function diagnoseDefinition(text: string): Diagnosis {
+/** What a check needs of the configuration: WORKFLOW_HTTP_ALLOW (which destinations may be called over plain HTTP). */
+export interface CheckOptions {
+  httpAllow?: string;
+}
+
+let compiledAllow: { raw: string; list: AllowList } | null = null;
+function allowListOf(raw: string): AllowList {
+  if (!compiledAllow || compiledAllow.raw !== raw) compiledAllow = { raw, list: compileAllowList(raw) };
+  return compiledAllow.list;
+}
+
+export function diagnoseDefinition(text: string, opts: CheckOptions = {}): Diagnosis {
   if (text.length < 1 || text.length > MAX_DEFINITION_CHARS) {
     const message = `The definition must be between 1 and ${MAX_DEFINITION_CHARS} characters long`;
     return { diagnostics: [error('SCHEMA_VALIDATION_FAILED', message)], detail: message };
@@ -97,12 +110,14 @@ export function diagnoseDefinition(text: string): Diagnosis {
       detail: `SCHEMA_VALIDATION_FAILED: Unknown task resource (the gateway runs ${WORKFLOW_TASK_NAMES.join(', ')}) at ${shown.join(', ')}`,
     };
   }
+  const endpoints = httpEndpointProblems(doc as StatesDoc, '', allowListOf(opts.httpAllow ?? ''));
+  if (endpoints.length) return { diagnostics: endpoints, detail: describe(endpoints) };
   const t = (doc as { TimeoutSeconds?: unknown }).TimeoutSeconds;
   return { diagnostics: checkWarnings(doc as Record<string, unknown>), checked: { text, timeoutSeconds: typeof t === 'number' && Number.isInteger(t) && t > 0 ? t : null } };
 }
 
-export function checkDefinition(text: string): CheckedDefinition {
-  const d = diagnoseDefinition(text);
+export function checkDefinition(text: string, opts: CheckOptions = {}): CheckedDefinition {
+  const d = diagnoseDefinition(text, opts);
   if (d.detail !== undefined || !d.checked) throw invalid(d.detail ?? 'SCHEMA_VALIDATION_FAILED: The definition could not be validated');
   return d.checked;
 }
@@ -149,6 +164,43 @@ function unknownTaskResources(doc: StatesDoc, at: string): Array<{ path: string;
     for (const key of ['ItemProcessor', 'Iterator'] as const) {
       const p = state[key];
       if (p && typeof p === 'object') out.push(...unknownTaskResources(p as StatesDoc, `${path}/${key}`));
+    }
+  }
+  return out;
+}
+
+/**
+ * HTTP tasks whose ApiEndpoint is written in the definition (not computed) must be https:// URLs, as Step Functions
+ * requires; plain http:// only to a host an `http://` entry of WORKFLOW_HTTP_ALLOW lists. Computed endpoints
+ * (`ApiEndpoint.$`, JSONata `{% %}`) are checked when the task runs (http/invoke.ts), as are all of them again there.
+ */
+function httpEndpointProblems(doc: StatesDoc, at: string, allow: AllowList): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const [name, raw] of Object.entries(doc.States ?? {})) {
+    if (!raw || typeof raw !== 'object') continue;
+    const state = raw as Record<string, unknown>;
+    const path = `${at}/States/${name}`;
+    const resource = state.Resource;
+    if (state.Type === 'Task' && (resource === HTTP_INVOKE || resource === `${HTTP_INVOKE}.waitForTaskToken`)) {
+      for (const field of ['Parameters', 'Arguments'] as const) {
+        const p = state[field] as Record<string, unknown> | undefined;
+        const endpoint = p && typeof p === 'object' ? p.ApiEndpoint : undefined;
+        if (typeof endpoint !== 'string' || /^\{%[\s\S]*%\}$/.test(endpoint)) continue;
+        let url: URL | null = null;
+        try {
+          url = new URL(endpoint);
+        } catch {
+          url = null;
+        }
+        if (url && url.protocol === 'https:') continue;
+        if (url && url.protocol === 'http:' && allow.plainHttpAllowed(url.hostname)) continue;
+        out.push(error('SCHEMA_VALIDATION_FAILED', url?.protocol === 'http:' ? PLAIN_HTTP_REFUSED : 'ApiEndpoint must be an absolute https:// URL', `${path}/${field}/ApiEndpoint`));
+      }
+    }
+    if (Array.isArray(state.Branches)) state.Branches.forEach((b, i) => b && typeof b === 'object' && out.push(...httpEndpointProblems(b as StatesDoc, `${path}/Branches/${i}`, allow)));
+    for (const key of ['ItemProcessor', 'Iterator'] as const) {
+      const p = state[key];
+      if (p && typeof p === 'object') out.push(...httpEndpointProblems(p as StatesDoc, `${path}/${key}`, allow));
     }
   }
   return out;

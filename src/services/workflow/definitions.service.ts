@@ -122,7 +122,7 @@ export class WorkflowDefinitionService {
         `1 validation error detected: Value '${input.maxResults}' at 'maxResults' failed to satisfy constraint: Member must have value less than or equal to ${MAX_VALIDATION_RESULTS}`,
       );
     }
-    const { diagnostics } = await this.checker.diagnose(input.definition);
+    const { diagnostics } = await this.checker.diagnose(input.definition, { httpAllow: ctx.config.workflowHttpAllow });
     const shown = diagnostics.filter((d) => severity === 'WARNING' || d.severity === 'ERROR');
     return {
       result: diagnostics.some((d) => d.severity === 'ERROR') ? 'FAIL' : 'OK',
@@ -136,7 +136,7 @@ export class WorkflowDefinitionService {
     const userId = requireWorkflowAccess(ctx, 'write');
     const name = requireValidName(input.name);
     checkPublish(input);
-    const checked = await this.checker.check(input.definition);
+    const checked = await this.checker.check(input.definition, { httpAllow: ctx.config.workflowHttpAllow });
     const roleArn = requireRoleArn(input.roleArn);
     const type = checkType(input.type);
     const tags = checkTags(input.tags ?? []);
@@ -207,7 +207,7 @@ export class WorkflowDefinitionService {
     if (input.definition === undefined && input.roleArn === undefined) {
       throw new ValidationError('Either the definition or the roleArn must be specified');
     }
-    const checked = input.definition === undefined ? undefined : await this.checker.check(input.definition);
+    const checked = input.definition === undefined ? undefined : await this.checker.check(input.definition, { httpAllow: ctx.config.workflowHttpAllow });
     const roleArn = input.roleArn === undefined ? undefined : requireRoleArn(input.roleArn);
     parseDefinitionArn(ctx.config, input.arn);
     return withTransaction(ctx, async (tx) => {

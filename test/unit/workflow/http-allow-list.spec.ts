@@ -41,8 +41,27 @@ describe('HTTP task allow-list', () => {
     expect(a.addressProblem('127.0.0.1')).toBeNull();
   });
 
+  it('allows plain http:// only to hosts an http:// entry names (the entry also allows the host)', () => {
+    const a = compileAllowList('api.example.com, http://local.test, http://*.internal.test, http://127.0.0.1, http://10.9.0.0/16');
+    expect(a.plainHttpAllowed('api.example.com')).toBe(false);
+    expect(a.hostAllowed('api.example.com')).toBe(true);
+    expect(a.plainHttpAllowed('LOCAL.test')).toBe(true);
+    expect(a.hostAllowed('local.test')).toBe(true);
+    expect(a.plainHttpAllowed('a.internal.test')).toBe(true);
+    expect(a.plainHttpAllowed('internal.test')).toBe(false);
+    expect(a.plainHttpAllowed('127.0.0.1')).toBe(true);
+    expect(a.addressProblem('127.0.0.1')).toBeNull();
+    expect(a.plainHttpAllowed('10.9.3.4')).toBe(true);
+    expect(a.plainHttpAllowed('10.8.3.4')).toBe(false);
+    expect(compileAllowList('*').plainHttpAllowed('x.test')).toBe(false);
+    expect(compileAllowList('http://*').plainHttpAllowed('x.test')).toBe(true);
+  });
+
   it('rejects malformed entries', () => {
-    expect(() => compileAllowList('http://x.com')).toThrow(/WORKFLOW_HTTP_ALLOW/);
+    expect(() => compileAllowList('https://x.com')).toThrow(/only http:\/\/ may prefix an entry/);
+    expect(() => compileAllowList('ftp://x.com')).toThrow(/only http:\/\//);
+    expect(() => compileAllowList('http://')).toThrow(/WORKFLOW_HTTP_ALLOW/);
+    expect(() => compileAllowList('http://x.com/path')).toThrow(/not an address range|not a host name/);
     expect(() => compileAllowList('10.0.0.0/40')).toThrow(/prefix/);
     expect(() => compileAllowList('foo/8')).toThrow(/not an address range/);
     expect(() => compileAllowList('-bad.com')).toThrow(/not a host name/);

@@ -1,7 +1,10 @@
 /**
  * Where HTTP tasks may connect (WORKFLOW_HTTP_ALLOW): a comma-separated list of
  *  - host patterns: `api.example.com` (that host), `*.example.com` (its subdomains, not itself), `*` (any host);
- *  - IP addresses and CIDR ranges: `203.0.113.7`, `10.1.0.0/16`, `::1`, `fd00::/8`.
+ *  - IP addresses and CIDR ranges: `203.0.113.7`, `10.1.0.0/16`, `::1`, `fd00::/8`;
+ *  - any of these behind `http://` (`http://127.0.0.1`, `http://*.internal.test`): the destination is allowed AND may
+ *    be called over plain HTTP. Without such an entry only `https://` endpoints are called, as Step Functions
+ *    requires (a plain-HTTP request would send the connection's credential in clear).
  * A destination is allowed when its host matches a host pattern (or, for an IP literal, an address entry) AND every
  * address it is connected to is public, or covered by an address entry. Loopback, private, link-local,
  * carrier-grade NAT, unique-local, multicast and other special ranges are refused unless an entry lists them, so
@@ -51,6 +54,8 @@ export interface AllowList {
   /** The entries as configured (for messages). */
   readonly entries: readonly string[];
   hostAllowed(host: string): boolean;
+  /** Whether a URL host may be called over plain http:// (an `http://` entry matches it). */
+  plainHttpAllowed(host: string): boolean;
   /** Why a resolved address may not be connected to, or null when it may. */
   addressProblem(address: string): string | null;
 }
@@ -72,57 +77,79 @@ function family(address: string): 'ipv4' | 'ipv6' | null {
   return v === 4 ? 'ipv4' : v === 6 ? 'ipv6' : null;
 }
 
+interface HostMatcher {
+  exact: Set<string>;
+  suffixes: string[];
+  any: boolean;
+  addresses: BlockList;
+  hasAddresses: boolean;
+}
+
+const matcher = (): HostMatcher => ({ exact: new Set(), suffixes: [], any: false, addresses: new BlockList(), hasAddresses: false });
+
+/** Add one entry (without its `http://`) to a matcher; throws an Error naming a bad entry. */
+function addEntry(m: HostMatcher, e: string, shown: string): void {
+  if (e === '*') {
+    m.any = true;
+    return;
+  }
+  const cidr = /^([^/]+)\/(\d{1,3})$/.exec(e);
+  const addr = cidr ? cidr[1].replace(/^\[|\]$/g, '') : e.replace(/^\[|\]$/g, '');
+  const fam = family(addr);
+  if (fam) {
+    const prefix = cidr ? Number(cidr[2]) : fam === 'ipv4' ? 32 : 128;
+    if (prefix > (fam === 'ipv4' ? 32 : 128)) throw new Error(`WORKFLOW_HTTP_ALLOW: bad prefix length in "${shown.slice(0, 64)}"`);
+    m.addresses.addSubnet(addr, prefix, fam);
+    m.hasAddresses = true;
+    return;
+  }
+  if (cidr) throw new Error(`WORKFLOW_HTTP_ALLOW: "${shown.slice(0, 64)}" is not an address range`);
+  const host = e.startsWith('*.') ? e.slice(2) : e;
+  if (host.length > 253 || !host.split('.').every((l) => HOST_LABEL.test(l))) {
+    throw new Error(`WORKFLOW_HTTP_ALLOW: "${shown.slice(0, 64)}" is not a host name, *.domain, *, an IP address or a CIDR range (optionally behind http://)`);
+  }
+  if (e.startsWith('*.')) m.suffixes.push(`.${host}`);
+  else m.exact.add(host);
+}
+
+const listedIn = (m: HostMatcher, address: string): boolean => {
+  const a = unmap(address);
+  const fam = family(a);
+  return m.hasAddresses && fam !== null && m.addresses.check(a, fam);
+};
+
+function hostMatches(m: HostMatcher, hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  if (family(host)) return m.any || listedIn(m, host);
+  return m.any || m.exact.has(host) || m.suffixes.some((s) => host.endsWith(s));
+}
+
 /** Compile the configured list; throws an Error naming the bad entry. */
 export function compileAllowList(raw: string | undefined): AllowList {
   const entries = (raw ?? '')
     .split(/[,\s]+/)
     .map((e) => e.trim().toLowerCase())
     .filter(Boolean);
-  const exact = new Set<string>();
-  const suffixes: string[] = [];
-  let any = false;
-  const addresses = new BlockList();
-  let hasAddresses = false;
+  const all = matcher();
+  const plain = matcher();
   for (const e of entries) {
-    if (e === '*') {
-      any = true;
-      continue;
-    }
-    const cidr = /^([^/]+)\/(\d{1,3})$/.exec(e);
-    const addr = cidr ? cidr[1].replace(/^\[|\]$/g, '') : e.replace(/^\[|\]$/g, '');
-    const fam = family(addr);
-    if (fam) {
-      const prefix = cidr ? Number(cidr[2]) : fam === 'ipv4' ? 32 : 128;
-      if (prefix > (fam === 'ipv4' ? 32 : 128)) throw new Error(`WORKFLOW_HTTP_ALLOW: bad prefix length in "${e.slice(0, 64)}"`);
-      addresses.addSubnet(addr, prefix, fam);
-      hasAddresses = true;
-      continue;
-    }
-    if (cidr) throw new Error(`WORKFLOW_HTTP_ALLOW: "${e.slice(0, 64)}" is not an address range`);
-    const host = e.startsWith('*.') ? e.slice(2) : e;
-    if (host.length > 253 || !host.split('.').every((l) => HOST_LABEL.test(l))) {
-      throw new Error(`WORKFLOW_HTTP_ALLOW: "${e.slice(0, 64)}" is not a host name, *.domain, *, an IP address or a CIDR range`);
-    }
-    if (e.startsWith('*.')) suffixes.push(`.${host}`);
-    else exact.add(host);
+    const scheme = /^([a-z][a-z0-9+.-]*):\/\/(.*)$/.exec(e);
+    if (scheme) {
+      // only http:// marks an entry; an https:// entry would say nothing the bare entry does not
+      if (scheme[1] !== 'http' || !scheme[2]) throw new Error(`WORKFLOW_HTTP_ALLOW: "${e.slice(0, 64)}": only http:// may prefix an entry (to allow plain HTTP to it)`);
+      addEntry(all, scheme[2], e);
+      addEntry(plain, scheme[2], e);
+    } else addEntry(all, e, e);
   }
-  const listed = (address: string): boolean => {
-    const a = unmap(address);
-    const fam = family(a);
-    return hasAddresses && fam !== null && addresses.check(a, fam);
-  };
   return {
     entries,
-    hostAllowed(hostname: string): boolean {
-      const host = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
-      if (family(host)) return any || listed(host);
-      return any || exact.has(host) || suffixes.some((s) => host.endsWith(s));
-    },
+    hostAllowed: (hostname: string): boolean => hostMatches(all, hostname),
+    plainHttpAllowed: (hostname: string): boolean => hostMatches(plain, hostname),
     addressProblem(address: string): string | null {
       const a = unmap(address);
       const fam = family(a);
       if (!fam) return `${address} is not an IP address`;
-      if (listed(a)) return null;
+      if (listedIn(all, a)) return null;
       if (special.check(a, fam)) return `${a} is a loopback, private, link-local or otherwise special address not listed in WORKFLOW_HTTP_ALLOW`;
       return null;
     },

@@ -5,7 +5,8 @@
  * INDICES | REPEAT | COMMAS | BRACKETS}. The connection's credential is added to the request (its header wins over
  * the task's). The output is `{ Headers, ResponseBody, StatusCode, StatusText }` (ResponseBody parsed when it is
  * JSON); a non-2xx answer fails the task with `States.Http.StatusCode.<code>` (the cause is that output as JSON),
- * a timeout or a broken connection with `States.Http.Socket`, an unknown connection with
+ * a timeout or a broken connection with `States.Http.Socket`, an `http://` ApiEndpoint whose host no `http://` entry of
+ * WORKFLOW_HTTP_ALLOW lists with `States.Runtime` (Step Functions calls only https:// endpoints), an unknown connection with
  * `Events.ConnectionResource.ResourceNotFound`, a connection that cannot authenticate with
  * `Events.ConnectionResource.InvalidConnectionState`, a destination outside WORKFLOW_HTTP_ALLOW with `Forbidden`,
  * an answer over WORKFLOW_HTTP_MAX_RESPONSE_BYTES with `States.DataLimitExceeded`.
@@ -29,6 +30,7 @@ const KEYS = new Set(['ApiEndpoint', 'Method', 'Authentication', 'InvocationConf
 const FORBIDDEN_HEADER = /^(authorization|host|connection|keep-alive|transfer-encoding|te|trailer|upgrade|content-length|accept-encoding|expect|proxy-.*|x-amz-.*|x-amzn-.*|x-forwarded-.*)$/i;
 const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const MAX_CAUSE = 32_768;
+export const PLAIN_HTTP_REFUSED = 'ApiEndpoint must be an https:// URL (plain http:// is called only for destinations WORKFLOW_HTTP_ALLOW lists with an http:// entry)';
 
 type JsonObject = { [k: string]: Json };
 const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -85,9 +87,9 @@ function prepare(input: Json): Prepared {
   try {
     url = new URL(input.ApiEndpoint);
   } catch {
-    throw bad('ApiEndpoint must be an absolute http or https URL');
+    throw bad('ApiEndpoint must be an absolute https URL');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw bad('ApiEndpoint must be an absolute http or https URL');
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw bad('ApiEndpoint must be an absolute https URL');
   if (url.username || url.password) throw bad('ApiEndpoint must not carry credentials (use a connection)');
   url.hash = '';
   if (typeof input.Method !== 'string' || !METHODS.includes(input.Method.toUpperCase())) throw bad(`Method must be one of ${METHODS.join(', ')}`);
@@ -207,6 +209,8 @@ function output(res: SafeResponse): JsonObject {
 export async function httpInvoke(ctx: RequestContext, input: Json, signal: AbortSignal): Promise<Json> {
   const p = prepare(input);
   const allow = allowListOf(ctx.config.workflowHttpAllow);
+  // before the connection's secret is read: a plain-HTTP request would carry it in clear
+  if (p.url.protocol === 'http:' && !allow.plainHttpAllowed(p.url.hostname)) throw bad(PLAIN_HTTP_REFUSED);
   const send = (url: URL, method: string, headers: Record<string, string>, body?: Buffer) =>
     safeRequest({ url, method, headers, body, allow, timeoutMs: ctx.config.workflowHttpTimeoutMs, maxResponseBytes: ctx.config.workflowHttpMaxResponseBytes, signal });
   try {

@@ -2,6 +2,8 @@
  * One HTTP request of an HTTP task, safe by default:
  *  - the host must be allowed (allow-list.ts), and the socket connects only to an address that passed the check:
  *    the lookup that resolves the name is the one whose answer is checked and used (no DNS rebinding window);
+ *  - plain http:// only to a host an `http://` entry of the allow-list names (this also covers OAuth token
+ *    endpoints, which carry the client secret);
  *  - redirects are not followed (a 3xx answer is the task's answer, as any other non-2xx);
  *  - one timeout covers connecting, sending and the whole answer; the body read stops at the size cap;
  *  - no `Accept-Encoding` is sent, so the cap counts the bytes the task would hold.
@@ -65,6 +67,9 @@ export function safeRequest(req: SafeRequest): Promise<SafeResponse> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (!allow.hostAllowed(host)) {
     return Promise.reject(notAllowed(url, `${host} is not listed in WORKFLOW_HTTP_ALLOW`));
+  }
+  if (url.protocol === 'http:' && !allow.plainHttpAllowed(host)) {
+    return Promise.reject(notAllowed(url, `plain http:// is allowed only to destinations WORKFLOW_HTTP_ALLOW lists with an http:// entry (${host} is not)`));
   }
   if (isIP(host)) {
     const why = allow.addressProblem(host);
