@@ -44,7 +44,7 @@ export async function run(argv: string[]): Promise<Outcome> {
   try {
     const { values, help } = parseFlags(command, spec, rest);
     if (help) return { code: 0, stdout: usage(command) };
-    runner = spec.prepare(values);
+    runner = await spec.prepare(values);
   } catch (e) {
     if (e instanceof UsageError) return usageError(e.message);
     throw e;

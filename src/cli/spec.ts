@@ -37,8 +37,8 @@ export interface CommandSpec {
   /** Usage line(s) after the command name. */
   usage: string[];
   flags: Record<string, FlagSpec>;
-  /** Pure argument checks (no database); returns what to run. */
-  prepare(values: Values): Runner;
+  /** Argument checks and input reading (no database); returns what to run. */
+  prepare(values: Values): Runner | Promise<Runner>;
 }
 
 export const str: FlagSpec = { type: 'string' };

@@ -56,15 +56,16 @@ async function throwawayDb(label: string): Promise<ThrowawayDb> {
 }
 
 /** Run the built CLI; never rejects (the exit code is part of the result). */
-function cli(args: string[], opts: { databaseUrl?: string; env?: Record<string, string> } = {}): Promise<Result> {
+function cli(args: string[], opts: { databaseUrl?: string; env?: Record<string, string>; stdin?: string } = {}): Promise<Result> {
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: opts.databaseUrl ?? main.url, ...opts.env };
   if (!opts.env?.GATEWAY_SECRET_KEY) delete env.GATEWAY_SECRET_KEY;
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CLI, ...args], { cwd: tmpDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, ...args], { cwd: tmpDir, env, stdio: [opts.stdin === undefined ? 'ignore' : 'pipe', 'pipe', 'pipe'] });
+    if (opts.stdin !== undefined) child.stdin!.end(opts.stdin);
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
     child.on('error', reject);
     child.on('close', (code) => {
@@ -368,7 +369,10 @@ describe('commands', () => {
   it('create-connection / list-connections / delete-connection manage HTTP task connections; secrets sealed, never printed', async () => {
     const key = 'cli-test-secret-key';
     const secret = 'cli-conn-secret-5f3a9c';
-    const made = await ok(['create-connection', '--name', 'billing', '--auth', 'API_KEY', '--api-key-name', 'X-Api-Key', '--api-key-value', secret, '--description', 'billing API'], {
+    // the secret from a file (one trailing line break is the file's, not the secret's)
+    const file = path.join(tmpDir, 'billing-key.txt');
+    fs.writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+    const made = await ok(['create-connection', '--name', 'billing', '--auth', 'API_KEY', '--api-key-name', 'X-Api-Key', '--secret-file', file, '--description', 'billing API'], {
       env: { GATEWAY_SECRET_KEY: key },
     });
     expect(made).toEqual({
@@ -379,25 +383,60 @@ describe('commands', () => {
       authParameters: { apiKeyName: 'X-Api-Key' },
       createdAt: expect.any(String),
     });
-    await ok(['create-connection', '--name', 'idp', '--auth', 'OAUTH_CLIENT_CREDENTIALS', '--authorization-endpoint', 'https://idp.example.com/token', '--client-id', 'c1', '--client-secret', secret], {
-      env: { GATEWAY_SECRET_KEY: key },
-    });
+    // from standard input, and from an environment variable named on the command line
+    await Promise.all([
+      ok(['create-connection', '--name', 'idp', '--auth', 'OAUTH_CLIENT_CREDENTIALS', '--authorization-endpoint', 'https://idp.example.com/token', '--client-id', 'c1', '--secret-stdin'], {
+        env: { GATEWAY_SECRET_KEY: key },
+        stdin: `${secret}-idp\r\n`,
+      }),
+      ok(['create-connection', '--name', 'legacy', '--auth', 'BASIC', '--username', 'svc', '--secret-env', 'LEGACY_PASSWORD'], {
+        env: { GATEWAY_SECRET_KEY: key, LEGACY_PASSWORD: `${secret}-basic` },
+      }),
+    ]);
     const listed = await cli(['list-connections'], { env: { GATEWAY_SECRET_KEY: key } });
     expect(listed.code).toBe(0);
     expect(listed.stdout).not.toContain(secret);
-    expect((JSON.parse(listed.stdout) as { connections: Array<{ name: string }> }).connections.map((c) => c.name)).toEqual(['billing', 'idp']);
+    expect((JSON.parse(listed.stdout) as { connections: Array<{ name: string }> }).connections.map((c) => c.name)).toEqual(['billing', 'idp', 'legacy']);
+    const opened = async (name: string) => new SecretBox(key).open((await ds.getRepository(WorkflowConnectionEntity).findOneByOrFail({ name })).secretCiphertext);
     const row = await ds.getRepository(WorkflowConnectionEntity).findOneByOrFail({ name: 'billing' });
     expect(row.secretCiphertext).not.toContain(secret);
-    expect(new SecretBox(key).open(row.secretCiphertext)).toBe(secret);
+    expect(await opened('billing')).toBe(secret);
+    expect(await opened('idp')).toBe(`${secret}-idp`);
+    expect(await opened('legacy')).toBe(`${secret}-basic`);
 
-    expectFailure(await cli(['create-connection', '--name', 'billing', '--auth', 'BASIC', '--username', 'u', '--password', 'p']), 1, /already exists/);
-    expectFailure(await cli(['create-connection', '--name', 'x', '--auth', 'BASIC', '--username', 'u']), 2, /--password/);
-    expectFailure(await cli(['create-connection', '--name', 'x', '--auth', 'BASIC', '--username', 'u', '--password', 'p', '--client-id', 'c']), 2, /--client-id does not apply/);
+    // a secret as a flag's value is refused before anything is done, and the value is not echoed; the other
+    // mistakes get their own one-line errors (a few at a time: each is a process)
+    const refusals: Array<[string[], { env?: Record<string, string>; stdin?: string } | undefined, number, RegExp]> = [
+      ...[['API_KEY', '--api-key-value'], ['BASIC', '--password'], ['OAUTH_CLIENT_CREDENTIALS', '--client-secret']].map(
+        ([auth, flag]): [string[], undefined, number, RegExp] => [
+          ['create-connection', '--name', 'x', '--auth', auth, flag, 'leaked-secret-value'],
+          undefined,
+          2,
+          new RegExp(`${flag} would put the secret on the command line, where ps and shell history show it: give it with --secret-stdin, --secret-file PATH or --secret-env NAME`),
+        ],
+      ),
+      [['create-connection', '--name', 'x', '--auth', 'BASIC', '--username', 'u'], undefined, 2, /secret is required: give it with --secret-stdin/],
+      [['create-connection', '--name', 'x', '--auth', 'BASIC', '--username', 'u', '--secret-file', file, '--secret-env', 'HOME'], undefined, 2, /give the secret once: --secret-file and --secret-env/],
+      [['create-connection', '--name', 'x', '--auth', 'BASIC', '--username', 'u', '--secret-env', 'NOT_SET_ANYWHERE_42'], undefined, 2, /environment variable NOT_SET_ANYWHERE_42 is not set/],
+      [['create-connection', '--name', 'x', '--auth', 'BASIC', '--username', 'u', '--secret-file', path.join(tmpDir, 'missing.txt')], undefined, 2, /--secret-file: cannot read .*missing\.txt.* \(ENOENT\)/],
+      [['create-connection', '--name', 'x', '--auth', 'BASIC', '--username', 'u', '--secret-stdin'], { stdin: '\n' }, 2, /secret read from --secret-stdin is empty/],
+      [['create-connection', '--name', 'billing', '--auth', 'BASIC', '--username', 'u', '--secret-env', 'LEGACY_PASSWORD'], { env: { LEGACY_PASSWORD: 'p' } }, 1, /already exists/],
+      [['create-connection', '--name', 'x', '--auth', 'BASIC', '--username', 'u', '--secret-stdin', '--client-id', 'c'], { stdin: 'p' }, 2, /--client-id does not apply/],
+    ];
+    const refused: Result[] = [];
+    for (let i = 0; i < refusals.length; i += 5) refused.push(...(await Promise.all(refusals.slice(i, i + 5).map(([args, opts]) => cli(args, opts)))));
+    refused.forEach((r, i) => {
+      expectFailure(r, refusals[i][2], refusals[i][3]);
+      expect(r.stderr).not.toContain('leaked-secret-value');
+    });
+    // no refused attempt created anything
+    expect((await ds.getRepository(WorkflowConnectionEntity).find()).map((c) => c.name).sort()).toEqual(['billing', 'idp', 'legacy']);
 
     expect(await ok(['delete-connection', '--connection', made.arn])).toMatchObject({ name: 'billing' });
     expectFailure(await cli(['delete-connection', '--connection', 'billing']), 1, /does not exist/);
     expect(await ok(['delete-connection', '--connection', 'idp'])).toMatchObject({ name: 'idp' });
-  });
+    expect(await ok(['delete-connection', '--connection', 'legacy'])).toMatchObject({ name: 'legacy' });
+  }, 60_000);
 
   it('seed-demo refuses a database that already has accounts (exit 1, no JSON)', async () => {
     const before = await rowCounts(ds);
