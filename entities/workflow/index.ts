@@ -9,3 +9,4 @@ export * from './workflow-task.entity';
 export * from './workflow-definition-version.entity';
 export * from './workflow-definition-alias.entity';
 export * from './workflow-tag.entity';
+export * from './workflow-open-jobs.entity';

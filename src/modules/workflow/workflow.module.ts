@@ -14,6 +14,7 @@ import {
   WorkflowDefinitionVersionEntity,
   WorkflowDefinitionAliasEntity,
   WorkflowTagEntity,
+  WorkflowOpenJobsEntity,
 } from '../../../entities/workflow';
 import type * as WorkflowResolvers from '../../../resolvers/workflow/workflow.resolver';
 import { Workflow1795464180426 as SqliteWorkflow } from '../../db/migrations/sqlite/1795464180426-Workflow';
@@ -22,12 +23,14 @@ import { WorkflowActivities1795823891852 as SqliteActivities } from '../../db/mi
 import { WorkflowConnections1795835540774 as SqliteConnections } from '../../db/migrations/sqlite/1795835540774-WorkflowConnections';
 import { WorkflowMapRuns1795837947896 as SqliteMapRuns } from '../../db/migrations/sqlite/1795837947896-WorkflowMapRuns';
 import { WorkflowVersionsAliasesTags1795840900092 as SqliteVersions } from '../../db/migrations/sqlite/1795840900092-WorkflowVersionsAliasesTags';
+import { WorkflowOpenJobs1795850267135 as SqliteOpenJobs } from '../../db/migrations/sqlite/1795850267135-WorkflowOpenJobs';
 import { Workflow1795464180426 as PostgresWorkflow } from '../../db/migrations/postgres/1795464180426-Workflow';
 import { JobCredential1795474377021 as PostgresJobCredential } from '../../db/migrations/postgres/1795474377021-JobCredential';
 import { WorkflowActivities1795823891852 as PostgresActivities } from '../../db/migrations/postgres/1795823891852-WorkflowActivities';
 import { WorkflowConnections1795835540774 as PostgresConnections } from '../../db/migrations/postgres/1795835540774-WorkflowConnections';
 import { WorkflowMapRuns1795837947896 as PostgresMapRuns } from '../../db/migrations/postgres/1795837947896-WorkflowMapRuns';
 import { WorkflowVersionsAliasesTags1795840900092 as PostgresVersions } from '../../db/migrations/postgres/1795840900092-WorkflowVersionsAliasesTags';
+import { WorkflowOpenJobs1795850267135 as PostgresOpenJobs } from '../../db/migrations/postgres/1795850267135-WorkflowOpenJobs';
 import { createWorkflowLoaders } from '../../loaders/workflow';
 import type * as WorkflowMetrics from '../../observability/workflow-metrics';
 import { WORKFLOW_ROUTES } from '../../rest/aws/workflow.routes';
@@ -44,10 +47,10 @@ import { defineModule, ServicesOf } from '../module';
 export const workflowModule = defineModule({
   name: 'workflow',
   requires: ['identity', 'secret-scanning', 'calendar'],
-  entities: [WorkflowDefinitionEntity, WorkflowJobEntity, WorkflowJobEventEntity, WorkflowActivityEntity, WorkflowTaskEntity, WorkflowMapRunEntity, WorkflowConnectionEntity, WorkflowDefinitionVersionEntity, WorkflowDefinitionAliasEntity, WorkflowTagEntity],
+  entities: [WorkflowDefinitionEntity, WorkflowJobEntity, WorkflowJobEventEntity, WorkflowActivityEntity, WorkflowTaskEntity, WorkflowMapRunEntity, WorkflowConnectionEntity, WorkflowDefinitionVersionEntity, WorkflowDefinitionAliasEntity, WorkflowTagEntity, WorkflowOpenJobsEntity],
   migrations: {
-    sqlite: [SqliteWorkflow, SqliteJobCredential, SqliteActivities, SqliteConnections, SqliteMapRuns, SqliteVersions],
-    postgres: [PostgresWorkflow, PostgresJobCredential, PostgresActivities, PostgresConnections, PostgresMapRuns, PostgresVersions],
+    sqlite: [SqliteWorkflow, SqliteJobCredential, SqliteActivities, SqliteConnections, SqliteMapRuns, SqliteVersions, SqliteOpenJobs],
+    postgres: [PostgresWorkflow, PostgresJobCredential, PostgresActivities, PostgresConnections, PostgresMapRuns, PostgresVersions, PostgresOpenJobs],
   },
   services({ identity }: IdentityServices) {
     return {

@@ -890,11 +890,13 @@ export class WorkflowJobService {
 
 /**
  * Step Functions' quota of open executions (1,000,000 per account and region; WORKFLOW_MAX_OPEN_JOBS here): a start or
- * a redrive past it answers ExecutionLimitExceeded. The count stops at the limit (a bounded index range of RUNNING
- * jobs); two starts racing at the last slot may both pass, as Step Functions' quota is not exact either.
+ * a redrive past it answers ExecutionLimitExceeded. The number open is the sum of the kept counts (workflow_open_jobs,
+ * written by triggers atomically with every job's status change): 16 rows whatever the number of jobs, where a count
+ * of the running jobs grows with them. It sees committed changes: two starts racing at the last slot may both pass,
+ * as Step Functions' quota is not exact either.
  */
 async function requireOpenJobSlot(db: EntityManager, max: number): Promise<void> {
-  const [row] = await queryRows<{ n: number | string }>(db, "SELECT COUNT(*) AS n FROM (SELECT 1 FROM workflow_jobs WHERE status = 'RUNNING' LIMIT ?) open_jobs", [max]);
+  const [row] = await queryRows<{ n: number | string | null }>(db, 'SELECT SUM(jobs) AS n FROM workflow_open_jobs', []);
   if (Number(row?.n ?? 0) >= max) {
     throw new ConflictError(`Execution Limit Exceeded: ${max} executions are open (running); they must end or be stopped first`, { domainCode: WORKFLOW_CODES.EXECUTION_LIMIT_EXCEEDED });
   }
