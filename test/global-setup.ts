@@ -1,7 +1,8 @@
 /**
  * Build once before the suite: tests that run the real processes (`node dist/src/main.js`,
  * `node dist/src/cli.js`) need dist/ even on a clean clone, and so the workflow client package's dist/, which the
- * built gateway requires. Both builds are incremental.
+ * built gateway requires. Both builds are incremental and use `tsc -b`, whose up-to-date check compares timestamps
+ * only (about 1.5 s of CPU where `tsc -p` rebuilt the program for 12 s even with nothing to emit).
  */
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -24,7 +25,7 @@ export default function globalSetup(): void {
   const root = path.join(__dirname, '..');
   linkWorkspace(root);
   execFileSync(process.execPath, [path.join(root, 'packages', 'workflow-client', 'scripts', 'build.js')], { cwd: root, stdio: 'inherit' });
-  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc', { paths: [root] }), '-p', 'tsconfig.build.json'], {
+  execFileSync(process.execPath, [require.resolve('typescript/bin/tsc', { paths: [root] }), '-b', 'tsconfig.build.json'], {
     cwd: root,
     stdio: 'inherit',
   });

@@ -11,12 +11,12 @@ export interface TempPostgres {
   drop(): Promise<void>;
 }
 
-export async function createTempPostgresDatabase(baseUrl: string, prefix = 'gw_tmp'): Promise<TempPostgres> {
+export async function createTempPostgresDatabase(baseUrl: string, prefix = 'gw_tmp', opts: { template?: string } = {}): Promise<TempPostgres> {
   const name = `${prefix}_${process.pid}_${randomBytes(4).toString('hex')}`.toLowerCase();
   const admin = new Client({ connectionString: baseUrl });
   await admin.connect();
   try {
-    await admin.query(`CREATE DATABASE "${name}"`);
+    await admin.query(`CREATE DATABASE "${name}"${opts.template ? ` TEMPLATE "${opts.template.replace(/"/g, '""')}"` : ''}`);
   } finally {
     await admin.end();
   }

@@ -47,7 +47,7 @@ let tmpDir: string;
 /** A database nobody has opened yet: a new SQLite file, or a new PostgreSQL database. */
 async function throwawayDb(label: string): Promise<ThrowawayDb> {
   if (testDialect() === 'postgres') {
-    const { database, drop } = await createTestDatabaseConfig();
+    const { database, drop } = await createTestDatabaseConfig({ empty: true });
     if (database.type !== 'postgres') throw new Error('expected a postgres database');
     return { url: database.url, database, drop };
   }

@@ -6,7 +6,7 @@ import { openTestDatabase, testDialect } from '../helpers/db';
 
 describe(`migrations (${testDialect()})`, () => {
   it('bring an empty database exactly to the entities', async () => {
-    const db = await openTestDatabase();
+    const db = await openTestDatabase({ empty: true });
     try {
       const pending = await db.dataSource.driver.createSchemaBuilder().log();
       expect(pending.upQueries.map((q) => q.query)).toEqual([]);
@@ -16,7 +16,7 @@ describe(`migrations (${testDialect()})`, () => {
   });
 
   it('revert cleanly, one by one, and apply again', async () => {
-    const db = await openTestDatabase();
+    const db = await openTestDatabase({ empty: true });
     try {
       const count = db.dataSource.migrations.length;
       expect(count).toBeGreaterThan(0);

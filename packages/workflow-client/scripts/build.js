@@ -15,7 +15,8 @@ if (process.argv.includes('--clean')) fs.rmSync(dist, { recursive: true, force: 
 
 // typescript is a devDependency; in the repository's workspace it is hoisted to the root's node_modules.
 const tsc = require.resolve('typescript/bin/tsc', { paths: [root] });
-execFileSync(process.execPath, [tsc, '-p', path.join(root, 'tsconfig.json')], { cwd: root, stdio: 'inherit' });
+// -b: when dist/.tsbuildinfo is newer than every source, only timestamps are compared (no program is built).
+execFileSync(process.execPath, [tsc, '-b', path.join(root, 'tsconfig.json')], { cwd: root, stdio: 'inherit' });
 
 const entry = path.join(dist, 'cjs', 'index.js');
 delete require.cache[entry];
