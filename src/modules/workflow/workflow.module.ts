@@ -39,6 +39,7 @@ import { WorkflowConnectionService } from '../../services/workflow/connections.s
 import { WorkflowDefinitionService } from '../../services/workflow/definitions.service';
 import { WorkflowJobService } from '../../services/workflow/jobs.service';
 import { WorkflowTagService } from '../../services/workflow/tags.service';
+import { WorkflowTestStateService } from '../../services/workflow/test-state.service';
 import { WorkflowVersionService } from '../../services/workflow/versions.service';
 import type * as WorkflowRunning from '../../services/workflow/runner/setup';
 import type { IdentityServices } from '../identity/identity.module';
@@ -53,9 +54,12 @@ export const workflowModule = defineModule({
     postgres: [PostgresWorkflow, PostgresJobCredential, PostgresActivities, PostgresConnections, PostgresMapRuns, PostgresVersions, PostgresOpenJobs],
   },
   services({ identity }: IdentityServices) {
+    const definitions = new WorkflowDefinitionService();
     return {
       /** workflow: definitions (state machines): create, describe, update, delete, list */
-      workflowDefinitions: new WorkflowDefinitionService(),
+      workflowDefinitions: definitions,
+      /** workflow: TestState (one state run by the engine, nothing stored) */
+      workflowTestState: new WorkflowTestStateService(definitions),
       /** workflow: jobs (executions): start, describe, list, stop, history; the runner plugs in with setHooks */
       workflowJobs: new WorkflowJobService(),
       /** workflow: activities, GetActivityTask long polls, task tokens (SendTask*) of activities and callbacks */

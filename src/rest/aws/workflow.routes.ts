@@ -9,6 +9,7 @@ import type { RequestContext } from '../../context';
 import { MAX_LIST_SIZE } from '../../services/workflow/definitions.service';
 import { redriveStatusOf } from '../../services/workflow/jobs.service';
 import type { Tag } from '../../services/workflow/tags.service';
+import { INSPECTION_LEVELS, MOCK_VALIDATION_MODES, type TestStateInput, type TestStateResult } from '../../services/workflow/test-state.service';
 import { parseRouting } from '../../services/workflow/versions.service';
 import { route, RestRoute } from '../route-table';
 import { BodySchema, bodySchema, decodeBody, MemberSchema } from './body';
@@ -311,6 +312,42 @@ const OPERATIONS: Op<any, any>[] = [
     ),
     handle: (ctx, b) => ctx.services.workflowDefinitions.validate(ctx, { definition: b.definition!, type: b.type, severity: b.severity, maxResults: b.maxResults }),
     present: (v) => v,
+  }),
+  op<TestStateInput & Record<string, unknown>, TestStateResult>({
+    operation: 'TestState',
+    summary: 'Run one state (alone, or of a whole definition by stateName) with an input, variables and an optional mocked result; nothing is stored',
+    body: bodySchema(
+      {
+        definition: { type: 'string', minLength: 1, maxLength: 1_048_576 },
+        roleArn: { type: 'string', minLength: 1, maxLength: 256 },
+        input: { type: 'string', maxLength: 262_144 },
+        inspectionLevel: { type: 'string', enum: INSPECTION_LEVELS },
+        revealSecrets: { type: 'boolean' },
+        variables: { type: 'string', maxLength: 262_144 },
+        stateName: { type: 'string', minLength: 1, maxLength: 80 },
+        mock: {
+          type: 'object',
+          properties: {
+            result: { type: 'string', maxLength: 262_144 },
+            errorOutput: { type: 'object', properties: { error: { type: 'string', maxLength: 256 }, cause: { type: 'string', maxLength: 32_768 } } },
+            fieldValidationMode: { type: 'string', enum: MOCK_VALIDATION_MODES },
+          },
+        },
+        context: { type: 'string', maxLength: 262_144 },
+        stateConfiguration: {
+          type: 'object',
+          properties: {
+            retrierRetryCount: { type: 'integer', minimum: 0, maximum: 2_147_483_647 },
+            errorCausedByState: { type: 'string', minLength: 1, maxLength: 80 },
+            mapIterationFailureCount: { type: 'integer', minimum: 0, maximum: 2_147_483_647 },
+            mapItemReaderData: { type: 'string', maxLength: 262_144 },
+          },
+        },
+      },
+      ['definition'],
+    ),
+    handle: (ctx, b) => ctx.services.workflowTestState.testState(ctx, { ...(b as TestStateInput), signal: ctx.request?.signal }),
+    present: (r) => r,
   }),
   op<{ executionArn: string; maxResults: number; reverseOrder: boolean; nextToken: string; includeExecutionData: boolean }, Awaited<ReturnType<RequestContext['services']['workflowJobs']['history']>>>({
     operation: 'GetExecutionHistory',

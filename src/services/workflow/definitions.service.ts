@@ -17,6 +17,7 @@ import { requireDefinitionOwner, requireWorkflowAccess } from './access';
 import { type Diagnostic, variableReferences } from './definition-check-language';
 import { definitionArn, parseDefinitionArn, parseQualifiedDefinitionArn, requireRoleArn, requireValidName } from './arn';
 import { DefinitionCheckPool } from './definition-check-pool';
+import type { CheckedDefinition } from './definition-check';
 import { WORKFLOW_CODES } from './error-codes';
 import { decodePageToken, encodePageToken, pageTokenKey } from './page-token';
 import { checkTags, deleteTagsOf, putTags, Tag } from './tags.service';
@@ -103,6 +104,11 @@ export class WorkflowDefinitionService {
 
   async close(): Promise<void> {
     await this.checker.close();
+  }
+
+  /** The checks of CreateStateMachine (InvalidDefinition), for definitions that are not stored (TestState). */
+  checkText(text: string): Promise<CheckedDefinition> {
+    return this.checker.check(text);
   }
 
   /**

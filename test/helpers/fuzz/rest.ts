@@ -266,11 +266,39 @@ function workflowRowValue(route: RestRoute<any, any>, name: string, fx: FuzzFixt
   const op = route.operation?.replace(/^AWSStepFunctions\./, '');
   const mine = (xs: string[]) => fc.constantFrom(...xs.filter((_, i) => i % 2 === (route.path === '/' ? 1 : 0)));
   if (op === 'RedriveExecution' && name === 'executionArn') return mine(fx.workflow.redrivableArns);
+  if (op === 'TestState') return testStateValue(name);
   if (name !== 'taskToken') return undefined;
   if (op === 'SendTaskSuccess') return mine(fx.workflow.taskTokens.success);
   if (op === 'SendTaskFailure') return mine(fx.workflow.taskTokens.failure);
   if (op === 'SendTaskHeartbeat') return mine(fx.workflow.taskTokens.heartbeat);
   return undefined;
+}
+
+/**
+ * TestState's members fit together: a single Task state (which runs with or without a mock), no stateName (that
+ * needs a whole machine), no context or stateConfiguration (they need a mock, or a mocked error), no revealSecrets
+ * (a site admin's).
+ */
+function testStateValue(name: string): fc.Arbitrary<FuzzValue> | undefined {
+  switch (name) {
+    case 'definition':
+      return fc.constantFrom(
+        '{"Type":"Task","Resource":"echo","End":true}',
+        '{"Type":"Task","Resource":"echo","Parameters":{"v.$":"$"},"ResultPath":"$.r","Next":"B"}',
+        '{"Type":"Task","QueryLanguage":"JSONata","Resource":"fail","Retry":[{"ErrorEquals":["TaskFailed"],"MaxAttempts":1}],"Catch":[{"ErrorEquals":["States.ALL"],"Next":"C"}],"Next":"B"}',
+      );
+    case 'mock':
+      return fc.constantFrom({ result: '{"mocked":true}' }, { errorOutput: { error: 'Mocked', cause: 'fuzz' } }, { result: '[1]', fieldValidationMode: 'NONE' });
+    case 'variables':
+      return fc.constantFrom('{}', '{"x":1}');
+    case 'stateName':
+    case 'context':
+    case 'stateConfiguration':
+    case 'revealSecrets':
+      return fc.constant(ABSENT as unknown as FuzzValue);
+    default:
+      return undefined;
+  }
 }
 
 const asText = (v: FuzzValue): string => (typeof v === 'string' ? v : v === null ? '' : typeof v === 'object' ? toJsonText(v) : String(v));

@@ -41,6 +41,7 @@
  */
 export type {
   Json,
+  JsonObject,
   JobContext,
   HistoryEvent,
   Checkpoint,
@@ -53,6 +54,7 @@ export type {
   MapRunSpec,
   MapRunProgress,
 } from './types';
+export type { ProbeStep, StateProbe } from './types';
 export { TaskFailure } from './types';
 export { initialCheckpoint, advance, type AdvanceOptions } from './interpreter';
 export { AslError } from './errors';

@@ -14,8 +14,10 @@ import type {
   JsonObject,
   MapRunProgress,
   MapRuns,
+  ProbeStep,
   RedriveKeep,
   RunTask,
+  StateProbe,
   Thread,
 } from './types';
 import { TaskFailure } from './types';
@@ -63,6 +65,8 @@ export interface AdvanceOptions {
   external?: ExternalTasks;
   /** Distributed Maps' runs and children (the runner's); without it such a Map fails with States.Runtime. */
   mapRuns?: MapRuns;
+  /** TestState: reports the root thread's processing steps and errors; its mock replaces the state's work. */
+  probe?: StateProbe;
 }
 
 /** Branches/iterations stepped between two `pause` calls. */
@@ -212,6 +216,8 @@ class Run {
   }
 
   context(th: Thread, extra?: JsonObject): Json {
+    const given = this.opts.probe?.context;
+    if (given && th === this.cp.root) return extra ? { ...given, ...extra } : given;
     const c = this.cp.ctx;
     const obj: JsonObject = {
       Execution: {
@@ -255,6 +261,16 @@ class Run {
 
   attemptKey(th: Thread): string {
     return attemptKeyOf(this.cp, th);
+  }
+
+  /** TestState's inspection data (the root thread only). */
+  note(th: Thread, step: ProbeStep, v: Json): void {
+    if (this.opts.probe && th === this.cp.root) this.opts.probe.step(step, v);
+  }
+
+  /** TestState's mock of the root thread's state, if any. */
+  mock(th: Thread): StateProbe['mock'] {
+    return th === this.cp.root ? this.opts.probe?.mock : undefined;
   }
 }
 
@@ -409,14 +425,22 @@ function enterState(run: Run, th: Thread, st: CState, sc: StepCtx): void | Promi
     switch (type) {
       case 'Pass': {
         let eff = applyInputPath(run, th, st, th.in);
-        if (st.parameters) eff = st.parameters(run.env(th, eff));
+        run.note(th, 'afterInputPath', eff);
+        if (st.parameters) {
+          eff = st.parameters(run.env(th, eff));
+          run.note(th, 'afterParameters', eff);
+        }
         const result = st.hasResult ? (st.result ?? null) : eff;
+        if (st.hasResult) run.note(th, 'result', result);
         const values = assignValues(run, th, st.assign, result);
-        const out = applyOutputPath(run, th, st, applyResultPath(st.resultPath, th.in, result));
+        const placed = applyResultPath(st.resultPath, th.in, result);
+        run.note(th, 'afterResultPath', placed);
+        const out = applyOutputPath(run, th, st, placed);
         return exitWith(run, th, st, sc, out, commitVars(run, th, values));
       }
       case 'Task': {
         let eff = applyInputPath(run, th, st, th.in);
+        run.note(th, 'afterInputPath', eff);
         let secs = st.timeoutSeconds;
         if (st.timeoutSecondsPath) {
           const v = readPath(run, th, st.timeoutSecondsPath, eff, 'TimeoutSecondsPath');
@@ -427,7 +451,10 @@ function enterState(run: Run, th: Thread, st: CState, sc: StepCtx): void | Promi
         }
         const ext = externalKind(st.resource);
         if (ext) prepareExternal(run, th, st, eff, ext);
-        if (st.parameters) eff = st.parameters(run.env(th, eff, th.tk ? { Task: { Token: th.tk } } : undefined));
+        if (st.parameters) {
+          eff = st.parameters(run.env(th, eff, th.tk ? { Task: { Token: th.tk } } : undefined));
+          run.note(th, 'afterParameters', eff);
+        }
         checkSize(eff, 'input of the task after Parameters');
         th.ti = eff;
         if (secs !== undefined && secs > 0) th.ts = secs;
@@ -435,6 +462,7 @@ function enterState(run: Run, th: Thread, st: CState, sc: StepCtx): void | Promi
       }
       case 'Choice': {
         const eff = applyInputPath(run, th, st, th.in);
+        run.note(th, 'afterInputPath', eff);
         const env = run.env(th, eff);
         let next: string | undefined;
         let assign = st.assign;
@@ -455,6 +483,7 @@ function enterState(run: Run, th: Thread, st: CState, sc: StepCtx): void | Promi
       }
       case 'Wait': {
         const eff = applyInputPath(run, th, st, th.in);
+        run.note(th, 'afterInputPath', eff);
         let until: number;
         if (st.secondsPath) {
           const v = readPath(run, th, st.secondsPath, eff, 'SecondsPath');
@@ -480,7 +509,9 @@ function enterState(run: Run, th: Thread, st: CState, sc: StepCtx): void | Promi
         return;
       }
       case 'Succeed': {
-        const out = applyOutputPath(run, th, st, applyInputPath(run, th, st, th.in));
+        const eff = applyInputPath(run, th, st, th.in);
+        run.note(th, 'afterInputPath', eff);
+        const out = applyOutputPath(run, th, st, eff);
         checkSize(out, 'state output');
         const s = run.text(out);
         run.emit(sc, th, 'SucceedStateExited', stateExited(st.name, s));
@@ -529,9 +560,13 @@ function exitWith(run: Run, th: Thread, st: CState, sc: StepCtx, out: Json, assi
 function completeState(run: Run, th: Thread, st: CState, sc: StepCtx, result: Json): void | Promise<void> {
   if (st.jn) return completeJsonata(run, th, st, sc, result);
   try {
+    run.note(th, 'result', result);
     const selected = st.resultSelector ? st.resultSelector(run.env(th, result)) : result;
+    if (st.resultSelector) run.note(th, 'afterResultSelector', selected);
     const values = assignValues(run, th, st.assign, selected);
-    const out = applyOutputPath(run, th, st, applyResultPath(st.resultPath, th.in, selected));
+    const placed = applyResultPath(st.resultPath, th.in, selected);
+    run.note(th, 'afterResultPath', placed);
+    const out = applyOutputPath(run, th, st, placed);
     // the output's size first: a state that fails assigns nothing
     checkSize(out, 'state output');
     exitWith(run, th, st, sc, out, commitVars(run, th, values));
@@ -557,6 +592,7 @@ function handleError(run: Run, th: Thread, st: CState, sc: StepCtx, error: strin
           const key = run.attemptKey(th);
           delay *= run.opts.random ? run.opts.random(key) : unitHash(key);
         }
+        if (run.opts.probe && th === run.cp.root) run.opts.probe.error({ error, cause, retryIndex: i, retryBackoffIntervalSeconds: delay });
         const rc = th.rc ? th.rc.slice() : [];
         while (rc.length <= i) rc.push(0);
         rc[i] = count + 1;
@@ -569,14 +605,17 @@ function handleError(run: Run, th: Thread, st: CState, sc: StepCtx, error: strin
       }
       break; // the first matching retrier decides; when it is exhausted, Catch gets its turn
     }
-    for (const c of st.catch) {
+    for (let ci = 0; ci < st.catch.length; ci++) {
+      const c = st.catch[ci];
       if (!errorMatches(c.errors, name)) continue;
+      if (run.opts.probe && th === run.cp.root) run.opts.probe.error({ error, cause, catchIndex: ci });
       if (st.jn) return catchJsonata(run, th, st, sc, c, error, cause);
       try {
         const errOut: JsonObject = { Error: error ?? null, Cause: cause ?? null };
         // only the catcher's Assign runs (on the error output), not the state's
         const values = assignValues(run, th, c.assign, errOut);
         const out = applyResultPath(c.resultPath, th.in, errOut);
+        run.note(th, 'afterResultPath', out);
         checkSize(out, 'state output');
         const s = run.text(out);
         const assigned = commitVars(run, th, values);
@@ -592,6 +631,7 @@ function handleError(run: Run, th: Thread, st: CState, sc: StepCtx, error: strin
       return;
     }
   }
+  if (run.opts.probe && th === run.cp.root) run.opts.probe.error({ error, cause });
   failThread(th, error, cause);
 }
 
@@ -629,7 +669,8 @@ function retryNow(run: Run, th: Thread, st: CState, sc: StepCtx): void | Promise
 
 function scheduleTask(run: Run, th: Thread, st: CState, sc: StepCtx): void {
   th.dl = th.ts ? run.iso(run.nowMs() + th.ts * 1000) : null;
-  const ext = externalKind(st.resource);
+  // a mocked activity or callback answers at once, as a plain task would
+  const ext = run.mock(th) ? null : externalKind(st.resource);
   if (ext) return scheduleExternal(run, th, st, sc, ext);
   const info = resourceInfo(st.resource);
   const details: Record<string, unknown> = { ...info, region: run.region, parameters: run.text(th.ti ?? null) };
@@ -641,7 +682,7 @@ function scheduleTask(run: Run, th: Thread, st: CState, sc: StepCtx): void {
 type Outcome = { k: 'ok'; v: unknown } | { k: 'err'; e: unknown } | { k: 'aborted' };
 
 async function runTaskPhase(run: Run, th: Thread, st: CState, sc: StepCtx): Promise<void> {
-  const ext = externalKind(st.resource);
+  const ext = run.mock(th) ? null : externalKind(st.resource);
   const info = ext ? callbackResourceInfo(st.resource) : resourceInfo(st.resource);
   const taskDl = th.dl ? Date.parse(th.dl) : Infinity;
   const start = run.nowMs();
@@ -918,9 +959,15 @@ function startParallel(run: Run, th: Thread, st: CState, sc: StepCtx, given?: Js
   if (given !== undefined) eff = given;
   else {
     eff = applyInputPath(run, th, st, th.in);
-    if (st.parameters) eff = st.parameters(run.env(th, eff));
+    run.note(th, 'afterInputPath', eff);
+    if (st.parameters) {
+      eff = st.parameters(run.env(th, eff));
+      run.note(th, 'afterParameters', eff);
+    }
   }
   checkSize(eff, 'input of the Parallel state after Parameters');
+  const mocked = mockBranches(run, th, st, sc);
+  if (mocked !== false) return mocked;
   const started = run.emit(sc, th, 'ParallelStateStarted');
   run.fixups.push(() => (th.se = started.ev.id));
   const key = `${th.k}${th.s}@${th.n}.${th.a ?? 0}`;
@@ -996,18 +1043,33 @@ async function stepParallel(run: Run, th: Thread, st: CState, sc: StepCtx): Prom
 
 function startMap(run: Run, th: Thread, st: CState, sc: StepCtx): void | Promise<void> {
   const eff = applyInputPath(run, th, st, th.in);
+  run.note(th, 'afterInputPath', eff);
   const items = st.itemsPath ? readPath(run, th, st.itemsPath, eff, 'ItemsPath') : eff;
   if (!Array.isArray(items)) throw runtimeError('The Map state\'s ItemsPath must point to a JSON array');
+  run.note(th, 'afterItemsPath', items);
   let mc = st.maxConcurrency;
   if (st.maxConcurrencyPath) {
     const v = readPath(run, th, st.maxConcurrencyPath, eff, 'MaxConcurrencyPath');
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw runtimeError('MaxConcurrencyPath must point to a non-negative integer');
     mc = v;
   }
+  if (run.mock(th)) {
+    run.opts.probe!.limit?.('maxConcurrency', mc);
+    if (st.itemSelector) run.note(th, 'afterItemSelector', items.map((item, i) => st.itemSelector!(run.env(th, eff, { Map: { Item: { Index: i, Value: item } } }))));
+    return mockBranches(run, th, st, sc) as void | Promise<void>;
+  }
   if (st.dist) return startDistMap(run, th, st, sc, items, mc, eff);
   // The items, not one copy of the input per item: ItemSelector runs when an iteration starts (at most
   // MaxConcurrency inputs exist at once, and the checkpoint stores the items once, shared with the input).
   return beginMap(run, th, st, sc, items, mc, st.itemSelector ? eff : undefined);
+}
+
+/** TestState's mock of a Map/Parallel: its outcome without running a branch; false when the state is not mocked. */
+function mockBranches(run: Run, th: Thread, st: CState, sc: StepCtx): false | void | Promise<void> {
+  const mock = run.mock(th);
+  if (!mock) return false;
+  if ('error' in mock) return handleError(run, th, st, sc, mock.error, mock.cause);
+  return completeState(run, th, st, sc, mock.result);
 }
 
 /**
@@ -1618,6 +1680,7 @@ async function startJsonataTask(run: Run, th: Thread, st: CState, sc: StepCtx, g
     th.tk = ext?.kind === 'callback' ? newTaskToken() : undefined;
     const env = given && !th.tk ? given : run.jenv(th, jsonataStates(run, th, undefined, th.tk ? { Task: { Token: th.tk } } : undefined));
     const args = jn.arguments ? await evalJ(jn.arguments, env) : th.in;
+    if (jn.arguments) run.note(th, 'afterArguments', args);
     const secs = jn.timeoutSeconds ? await intField(jn.timeoutSeconds, env, 'TimeoutSeconds', 1) : undefined;
     th.hs = undefined;
     if (jn.heartbeatSeconds) {
@@ -1641,11 +1704,21 @@ async function startJsonataBranches(run: Run, th: Thread, st: CState, sc: StepCt
     const env = given ?? run.jenv(th, jsonataStates(run, th));
     if (st.type === 'Parallel') {
       const args = jn.arguments ? await evalJ(jn.arguments, env) : th.in;
+      if (jn.arguments) run.note(th, 'afterArguments', args);
       return await startParallel(run, th, st, sc, args);
     }
     const items = jn.items ? await evalJ(jn.items, env) : th.in;
     if (!Array.isArray(items)) throw new QueryError("The value of the field 'Items' must be a JSON array", 'Items');
     const mc = jn.maxConcurrency ? await intField(jn.maxConcurrency, env, 'MaxConcurrency', 0) : st.maxConcurrency;
+    if (run.mock(th)) {
+      run.opts.probe!.limit?.('maxConcurrency', mc);
+      if (jn.itemSelector) {
+        const selected: Json[] = [];
+        for (let i = 0; i < items.length; i++) selected.push(await evalJ(jn.itemSelector, run.jenv(th, jsonataStates(run, th, undefined, { Map: { Item: { Index: i, Value: items[i] } } }))));
+        run.note(th, 'afterItemSelector', selected);
+      }
+      return void (await mockBranches(run, th, st, sc));
+    }
     // As in JSONPath: ItemSelector runs when an iteration starts ($states.input is the Map's input, kept in `in`),
     // so at most MaxConcurrency selected inputs exist at once.
     if (st.dist) return await startDistMap(run, th, st, sc, items, mc, undefined, env);
@@ -1659,6 +1732,7 @@ async function startJsonataBranches(run: Run, th: Thread, st: CState, sc: StepCt
 async function completeJsonata(run: Run, th: Thread, st: CState, sc: StepCtx, result: Json): Promise<void> {
   const jn = st.jn!;
   try {
+    run.note(th, 'result', result);
     const env = run.jenv(th, jsonataStates(run, th, { result }));
     const out = jn.output ? await evalJ(jn.output, env) : result;
     const values = jn.assign ? await evalJ(jn.assign, env) : undefined;

@@ -250,3 +250,31 @@ export interface Checkpoint {
   /** the clientToken of the last RedriveExecution (a repeat answers the same redrive) */
   rt?: string;
 }
+
+/** A processing step of a state whose data TestState shows (Step Functions' InspectionData members). */
+export type ProbeStep =
+  | 'afterInputPath'
+  | 'afterParameters'
+  | 'afterArguments'
+  | 'result'
+  | 'afterResultSelector'
+  | 'afterResultPath'
+  | 'afterItemsPath'
+  | 'afterItemSelector';
+
+/**
+ * TestState (test-state.service.ts) runs one state of the job's root thread with a probe: the engine reports the
+ * data after each processing step and what became of an error, and a mock replaces a Map's or Parallel's
+ * iterations / branches (a Task's mock is its runTask). Only the root thread is probed.
+ */
+export interface StateProbe {
+  step(step: ProbeStep, value: Json): void;
+  /** The state's error and what handled it: a retrier (its index and backoff) or a catcher (its index). */
+  error(e: { error?: string; cause?: string; retryIndex?: number; retryBackoffIntervalSeconds?: number; catchIndex?: number }): void;
+  /** Map/Parallel/Task limits as evaluated (MaxConcurrency, tolerated failures). */
+  limit?(name: 'maxConcurrency' | 'toleratedFailureCount' | 'toleratedFailurePercentage', value: number): void;
+  /** The outcome replacing the state's work: Task calls and Map/Parallel branches do not run. */
+  mock?: { result: Json } | { error: string; cause: string };
+  /** The context object (`$$`, `$states.context`) as given; absent: the job's own. */
+  context?: JsonObject;
+}

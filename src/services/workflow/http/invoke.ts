@@ -206,7 +206,14 @@ function output(res: SafeResponse): JsonObject {
   return { Headers: headers, ResponseBody: body, StatusCode: res.status, StatusText: res.statusText };
 }
 
-export async function httpInvoke(ctx: RequestContext, input: Json, signal: AbortSignal): Promise<Json> {
+/** TestState's TRACE: the request as sent and the answer (strings as Step Functions shows them). */
+export interface HttpTrace {
+  /** Show the connection's credential (TestState's revealSecrets); otherwise its headers are left out. */
+  reveal: boolean;
+  report(request: { protocol: string; method: string; url: string; headers: string; body: string }, response: { protocol: string; statusCode: string; statusMessage: string; headers: string; body: string }): void;
+}
+
+export async function httpInvoke(ctx: RequestContext, input: Json, signal: AbortSignal, trace?: HttpTrace): Promise<Json> {
   const p = prepare(input);
   const allow = allowListOf(ctx.config.workflowHttpAllow);
   // before the connection's secret is read: a plain-HTTP request would carry it in clear
@@ -228,6 +235,16 @@ export async function httpInvoke(ctx: RequestContext, input: Json, signal: Abort
     else if (c.type === 'BASIC') headers.authorization = `Basic ${Buffer.from(`${c.params.username}:${c.secret}`).toString('base64')}`;
     else headers.authorization = `Bearer ${await oauthToken(c, send)}`;
     const res = await send(p.url, p.method, headers, p.body);
+    if (trace) {
+      const shown: Record<string, string> = {};
+      const secret = c.type === 'API_KEY' ? c.params.apiKeyName!.toLowerCase() : 'authorization';
+      for (const [k, v] of Object.entries(headers)) if (trace.reveal || k !== secret) shown[k] = v;
+      const protocol = p.url.protocol.replace(':', '');
+      trace.report(
+        { protocol, method: p.method, url: p.url.toString(), headers: JSON.stringify(shown), body: p.body ? p.body.toString('utf8') : '' },
+        { protocol, statusCode: String(res.status), statusMessage: res.statusText, headers: JSON.stringify(res.headers), body: res.body.toString('utf8') },
+      );
+    }
     // A refused bearer token is not kept: the next attempt (a Retry) asks for a fresh one.
     if (c.type === 'OAUTH_CLIENT_CREDENTIALS' && res.status === 401) tokens.delete(c.cacheKey);
     const out = output(res);
