@@ -288,7 +288,7 @@ function testStateValue(name: string): fc.Arbitrary<FuzzValue> | undefined {
         '{"Type":"Task","QueryLanguage":"JSONata","Resource":"fail","Retry":[{"ErrorEquals":["TaskFailed"],"MaxAttempts":1}],"Catch":[{"ErrorEquals":["States.ALL"],"Next":"C"}],"Next":"B"}',
       );
     case 'mock':
-      return fc.constantFrom({ result: '{"mocked":true}' }, { errorOutput: { error: 'Mocked', cause: 'fuzz' } }, { result: '[1]', fieldValidationMode: 'NONE' });
+      return fc.constantFrom<FuzzValue>({ result: '{"mocked":true}' }, { errorOutput: { error: 'Mocked', cause: 'fuzz' } }, { result: '[1]', fieldValidationMode: 'NONE' });
     case 'variables':
       return fc.constantFrom('{}', '{"x":1}');
     case 'stateName':
