@@ -26,6 +26,7 @@ import { createTempPostgresDatabase } from '../src/db/temp-postgres';
 import { App, createApp } from '../src/server';
 import { CLIENT_WORKLOAD, ClientBenchResult, runClientBench } from './client';
 import { JOBS_WORKLOAD, JobsBenchResult, runJobsBench } from './jobs';
+import { ACTIVITIES_WORKLOAD, ActivitiesBenchResult, runActivitiesBench } from './activities';
 import { DMAP_WORKLOAD, DmapBenchResult, JSONATA_WORKLOAD, JsonataBenchResult, runDistributedMapBench, runJsonataBench } from './workloads/workflow';
 import { createServices } from '../src/services';
 import { BaselineDb, BaselineServer, openBaselineDb, routeOf, startBaselineServer } from './lib/baseline';
@@ -370,7 +371,9 @@ async function main(): Promise<number> {
   // The engine workloads (bench/workloads/workflow.ts): JSONata vs JSONPath jobs/s, Distributed Map items/s.
   const withJsonata = !cfg.workloads || cfg.workloads.includes(JSONATA_WORKLOAD);
   const withDmap = !cfg.workloads || cfg.workloads.includes(DMAP_WORKLOAD);
-  const own = [JOBS_WORKLOAD, CLIENT_WORKLOAD, JSONATA_WORKLOAD, DMAP_WORKLOAD];
+  // Activity tasks (bench/activities.ts): tasks/s through GetActivityTask -> SendTaskSuccess by SDK workers.
+  const withActivities = !cfg.workloads || cfg.workloads.includes(ACTIVITIES_WORKLOAD);
+  const own = [JOBS_WORKLOAD, ACTIVITIES_WORKLOAD, CLIENT_WORKLOAD, JSONATA_WORKLOAD, DMAP_WORKLOAD];
   if (cfg.workloads) {
     const unknown = cfg.workloads.filter((n) => !own.includes(n) && !WORKLOADS.some((w) => w.name === n));
     if (unknown.length) throw new BenchFailure(`unknown workload(s) ${unknown.join(', ')}; known: ${[...WORKLOADS.map((w) => w.name), ...own].join(', ')}`);
@@ -615,6 +618,21 @@ async function main(): Promise<number> {
       });
     }
 
+    // ---- 4b'. workflow activity tasks/s ----
+    let activities: ActivitiesBenchResult | undefined;
+    if (withActivities && !interrupted) {
+      activities = await runActivitiesBench({
+        app,
+        gatewayUrl,
+        database: temp.database,
+        adminLogin: seeded.adminLogin,
+        rounds: cfg.rounds,
+        tasks: intEnv('BENCH_ACTIVITY_TASKS', 1000, 10),
+        workers: intEnv('BENCH_ACTIVITY_WORKERS', 8, 1),
+        log,
+      });
+    }
+
     // ---- 4c. workflow client calls/s (ours vs the official SDK) ----
     let client: ClientBenchResult | undefined;
     if (withClient && !interrupted) {
@@ -640,6 +658,14 @@ async function main(): Promise<number> {
           `  embedded ${r.embeddedJobsPerSec.toFixed(0)} jobs/s, raw SQL baseline ${r.baselineJobsPerSec.toFixed(0)} jobs/s (embedded/baseline ${r.embeddedRatio.toFixed(3)})` +
           (r.redisJobsPerSec !== undefined ? `, redis/BullMQ with 2 workers ${r.redisJobsPerSec.toFixed(0)} jobs/s` : ', redis skipped') +
           `\n  CPU of the bench process per job: embedded ${r.embeddedCpuUsPerJob.toFixed(0)} us, baseline ${r.baselineCpuUsPerJob.toFixed(0)} us (baseline/embedded ${(r.baselineCpuUsPerJob / r.embeddedCpuUsPerJob).toFixed(3)})`,
+      );
+    }
+    if (activities) {
+      const a = activities;
+      console.log(
+        `\n${ACTIVITIES_WORKLOAD} (one activity task per job, ${a.rounds[0].gateway.tasks} tasks per target per round, ${a.workers} @aws-sdk/client-sfn workers in a child process, clock to the last job's end, medians):\n` +
+          `  gateway ${a.gatewayTasksPerSec.toFixed(0)} tasks/s, raw SQL baseline ${a.baselineTasksPerSec.toFixed(0)} tasks/s (gateway/baseline ${a.ratio.toFixed(3)}; rounds ${a.rounds.map((r) => (r.gateway.tasksPerSec / r.baseline.tasksPerSec).toFixed(3)).join(', ')})` +
+          `\n  CPU per task: gateway process ${a.gatewayCpuUsPerTask.toFixed(0)} us (the SDK workers' process another ${a.workerCpuUsPerTask.toFixed(0)} us), baseline ${a.baselineCpuUsPerTask.toFixed(0)} us`,
       );
     }
     if (client) {
@@ -709,6 +735,7 @@ async function main(): Promise<number> {
       },
       workloads: results,
       ...(jobs ? { workflowJobs: jobs } : {}),
+      ...(activities ? { workflowActivities: activities } : {}),
       ...(client ? { workflowClient: client } : {}),
       ...(jsonata ? { workflowJsonata: jsonata } : {}),
       ...(dmap ? { workflowDistributedMap: dmap } : {}),
