@@ -19,8 +19,8 @@ import type { EntityManager } from 'typeorm';
 import { WorkflowActivityEntity, WorkflowJobEntity, WorkflowTaskEntity } from '../../../entities/workflow';
 import type { RequestContext } from '../../context';
 import { withTransaction } from '../../context';
-import { queryRows, sqlFor } from '../../db/rows';
-import { isPostgres, lockedFindOne, writeTransaction } from '../../db/transaction';
+import { entityColumns, queryRows, sqlFor } from '../../db/rows';
+import { isPostgres, writeTransaction } from '../../db/transaction';
 import { ConflictError, ForbiddenError, NotFoundError, quoteInput, ValidationError } from '../../errors/app-error';
 import { jobVisible, requireWorkflowAccess } from './access';
 import { ActivityPolls } from './activity-polls';
@@ -347,22 +347,26 @@ function tokenHash(token: string): string {
  * was closed, its job is not running, or a deadline passed (the runner records the timeout).
  */
 async function openTask(ctx: RequestContext, m: EntityManager, hash: string): Promise<WorkflowTaskEntity> {
-  const row = await lockedFindOne(m, WorkflowTaskEntity, { tokenHash: hash });
+  // The task (locked) with its job's status and owners in one statement.
+  const t = entityColumns(m, WorkflowTaskEntity, 't', 't_');
+  const [found] = await queryRows<Record<string, unknown> & { job_status: string | null; started_by: number | string | null; created_by: number | string | null }>(
+    m,
+    `SELECT ${t.select}, j.status AS job_status, j.started_by, d.created_by FROM workflow_tasks t
+  LEFT JOIN workflow_jobs j ON j.id = t.job_id LEFT JOIN workflow_definitions d ON d.id = j.definition_id
+  WHERE t.token_hash = ?${isPostgres(m) ? ' FOR UPDATE OF t' : ''}`,
+    [hash],
+  );
+  const row = found ? t.hydrate(found) : null;
   if (!row) throw taskDoesNotExist();
   if (row.status !== 'SCHEDULED' && row.status !== 'STARTED') throw taskTimedOut();
   const now = Date.now();
   if ((row.timeoutAt && row.timeoutAt.getTime() <= now) || (row.heartbeatUntil && row.heartbeatUntil.getTime() <= now)) throw taskTimedOut();
-  const [job] = await queryRows<{ status: string; started_by: number | string | null; created_by: number | string | null }>(
-    m,
-    'SELECT j.status, j.started_by, d.created_by FROM workflow_jobs j JOIN workflow_definitions d ON d.id = j.definition_id WHERE j.id = ?',
-    [row.jobId],
-  );
-  if (!job || job.status !== 'RUNNING') throw taskTimedOut();
+  if (found.job_status !== 'RUNNING') throw taskTimedOut();
   // The token is a capability only in the hands of someone who may act on the job: its starter, its
   // definition's creator, a site admin.
   const v = ctx.viewer;
   const userId = v.kind === 'user' ? Number(v.user.id) : NaN;
-  const allowed = v.kind === 'user' && (v.user.siteAdmin === true || (job.started_by !== null && Number(job.started_by) === userId) || (job.created_by !== null && Number(job.created_by) === userId));
+  const allowed = v.kind === 'user' && (v.user.siteAdmin === true || (found.started_by !== null && Number(found.started_by) === userId) || (found.created_by !== null && Number(found.created_by) === userId));
   if (!allowed) throw new ForbiddenError("The credential may not act on this task's job (only its starter, its state machine's creator or a site admin may).");
   return row;
 }

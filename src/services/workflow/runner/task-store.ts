@@ -5,7 +5,7 @@
  */
 import type { DataSource } from 'typeorm';
 import { WorkflowActivityEntity, WorkflowTaskEntity } from '../../../../entities/workflow';
-import { queryRows } from '../../../db/rows';
+import { entityColumns, queryRows } from '../../../db/rows';
 import { writeTransaction } from '../../../db/transaction';
 import { affected, taskDate, taskKey } from '../activities.service';
 import { parseActivityArn } from '../arn';
@@ -117,8 +117,11 @@ export class TaskStore {
     return state;
   }
 
-  private row(jobId: number, key: string): Promise<WorkflowTaskEntity | null> {
-    return this.ds.getRepository(WorkflowTaskEntity).findOne({ where: { jobId, taskKey: key } });
+  /** One fixed statement (read at every wake of a waiting job: TypeORM's findOne built its query each time). */
+  private async row(jobId: number, key: string): Promise<WorkflowTaskEntity | null> {
+    const t = entityColumns(this.ds, WorkflowTaskEntity, 't', 't_');
+    const [r] = await queryRows(this.ds.manager, `SELECT ${t.select} FROM workflow_tasks t WHERE t.job_id = ? AND t.task_key = ?`, [jobId, key]);
+    return r ? t.hydrate(r) : null;
   }
 
   /** Has anything happened to these waiting tasks that the job has not recorded yet (started, closed)? */
