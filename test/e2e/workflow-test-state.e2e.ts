@@ -49,7 +49,7 @@ describe('workflow TestState (@aws-sdk/client-sfn)', () => {
     });
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    t = await startTestApp({ env: { WORKFLOW_RUNNER: 'off', WORKFLOW_HTTP_ALLOW: '127.0.0.1' } });
+    t = await startTestApp({ env: { WORKFLOW_RUNNER: 'off', WORKFLOW_HTTP_ALLOW: 'http://127.0.0.1' } });
     const fx = new IdentityFixtures(t.db.dataSource);
     const client = async (login: string, siteAdmin = false) => {
       const user = await fx.user(uniq(login), { siteAdmin });

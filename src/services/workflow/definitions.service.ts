@@ -107,8 +107,8 @@ export class WorkflowDefinitionService {
   }
 
   /** The checks of CreateStateMachine (InvalidDefinition), for definitions that are not stored (TestState). */
-  checkText(text: string): Promise<CheckedDefinition> {
-    return this.checker.check(text);
+  checkText(ctx: Pick<RequestContext, 'config'>, text: string): Promise<CheckedDefinition> {
+    return this.checker.check(text, { httpAllow: ctx.config.workflowHttpAllow });
   }
 
   /**

@@ -194,7 +194,7 @@ export class WorkflowTestStateService {
     const doc = parseJson(input.definition, 'The definition', (m) => invalidDefinition(`INVALID_JSON_DESCRIPTION: ${m}`));
     const p = prepare(doc, input.stateName, variables);
     // The same checks as CreateStateMachine (InvalidDefinition with Step Functions' messages).
-    await this.definitions.checkText(JSON.stringify(p.checked));
+    await this.definitions.checkText(ctx, JSON.stringify(p.checked));
     const type = p.state.Type as string;
     const resource = typeof p.state.Resource === 'string' ? p.state.Resource : '';
     const ext = type === 'Task' ? externalKind(resource) : null;
