@@ -5,11 +5,21 @@
  * visible to its starter and site admins) live in src/services/workflow/access.ts. A job's definition and
  * starter go through the request's DataLoaders, so a page of jobs costs a fixed number of statements.
  */
-import { Arg, Args, Ctx, FieldResolver, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
+import { Arg, Args, Ctx, FieldResolver, Float, ID, Int, Mutation, Query, Resolver, Root } from 'type-graphql';
 import { AccountEntity } from '../../entities/identity';
-import { WorkflowDefinitionEntity, WorkflowJobEntity } from '../../entities/workflow';
+import type { AliasRoute } from '../../entities/workflow';
+import {
+  WorkflowDefinitionAliasEntity,
+  WorkflowDefinitionEntity,
+  WorkflowDefinitionVersionEntity,
+  WorkflowJobEntity,
+  WorkflowMapRunEntity,
+} from '../../entities/workflow';
 import type { RequestContext } from '../../src/context';
 import type { JobEvent } from '../../src/services/workflow/jobs.service';
+import { mapRunCounts, type MapRunCounts } from '../../src/services/workflow/map-runs';
+import type { Tag } from '../../src/services/workflow/tags.service';
+import { parseRouting } from '../../src/services/workflow/versions.service';
 import { Connection, ConnectionArgs, ConnectionShape, toConnection } from '../common/connection';
 import { toGlobalId } from '../common/global-id';
 import { opt } from '../common/args';
@@ -18,6 +28,26 @@ import { WorkflowActivityResolver, WorkflowJobTasksResolver } from './activities
 import { WorkflowConnectionResolver } from './connections.resolver';
 import { User } from '../identity/identity.type';
 import {
+  CreateWorkflowDefinitionAliasInput,
+  CreateWorkflowDefinitionAliasPayload,
+  DeleteWorkflowDefinitionAliasInput,
+  DeleteWorkflowDefinitionAliasPayload,
+  DeleteWorkflowDefinitionVersionInput,
+  DeleteWorkflowDefinitionVersionPayload,
+  PublishWorkflowDefinitionVersionInput,
+  PublishWorkflowDefinitionVersionPayload,
+  TagWorkflowDefinitionInput,
+  TagWorkflowDefinitionPayload,
+  UntagWorkflowDefinitionInput,
+  UntagWorkflowDefinitionPayload,
+  UpdateWorkflowDefinitionAliasInput,
+  UpdateWorkflowDefinitionAliasPayload,
+  WorkflowAliasRoute,
+  WorkflowDefinitionAlias,
+  WorkflowDefinitionVersion,
+  WorkflowMapRun,
+  WorkflowMapRunCounts,
+  WorkflowTag,
   CreateWorkflowDefinitionInput,
   CreateWorkflowDefinitionPayload,
   DeleteWorkflowDefinitionInput,
@@ -38,6 +68,8 @@ import {
 const WorkflowDefinitionConnection = Connection(WorkflowDefinition, 'WorkflowDefinition');
 const WorkflowJobConnection = Connection(WorkflowJob, 'WorkflowJob');
 const WorkflowJobEventConnection = Connection(WorkflowJobEvent, 'WorkflowJobEvent');
+const WorkflowDefinitionVersionConnection = Connection(WorkflowDefinitionVersion, 'WorkflowDefinitionVersion');
+const WorkflowMapRunConnection = Connection(WorkflowMapRun, 'WorkflowMapRun');
 
 registerNodeType({
   typeName: 'WorkflowDefinition',
@@ -74,6 +106,21 @@ export class WorkflowDefinitionResolver {
     @Ctx() ctx: RequestContext,
   ): Promise<ConnectionShape<WorkflowJobEntity>> {
     return toConnection(await ctx.services.workflowJobs.page(ctx, { definitionId: d.id, status: opt(filter?.status) }, args));
+  }
+
+  @FieldResolver(() => WorkflowDefinitionVersionConnection, { description: 'Published versions, newest first.' })
+  async versions(@Root() d: WorkflowDefinitionEntity, @Args() args: ConnectionArgs, @Ctx() ctx: RequestContext): Promise<ConnectionShape<WorkflowDefinitionVersionEntity>> {
+    return toConnection(await ctx.services.workflowVersions.versionsPage(ctx, d, args));
+  }
+
+  @FieldResolver(() => [WorkflowDefinitionAlias], { description: 'Aliases by name (at most 100).' })
+  aliases(@Root() d: WorkflowDefinitionEntity, @Ctx() ctx: RequestContext): Promise<WorkflowDefinitionAliasEntity[]> {
+    return ctx.services.workflowVersions.aliasesOf(ctx, d);
+  }
+
+  @FieldResolver(() => [WorkflowTag], { description: 'Tags by key (at most 50).' })
+  tags(@Root() d: WorkflowDefinitionEntity, @Ctx() ctx: RequestContext): Promise<Tag[]> {
+    return ctx.services.workflowTags.tagsOf(ctx, d);
   }
 
   @Query(() => WorkflowDefinitionConnection, { description: 'Workflow definitions by name (needs workflow read access).' })
@@ -131,6 +178,16 @@ export class WorkflowJobResolver {
     return toConnection(await ctx.services.workflowJobs.historyPage(ctx, j, { ...args, reverse: reverse === true }));
   }
 
+  @FieldResolver(() => WorkflowMapRunConnection, { description: 'The Map Runs the job\'s Distributed Map states started, oldest first (a Retry starts a new one).' })
+  async mapRuns(@Root() j: WorkflowJobEntity, @Args() args: ConnectionArgs, @Ctx() ctx: RequestContext): Promise<ConnectionShape<WorkflowMapRunEntity>> {
+    return toConnection(await ctx.services.workflowJobs.mapRunsPage(ctx, j, args));
+  }
+
+  @FieldResolver(() => WorkflowMapRun, { nullable: true, description: 'The Map Run the job is a child of (null for a job started otherwise).' })
+  mapRun(@Root() j: WorkflowJobEntity, @Ctx() ctx: RequestContext): Promise<WorkflowMapRunEntity | null> {
+    return ctx.services.workflowJobs.mapRunOf(ctx, j);
+  }
+
   @Query(() => WorkflowJobConnection, { description: 'Workflow jobs the viewer may see (their own; site admins: all), newest first.' })
   async workflowJobs(
     @Arg('filter', () => WorkflowJobFilter, { nullable: true }) filter: WorkflowJobFilter | null,
@@ -143,6 +200,72 @@ export class WorkflowJobResolver {
   @Query(() => WorkflowJob, { nullable: true, description: 'One job by ARN. Null with NOT_FOUND when missing or not visible.' })
   workflowJob(@Arg('arn') arn: string, @Ctx() ctx: RequestContext): Promise<WorkflowJobEntity> {
     return ctx.services.workflowJobs.describe(ctx, arn);
+  }
+}
+
+// ------------------------------------------------------------------ versions, aliases, map runs
+
+@Resolver(() => WorkflowDefinitionAlias)
+export class WorkflowDefinitionAliasResolver {
+  @FieldResolver(() => [WorkflowAliasRoute], { description: 'The versions starts go to, by weight.' })
+  routing(@Root() a: WorkflowDefinitionAliasEntity): AliasRoute[] {
+    return parseRouting(a.routing);
+  }
+}
+
+@Resolver(() => WorkflowAliasRoute)
+export class WorkflowAliasRouteResolver {
+  @FieldResolver(() => String)
+  versionArn(@Root() r: AliasRoute): string {
+    return r.stateMachineVersionArn;
+  }
+
+  @FieldResolver(() => Int)
+  weight(@Root() r: AliasRoute): number {
+    return r.weight;
+  }
+
+  @FieldResolver(() => WorkflowDefinitionVersion, { nullable: true, description: 'The version (an alias\'s versions cannot be deleted, so null only in a race).' })
+  version(@Root() r: AliasRoute, @Ctx() ctx: RequestContext): Promise<WorkflowDefinitionVersionEntity | null> {
+    return ctx.services.workflowVersions.versionByArn(ctx, r.stateMachineVersionArn);
+  }
+}
+
+@Resolver(() => WorkflowMapRun)
+export class WorkflowMapRunResolver {
+  @FieldResolver(() => Date)
+  startedAt(@Root() r: WorkflowMapRunEntity): Date {
+    return r.startDate;
+  }
+
+  @FieldResolver(() => Date, { nullable: true, description: 'When the run ended; null while it runs.' })
+  stoppedAt(@Root() r: WorkflowMapRunEntity): Date | null {
+    return r.stopDate;
+  }
+
+  @FieldResolver(() => Float)
+  toleratedFailurePercentage(@Root() r: WorkflowMapRunEntity): number {
+    return r.toleratedFailurePercentage ?? 0;
+  }
+
+  @FieldResolver(() => Int)
+  toleratedFailureCount(@Root() r: WorkflowMapRunEntity): number {
+    return r.toleratedFailureCount ?? 0;
+  }
+
+  @FieldResolver(() => WorkflowMapRunCounts, { description: 'Items by state (a child of an ItemBatcher carries several).' })
+  itemCounts(@Root() r: WorkflowMapRunEntity): MapRunCounts {
+    return mapRunCounts(r).itemCounts;
+  }
+
+  @FieldResolver(() => WorkflowMapRunCounts, { description: 'Child jobs by state.' })
+  executionCounts(@Root() r: WorkflowMapRunEntity): MapRunCounts {
+    return mapRunCounts(r).executionCounts;
+  }
+
+  @FieldResolver(() => WorkflowJob, { nullable: true, description: 'The job whose Map state started the run.' })
+  job(@Root() r: WorkflowMapRunEntity, @Ctx() ctx: RequestContext): Promise<WorkflowJobEntity | null> {
+    return ctx.services.workflowJobs.byId(ctx, r.jobId);
   }
 }
 
@@ -180,6 +303,76 @@ export class WorkflowMutationResolver {
     return { arn: input.arn, definition: await ctx.services.workflowDefinitions.delete(ctx, input.arn) };
   }
 
+  @Mutation(() => PublishWorkflowDefinitionVersionPayload, {
+    description: 'Publish the definition\'s current revision as a version (the same revision again answers its version).',
+  })
+  async publishWorkflowDefinitionVersion(
+    @Arg('input', () => PublishWorkflowDefinitionVersionInput) input: PublishWorkflowDefinitionVersionInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<{ version: WorkflowDefinitionVersionEntity }> {
+    const version = await ctx.services.workflowVersions.publish(ctx, { stateMachineArn: input.arn, revisionId: opt(input.revisionId), description: opt(input.description) });
+    return { version };
+  }
+
+  @Mutation(() => DeleteWorkflowDefinitionVersionPayload, { description: 'Delete a version (its running jobs go on); not while an alias routes to it.' })
+  async deleteWorkflowDefinitionVersion(
+    @Arg('input', () => DeleteWorkflowDefinitionVersionInput) input: DeleteWorkflowDefinitionVersionInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<{ arn: string }> {
+    await ctx.services.workflowVersions.deleteVersion(ctx, input.arn);
+    return { arn: input.arn };
+  }
+
+  @Mutation(() => CreateWorkflowDefinitionAliasPayload, { description: 'Create an alias routing starts to one or two versions (idempotent for the same configuration).' })
+  async createWorkflowDefinitionAlias(
+    @Arg('input', () => CreateWorkflowDefinitionAliasInput) input: CreateWorkflowDefinitionAliasInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<{ alias: WorkflowDefinitionAliasEntity }> {
+    const alias = await ctx.services.workflowVersions.createAlias(ctx, {
+      name: input.name,
+      description: opt(input.description),
+      routingConfiguration: input.routing.map((r) => ({ stateMachineVersionArn: r.versionArn, weight: r.weight })),
+    });
+    return { alias };
+  }
+
+  @Mutation(() => UpdateWorkflowDefinitionAliasPayload, { description: 'Change an alias\'s description and/or routing.' })
+  async updateWorkflowDefinitionAlias(
+    @Arg('input', () => UpdateWorkflowDefinitionAliasInput) input: UpdateWorkflowDefinitionAliasInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<{ alias: WorkflowDefinitionAliasEntity }> {
+    const alias = await ctx.services.workflowVersions.updateAlias(ctx, {
+      stateMachineAliasArn: input.arn,
+      description: opt(input.description),
+      routingConfiguration: input.routing ? input.routing.map((r) => ({ stateMachineVersionArn: r.versionArn, weight: r.weight })) : undefined,
+    });
+    return { alias };
+  }
+
+  @Mutation(() => DeleteWorkflowDefinitionAliasPayload, { description: 'Delete an alias (its versions stay).' })
+  async deleteWorkflowDefinitionAlias(
+    @Arg('input', () => DeleteWorkflowDefinitionAliasInput) input: DeleteWorkflowDefinitionAliasInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<{ arn: string }> {
+    await ctx.services.workflowVersions.deleteAlias(ctx, input.arn);
+    return { arn: input.arn };
+  }
+
+  @Mutation(() => TagWorkflowDefinitionPayload, { description: 'Add tags to a definition or give existing keys new values (at most 50 tags in all).' })
+  async tagWorkflowDefinition(@Arg('input', () => TagWorkflowDefinitionInput) input: TagWorkflowDefinitionInput, @Ctx() ctx: RequestContext): Promise<{ definition: WorkflowDefinitionEntity }> {
+    await ctx.services.workflowTags.tag(ctx, { resourceArn: input.arn, tags: input.tags.map((t) => ({ key: t.key, value: t.value ?? '' })) });
+    return { definition: await ctx.services.workflowDefinitions.describe(ctx, input.arn) };
+  }
+
+  @Mutation(() => UntagWorkflowDefinitionPayload, { description: 'Remove tags of a definition by key.' })
+  async untagWorkflowDefinition(
+    @Arg('input', () => UntagWorkflowDefinitionInput) input: UntagWorkflowDefinitionInput,
+    @Ctx() ctx: RequestContext,
+  ): Promise<{ definition: WorkflowDefinitionEntity }> {
+    await ctx.services.workflowTags.untag(ctx, { resourceArn: input.arn, tagKeys: input.keys });
+    return { definition: await ctx.services.workflowDefinitions.describe(ctx, input.arn) };
+  }
+
   @Mutation(() => StartWorkflowJobPayload, { description: 'Start a job of a definition with a JSON input.' })
   async startWorkflowJob(
     @Arg('input', () => StartWorkflowJobInput) input: StartWorkflowJobInput,
@@ -200,4 +393,14 @@ export class WorkflowMutationResolver {
   }
 }
 
-export const WORKFLOW_RESOLVERS = [WorkflowDefinitionResolver, WorkflowJobResolver, WorkflowMutationResolver, WorkflowJobTasksResolver, WorkflowActivityResolver, WorkflowConnectionResolver] as const;
+export const WORKFLOW_RESOLVERS = [
+  WorkflowDefinitionResolver,
+  WorkflowJobResolver,
+  WorkflowMutationResolver,
+  WorkflowDefinitionAliasResolver,
+  WorkflowAliasRouteResolver,
+  WorkflowMapRunResolver,
+  WorkflowJobTasksResolver,
+  WorkflowActivityResolver,
+  WorkflowConnectionResolver,
+] as const;

@@ -4,6 +4,7 @@
  */
 import type { WorkflowDefinitionEntity, WorkflowJobEntity, WorkflowMapRunEntity } from '../../../entities/workflow';
 import { definitionVariableReferences } from '../../services/workflow/definitions.service';
+import { mapRunCounts } from '../../services/workflow/map-runs';
 import type { JobEvent, WorkflowJobService } from '../../services/workflow/jobs.service';
 
 export const epochSeconds = (d: Date): number => d.getTime() / 1000;
@@ -107,8 +108,6 @@ export function presentMapRunItem(r: WorkflowMapRunEntity, executionArn: string)
 }
 
 export function presentMapRun(r: WorkflowMapRunEntity, executionArn: string) {
-  const pendingChildren = r.childTotal - r.started;
-  const pendingItems = r.itemTotal - r.itemsStarted;
   return compact({
     mapRunArn: r.arn,
     executionArn,
@@ -118,30 +117,7 @@ export function presentMapRun(r: WorkflowMapRunEntity, executionArn: string) {
     maxConcurrency: r.maxConcurrency,
     toleratedFailurePercentage: r.toleratedFailurePercentage ?? 0,
     toleratedFailureCount: r.toleratedFailureCount ?? 0,
-    itemCounts: {
-      pending: pendingItems,
-      running: r.itemsRunning,
-      succeeded: r.itemsSucceeded,
-      failed: r.itemsFailed,
-      timedOut: r.itemsTimedOut,
-      aborted: r.itemsAborted,
-      total: r.itemTotal,
-      resultsWritten: 0,
-      failuresNotRedrivable: 0,
-      pendingRedrive: 0,
-    },
-    executionCounts: {
-      pending: pendingChildren,
-      running: r.running,
-      succeeded: r.succeeded,
-      failed: r.failed,
-      timedOut: r.timedOut,
-      aborted: r.aborted,
-      total: r.childTotal,
-      resultsWritten: 0,
-      failuresNotRedrivable: 0,
-      pendingRedrive: 0,
-    },
+    ...mapRunCounts(r),
     redriveCount: 0,
   });
 }

@@ -13,7 +13,7 @@ import { withTransaction } from '../../context';
 import { queryRows, sqlFor } from '../../db/rows';
 import { isPostgres, lockedFindOne } from '../../db/transaction';
 import { ConflictError, NotFoundError, quoteInput, UnavailableError, ValidationError } from '../../errors/app-error';
-import { DEFAULT_PAGE_SIZE, keysetPage, Page, PageArgs, validatePageArgs } from '../common/pagination';
+import { DEFAULT_PAGE_SIZE, encodeCursor, keysetPage, Page, PageArgs, validatePageArgs } from '../common/pagination';
 import { jobVisibilityFilter, jobVisible, requireWorkflowAccess } from './access';
 import { closeOpenTasks } from './activities.service';
 import { Checkpoint, decodeCheckpoint, encodeCheckpoint, redrivable, redriveCheckpoint } from './engine';
@@ -601,6 +601,33 @@ export class WorkflowJobService {
     const more = rows.length > size;
     const items = more ? rows.slice(0, size) : rows;
     return { items, nextToken: more ? encodePageToken(key, 'ListMapRuns', [args.executionArn], [items[items.length - 1].id]) : undefined };
+  }
+
+  /**
+   * The Map Runs of a job the caller read (so may see), oldest first, with Relay paging: the graph's `mapRuns`. A
+   * first page comes from the request's loader (one statement for a page of jobs); pages after a cursor on their own.
+   */
+  async mapRunsPage(ctx: RequestContext, job: Pick<WorkflowJobEntity, 'id'>, args: PageArgs): Promise<Page<WorkflowMapRunEntity>> {
+    requireWorkflowAccess(ctx, 'read');
+    const { size, backward } = validatePageArgs(args, DEFAULT_PAGE_SIZE);
+    if (backward || args.after || args.before) {
+      const qb = ctx.db.getRepository(WorkflowMapRunEntity).createQueryBuilder('r').where('r.job_id = :job', { job: job.id });
+      return keysetPage(qb, args, { property: 'id', direction: 'ASC' }, DEFAULT_PAGE_SIZE);
+    }
+    const rows = await ctx.loaders.workflowMapRunsFirst.load(`${job.id}:${size + 1}`);
+    return {
+      items: rows.slice(0, size),
+      hasNextPage: rows.length > size,
+      hasPreviousPage: false,
+      cursorOf: (r) => encodeCursor(r.id, r.id),
+      totalCount: () => ctx.loaders.workflowMapRunCount.load(job.id),
+    };
+  }
+
+  /** The Map Run a child job (one the caller read) belongs to; null for a job that is no Map Run's child. */
+  async mapRunOf(ctx: RequestContext, job: Pick<WorkflowJobEntity, 'mapRunId'>): Promise<WorkflowMapRunEntity | null> {
+    requireWorkflowAccess(ctx, 'read');
+    return job.mapRunId == null ? null : ctx.loaders.workflowMapRunById.load(job.mapRunId);
   }
 
   /** DescribeMapRun: a run the viewer may see (its parent job's visibility). */

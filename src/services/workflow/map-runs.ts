@@ -316,6 +316,52 @@ export class JobMapRuns implements MapRuns {
 
 /* ------------------------------------------------------------------------------------------------ the API */
 
+export interface MapRunCounts {
+  pending: number;
+  running: number;
+  succeeded: number;
+  failed: number;
+  timedOut: number;
+  aborted: number;
+  total: number;
+  resultsWritten: number;
+  failuresNotRedrivable: number;
+  pendingRedrive: number;
+}
+
+/**
+ * DescribeMapRun's itemCounts and executionCounts of a run (the same for the graph): pending = not started yet;
+ * nothing is written to S3 here (resultsWritten 0).
+ */
+export function mapRunCounts(r: WorkflowMapRunEntity): { itemCounts: MapRunCounts; executionCounts: MapRunCounts } {
+  return {
+    itemCounts: {
+      pending: r.itemTotal - r.itemsStarted,
+      running: r.itemsRunning,
+      succeeded: r.itemsSucceeded,
+      failed: r.itemsFailed,
+      timedOut: r.itemsTimedOut,
+      aborted: r.itemsAborted,
+      total: r.itemTotal,
+      resultsWritten: 0,
+      failuresNotRedrivable: 0,
+      pendingRedrive: 0,
+    },
+    executionCounts: {
+      pending: r.childTotal - r.started,
+      running: r.running,
+      succeeded: r.succeeded,
+      failed: r.failed,
+      timedOut: r.timedOut,
+      aborted: r.aborted,
+      total: r.childTotal,
+      resultsWritten: 0,
+      failuresNotRedrivable: 0,
+      pendingRedrive: 0,
+    },
+  };
+}
+
 export function mapRunDoesNotExist(arn: string): NotFoundError {
   return new NotFoundError(`Resource not found: ${quoteInput(arn)}`, { domainCode: WORKFLOW_CODES.MAP_RUN_NOT_FOUND });
 }

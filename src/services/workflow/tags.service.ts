@@ -109,6 +109,16 @@ export class WorkflowTagService {
     return rows.map((r) => ({ key: r.key, value: r.value }));
   }
 
+  /**
+   * The tags of a definition the caller read (the graph's `tags`): one statement for a list of definitions. An
+   * activity's through its ARN too.
+   */
+  async tagsOf(ctx: RequestContext, resource: { arn: string }): Promise<Tag[]> {
+    requireWorkflowAccess(ctx, 'read');
+    const rows = await ctx.loaders.workflowTagsOf.load(resource.arn);
+    return rows.map((r) => ({ key: r.key, value: r.value }));
+  }
+
   /** The tagged resource's ARN (a state machine or an activity), locked for a write; ResourceNotFound, InvalidArn. */
   private async resource(ctx: RequestContext, db: EntityManager, arn: string, write = true): Promise<string> {
     const notFound = () => new NotFoundError(`Resource not found: ${quoteInput(arn)}`, { domainCode: WORKFLOW_CODES.RESOURCE_NOT_FOUND });

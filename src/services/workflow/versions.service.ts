@@ -16,6 +16,8 @@ import { ALIAS_NAME, parseQualifiedDefinitionArn } from './arn';
 import { ListPage, listSize, stateMachineDoesNotExist } from './lists';
 import { WORKFLOW_CODES } from './error-codes';
 import { decodePageToken, encodePageToken, pageTokenKey } from './page-token';
+import { DEFAULT_PAGE_SIZE, encodeCursor, keysetPage, validatePageArgs } from '../common/pagination';
+import type { Page, PageArgs } from '../common/pagination';
 
 export const MAX_VERSIONS = 1000;
 export const MAX_ALIASES = 100;
@@ -160,6 +162,40 @@ export class WorkflowVersionService {
     const rows = await qb.orderBy('v.number', 'DESC').limit(size + 1).getMany();
     const items = rows.slice(0, size);
     return { items, nextToken: rows.length > size ? encodePageToken(key, 'ListStateMachineVersions', [name], [items[items.length - 1].number]) : undefined };
+  }
+
+  /**
+   * A definition's versions (one the caller read), newest first, with Relay paging: the graph's `versions`. A first
+   * page comes from the request's loader, so the first pages of a list of definitions are one statement; pages after
+   * a cursor are read on their own. Cursors are (number, id), the same either way.
+   */
+  async versionsPage(ctx: RequestContext, def: Pick<WorkflowDefinitionEntity, 'id'>, args: PageArgs): Promise<Page<WorkflowDefinitionVersionEntity>> {
+    requireWorkflowAccess(ctx, 'read');
+    const { size, backward } = validatePageArgs(args, DEFAULT_PAGE_SIZE);
+    if (backward || args.after || args.before) {
+      const qb = ctx.db.getRepository(WorkflowDefinitionVersionEntity).createQueryBuilder('v').where('v.definition_id = :id', { id: def.id });
+      return keysetPage(qb, args, { property: 'number', direction: 'DESC' }, DEFAULT_PAGE_SIZE);
+    }
+    const rows = await ctx.loaders.workflowVersionsFirst.load(`${def.id}:${size + 1}`);
+    return {
+      items: rows.slice(0, size),
+      hasNextPage: rows.length > size,
+      hasPreviousPage: false,
+      cursorOf: (v) => encodeCursor(v.number, v.id),
+      totalCount: () => ctx.loaders.workflowVersionCount.load(def.id),
+    };
+  }
+
+  /** A definition's aliases by name (at most 100): the graph's `aliases`, one statement for a list of definitions. */
+  async aliasesOf(ctx: RequestContext, def: Pick<WorkflowDefinitionEntity, 'id'>): Promise<WorkflowDefinitionAliasEntity[]> {
+    requireWorkflowAccess(ctx, 'read');
+    return ctx.loaders.workflowAliasesOf.load(def.id);
+  }
+
+  /** A version by ARN (an alias's route; null once deleted, which an alias's routes prevent). */
+  async versionByArn(ctx: RequestContext, arn: string): Promise<WorkflowDefinitionVersionEntity | null> {
+    requireWorkflowAccess(ctx, 'read');
+    return ctx.loaders.workflowVersionByArn.load(arn);
   }
 
   /** Delete a version (running jobs of it go on); one an alias routes to -> ConflictException; none -> success. */
