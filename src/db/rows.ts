@@ -419,6 +419,20 @@ function hydratorOf<T extends ObjectLiteral>(ds: DataSource, entity: new () => T
   return h as EntityHydrator<T>;
 }
 
+/** The key of a column subset, kept per subset object: callers pass a few constant lists, on every request. */
+const subsetKeys = new WeakMap<object, string>();
+
+function subsetKey(properties: Iterable<string> | undefined): string {
+  if (!properties) return '*';
+  let k = subsetKeys.get(properties);
+  if (k === undefined) {
+    k = [...new Set(properties)].sort().join(',');
+    // Only lists that cannot change afterwards are kept by identity.
+    if (Object.isFrozen(properties)) subsetKeys.set(properties, k);
+  }
+  return k;
+}
+
 /**
  * The columns of `entity` selected from `alias` as `prefix` + column name, and their hydration (compiled once
  * per entity and dialect, `compileHydrator`). Relation objects are not loaded (foreign keys are plain columns
@@ -439,11 +453,11 @@ export function entityColumns<T extends ObjectLiteral>(
   const ds = dataSourceOf(db);
   let byKey = cache.get(ds);
   if (!byKey) cache.set(ds, (byKey = new Map()));
-  const wanted = properties ? new Set<string>(properties) : undefined;
-  const subset = wanted ? [...wanted].sort().join(',') : '*';
+  const subset = subsetKey(properties);
   const key = `${entity.name}\u0000${alias}\u0000${prefix}\u0000${subset}`;
   const hit = byKey.get(key);
   if (hit) return hit as EntityColumns<T>;
+  const wanted = properties ? new Set<string>(properties) : undefined;
   const meta: EntityMetadata = ds.getMetadata(entity);
   if (wanted) {
     for (const p of wanted) if (!meta.findColumnWithPropertyPath(p)) throw new Error(`entityColumns: ${entity.name} has no column property ${p}`);

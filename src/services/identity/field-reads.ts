@@ -28,7 +28,7 @@ export const REPOSITORY_FIELD_READS: FieldReads<keyof RepositoryEntity & string>
  * What a repository list reads when its caller needs no more: what lists of names show (name, privacy, owner) and
  * the page's own needs (the cursor's sort key and id).
  */
-export const REPOSITORY_LIST_COLUMNS: readonly (keyof RepositoryEntity & string)[] = ['id', 'ownerId', 'name', 'nameLower', 'private'];
+export const REPOSITORY_LIST_COLUMNS: readonly (keyof RepositoryEntity & string)[] = Object.freeze(['id', 'ownerId', 'name', 'nameLower', 'private'] as const);
 
 /**
  * What each User field reads of its account (resolvers/identity UserResolver and the User type's plain fields).
@@ -46,4 +46,4 @@ export const USER_FIELD_READS: FieldReads<keyof AccountEntity & string> = {
 };
 
 /** What a list reads of the accounts it names (an alert's assignee, ...) when the fields shown need no more. */
-export const ACCOUNT_LIST_COLUMNS: readonly (keyof AccountEntity & string)[] = ['id', 'login', 'type', 'name'];
+export const ACCOUNT_LIST_COLUMNS: readonly (keyof AccountEntity & string)[] = Object.freeze(['id', 'login', 'type', 'name'] as const);

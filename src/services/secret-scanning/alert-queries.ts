@@ -76,7 +76,7 @@ export interface AlertIncludes {
  * its hash, the comment and the rarely shown flags and provider. Always with the keys the page itself needs:
  * the id and both sort columns (cursors), and the keys of the relations joined in.
  */
-export const ALERT_LIST_COLUMNS: ReadonlyArray<keyof SecretScanningAlertEntity & string> = [
+export const ALERT_LIST_COLUMNS: ReadonlyArray<keyof SecretScanningAlertEntity & string> = Object.freeze([
   'id',
   'repositoryId',
   'ownerId',
@@ -94,10 +94,10 @@ export const ALERT_LIST_COLUMNS: ReadonlyArray<keyof SecretScanningAlertEntity &
   'locationsCount',
   'createdAt',
   'updatedAt',
-];
+] as const);
 
 /** What a page reads of the first locations it names when its caller needs no more (the commit form's fields). */
-const FIRST_LOCATION_COLUMNS: ReadonlyArray<keyof SecretScanningLocationEntity & string> = ['id', ...FIRST_LOCATION_READS];
+const FIRST_LOCATION_COLUMNS: ReadonlyArray<keyof SecretScanningLocationEntity & string> = Object.freeze(['id' as const, ...FIRST_LOCATION_READS]);
 
 export type AlertUserField = 'assignedTo' | 'resolvedBy' | 'pushProtectionBypassedBy';
 
