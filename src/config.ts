@@ -94,6 +94,13 @@ export interface AppConfig {
   workflowHttpMaxResponseBytes: number;
   /** Jobs that may be open (RUNNING) at once (WORKFLOW_MAX_OPEN_JOBS, default 1,000,000 as Step Functions): more starts and redrives answer ExecutionLimitExceeded. */
   workflowMaxOpenJobs: number;
+  /**
+   * Longest an Express execution runs (WORKFLOW_EXPRESS_MAX_SECONDS, 1-300, default 300: Step Functions' five minutes),
+   * so a StartSyncExecution request ends by then: TIMED_OUT with States.Timeout.
+   */
+  workflowExpressMaxSeconds: number;
+  /** Express executions running in this process at once (WORKFLOW_EXPRESS_MAX_RUNNING, default 1,000): more starts answer ThrottlingException. */
+  workflowExpressMaxRunning: number;
 }
 
 export class ConfigError extends Error {
@@ -261,6 +268,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     workflowHttpTimeoutMs: parseRange('WORKFLOW_HTTP_TIMEOUT_SECONDS', env.WORKFLOW_HTTP_TIMEOUT_SECONDS, 60, 1, 600) * 1000,
     workflowHttpMaxResponseBytes: parseByteBound('WORKFLOW_HTTP_MAX_RESPONSE_BYTES', env.WORKFLOW_HTTP_MAX_RESPONSE_BYTES, 262_144),
     workflowMaxOpenJobs: parseRange('WORKFLOW_MAX_OPEN_JOBS', env.WORKFLOW_MAX_OPEN_JOBS, 1_000_000, 1, 100_000_000),
+    workflowExpressMaxSeconds: parseRange('WORKFLOW_EXPRESS_MAX_SECONDS', env.WORKFLOW_EXPRESS_MAX_SECONDS, 300, 1, 300),
+    workflowExpressMaxRunning: parseRange('WORKFLOW_EXPRESS_MAX_RUNNING', env.WORKFLOW_EXPRESS_MAX_RUNNING, 1000, 1, 100_000),
   };
 }
 

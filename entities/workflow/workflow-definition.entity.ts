@@ -31,7 +31,7 @@ export class WorkflowDefinitionEntity {
   roleArn: string;
 
   @Column({ type: 'varchar', length: 16, default: 'STANDARD' })
-  type: 'STANDARD';
+  type: 'STANDARD' | 'EXPRESS';
 
   @Column({ type: 'varchar', length: 16, default: 'ACTIVE' })
   status: WorkflowDefinitionStatus;

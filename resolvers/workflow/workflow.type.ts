@@ -40,7 +40,10 @@ registerEnumType(WorkflowDefinitionStatusEnum, {
 
 export const WorkflowTypeEnum = enumFrom(WORKFLOW_TYPES);
 export type WorkflowTypeEnum = WorkflowType;
-registerEnumType(WorkflowTypeEnum, { name: 'WorkflowType', description: 'The kind of workflow; this gateway serves STANDARD workflows.' });
+registerEnumType(WorkflowTypeEnum, {
+  name: 'WorkflowType',
+  description: 'STANDARD: jobs that are stored with their history (up to a year); EXPRESS: executions of at most five minutes that keep no record (started over the Step Functions API: StartExecution, StartSyncExecution).',
+});
 
 export const WorkflowMapRunStatusEnum = enumFrom(WORKFLOW_MAP_RUN_STATUSES);
 export type WorkflowMapRunStatusEnum = WorkflowMapRunStatus;
@@ -190,7 +193,7 @@ export class CreateWorkflowDefinitionInput {
   @MaxLength(ARN_MAX)
   roleArn: string;
 
-  @Field(() => WorkflowTypeEnum, { nullable: true, description: 'STANDARD (the default).' }) @IsOptional() type?: WorkflowType | null;
+  @Field(() => WorkflowTypeEnum, { nullable: true, description: 'STANDARD (the default) or EXPRESS.' }) @IsOptional() type?: WorkflowType | null;
 }
 
 @InputType('UpdateWorkflowDefinitionInput', { description: 'At least one of definition and roleArn. Running jobs keep the text they started with.' })

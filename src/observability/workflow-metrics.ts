@@ -1,7 +1,7 @@
 /**
  * Workflow metrics on the app's registry: AWS operations by X-Amz-Target (only the operations the route table knows;
  * anything else is `unknown`, so clients cannot grow the label set), job counters of this instance (started,
- * succeeded, failed, timed out, aborted, redriven), open activity and callback tasks (read from the database when
+ * succeeded, failed, timed out, aborted, redriven), Express executions (counted and running), open activity and callback tasks (read from the database when
  * scraped), and GetActivityTask polls parked here.
  */
 import { Counter, Gauge, Histogram } from 'prom-client';
@@ -40,6 +40,25 @@ export function registerWorkflowMetrics(metrics: Metrics, deps: AppDeps): Workfl
     collect() {
       this.reset();
       for (const [event, n] of Object.entries(stats)) this.inc({ event }, n);
+    },
+  });
+  const express = deps.services.workflowExpress;
+  new Counter({
+    name: 'workflow_express_executions_total',
+    help: 'Express executions of this instance by event: started, succeeded, failed, timed_out, aborted (they are stored nowhere).',
+    labelNames: ['event'],
+    registers: [metrics.registry],
+    collect() {
+      this.reset();
+      for (const [event, n] of Object.entries(express.stats)) this.inc({ event }, n);
+    },
+  });
+  new Gauge({
+    name: 'workflow_express_executions_running',
+    help: 'Express executions running in this instance now (at most WORKFLOW_EXPRESS_MAX_RUNNING).',
+    registers: [metrics.registry],
+    collect() {
+      this.set(express.runningCount);
     },
   });
   new Gauge({

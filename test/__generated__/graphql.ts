@@ -60,7 +60,7 @@ export type CreateWorkflowDefinitionInput = {
   name: string;
   /** An IAM role ARN: arn:aws:iam::<account>:role/<name>. */
   roleArn: string;
-  /** STANDARD (the default). */
+  /** STANDARD (the default) or EXPRESS. */
   type?: WorkflowType | null | undefined;
 };
 
@@ -464,8 +464,9 @@ export type WorkflowTagInput = {
   value?: string | null | undefined;
 };
 
-/** The kind of workflow; this gateway serves STANDARD workflows. */
+/** STANDARD: jobs that are stored with their history (up to a year); EXPRESS: executions of at most five minutes that keep no record (started over the Step Functions API: StartExecution, StartSyncExecution). */
 export type WorkflowType =
+  | 'EXPRESS'
   | 'STANDARD';
 
 export type CalendarEventFieldsFragment = { id: string, databaseId: number, title: string, description: string, excerpt: string, slug: string, status: CalendarPostStatus, startDate: string, endDate: string, startDateUtc: string, endDateUtc: string, timezone: string, timezoneAbbr: string, allDay: boolean | null, cost: string, costMin: string | null, costMax: string | null, currencySymbol: string, currencyCode: string, currencyPosition: string, website: string, showMap: boolean | null, showMapLink: boolean | null, hideFromListings: boolean | null, sticky: boolean | null, featured: boolean | null, url: string, image: string | null, masked: boolean, authorId: number | null, venue: { id: string, databaseId: number, name: string, address: string, city: string, country: string, stateProvince: string, zip: string, geo: { lat: number, lng: number } | null } | null, organizers: Array<{ id: string, databaseId: number, name: string, email: string, phone: string, website: string }>, categories: Array<{ id: string, databaseId: number, name: string, slug: string, count: number }>, tags: Array<{ id: string, databaseId: number, name: string, slug: string, count: number }> };

@@ -155,7 +155,9 @@ describe('workflow GraphQL', () => {
       expect(await code(CreateWorkflowDefinitionDocument, input({ name: 'has space' }))).toBe('BAD_USER_INPUT/INVALID_NAME');
       expect(await code(CreateWorkflowDefinitionDocument, input({ name: 'x'.repeat(81) }))).toBe('BAD_USER_INPUT');
       expect(await code(CreateWorkflowDefinitionDocument, input({ roleArn: 'not-an-arn' }))).toBe('BAD_USER_INPUT/INVALID_ARN');
-      expect(await code(CreateWorkflowDefinitionDocument, input({ type: 'EXPRESS' }))).toBe('BAD_USER_INPUT');
+      // EXPRESS machines take no activities (nor .sync, .waitForTaskToken, Distributed Map).
+      const activity = '{"StartAt":"A","States":{"A":{"Type":"Task","Resource":"arn:aws:states:us-east-1:000000000000:activity:w","End":true}}}';
+      expect(await code(CreateWorkflowDefinitionDocument, input({ type: 'EXPRESS', definition: activity }))).toBe('BAD_USER_INPUT/INVALID_DEFINITION');
 
       expect(await code(WorkflowDefinitionDocument, { arn: 'nope' })).toBe('BAD_USER_INPUT/INVALID_ARN');
       expect(await code(WorkflowDefinitionDocument, { arn: 'arn:aws:states:us-east-1:000000000000:execution:a:b' })).toBe('BAD_USER_INPUT/INVALID_ARN');

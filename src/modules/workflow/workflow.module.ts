@@ -37,6 +37,7 @@ import { WORKFLOW_ROUTES } from '../../rest/aws/workflow.routes';
 import { WorkflowActivityService } from '../../services/workflow/activities.service';
 import { WorkflowConnectionService } from '../../services/workflow/connections.service';
 import { WorkflowDefinitionService } from '../../services/workflow/definitions.service';
+import { WorkflowExpressService } from '../../services/workflow/express.service';
 import { WorkflowJobService } from '../../services/workflow/jobs.service';
 import { WorkflowTagService } from '../../services/workflow/tags.service';
 import { WorkflowTestStateService } from '../../services/workflow/test-state.service';
@@ -62,6 +63,8 @@ export const workflowModule = defineModule({
       workflowTestState: new WorkflowTestStateService(definitions),
       /** workflow: jobs (executions): start, describe, list, stop, history; the runner plugs in with setHooks */
       workflowJobs: new WorkflowJobService(),
+      /** workflow: Express executions (StartSyncExecution; StartExecution of EXPRESS machines), run in memory, stored nowhere */
+      workflowExpress: new WorkflowExpressService(),
       /** workflow: activities, GetActivityTask long polls, task tokens (SendTask*) of activities and callbacks */
       workflowActivities: new WorkflowActivityService(),
       /** workflow: connections of HTTP tasks (admins manage them; secrets sealed like access keys) */
@@ -94,8 +97,11 @@ export const workflowModule = defineModule({
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     return (require('../../services/workflow/runner/setup') as typeof WorkflowRunning).startWorkflowRunning(deps);
   },
-  // The definition checker's threads end.
-  close: (services) => services.workflowDefinitions.close(),
+  // Running Express executions are aborted (they are not stored); the definition checker's threads end.
+  close: async (services) => {
+    await services.workflowExpress.close();
+    await services.workflowDefinitions.close();
+  },
 });
 
 export type WorkflowServices = ServicesOf<typeof workflowModule>;

@@ -14,6 +14,7 @@ export const WORKFLOW_AWS_ERRORS: Record<string, [string, number]> = {
   [WORKFLOW_CODES.STATE_MACHINE_ALREADY_EXISTS]: ['StateMachineAlreadyExists', 400],
   [WORKFLOW_CODES.STATE_MACHINE_DOES_NOT_EXIST]: ['StateMachineDoesNotExist', 400],
   [WORKFLOW_CODES.STATE_MACHINE_DELETING]: ['StateMachineDeleting', 400],
+  [WORKFLOW_CODES.STATE_MACHINE_TYPE_NOT_SUPPORTED]: ['StateMachineTypeNotSupported', 400],
   [WORKFLOW_CODES.EXECUTION_ALREADY_EXISTS]: ['ExecutionAlreadyExists', 400],
   [WORKFLOW_CODES.EXECUTION_DOES_NOT_EXIST]: ['ExecutionDoesNotExist', 400],
   [WORKFLOW_CODES.EXECUTION_NOT_RUNNING]: ['ValidationException', 400],

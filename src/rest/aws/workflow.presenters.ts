@@ -5,6 +5,7 @@
 import type { WorkflowDefinitionEntity, WorkflowJobEntity, WorkflowMapRunEntity } from '../../../entities/workflow';
 import { definitionVariableReferences } from '../../services/workflow/definitions.service';
 import { mapRunCounts } from '../../services/workflow/map-runs';
+import type { ExpressResult } from '../../services/workflow/express.service';
 import type { JobEvent, WorkflowJobService } from '../../services/workflow/jobs.service';
 
 export const epochSeconds = (d: Date): number => d.getTime() / 1000;
@@ -43,6 +44,26 @@ export function presentDefinitionForJob(d: Awaited<ReturnType<WorkflowJobService
     loggingConfiguration: { level: 'OFF', includeExecutionData: false },
     tracingConfiguration: { enabled: false },
     variableReferences: nonEmpty(d.variableReferences),
+  });
+}
+
+/** StartSyncExecution's answer (output only when it succeeded; METADATA_ONLY leaves the data out). */
+export function presentExpressResult(r: ExpressResult) {
+  return compact({
+    executionArn: r.executionArn,
+    stateMachineArn: r.stateMachineArn,
+    name: r.name,
+    startDate: epochSeconds(r.startDate),
+    stopDate: epochSeconds(r.stopDate),
+    status: r.status,
+    error: r.error,
+    cause: r.cause,
+    input: r.includedData ? r.input : undefined,
+    inputDetails: { included: r.includedData },
+    output: r.includedData ? r.output : undefined,
+    outputDetails: r.output !== undefined ? { included: r.includedData } : undefined,
+    traceHeader: r.traceHeader,
+    billingDetails: r.billingDetails,
   });
 }
 

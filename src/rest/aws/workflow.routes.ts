@@ -13,7 +13,7 @@ import { INSPECTION_LEVELS, MOCK_VALIDATION_MODES, type TestStateInput, type Tes
 import { parseRouting } from '../../services/workflow/versions.service';
 import { route, RestRoute } from '../route-table';
 import { BodySchema, bodySchema, decodeBody, MemberSchema } from './body';
-import { presentDefinition, presentDefinitionForJob, presentDefinitionItem, presentEvent, presentJob, presentJobItem, presentMapRun, presentMapRunItem, epochSeconds } from './workflow.presenters';
+import { presentDefinition, presentDefinitionForJob, presentExpressResult, presentDefinitionItem, presentEvent, presentJob, presentJobItem, presentMapRun, presentMapRunItem, epochSeconds } from './workflow.presenters';
 
 /** Activities and task tokens (activities.service.ts). */
 function ACTIVITY_OPERATIONS(): Op<any, any>[] {
@@ -238,15 +238,32 @@ const OPERATIONS: Op<any, any>[] = [
     handle: (ctx, b) => ctx.services.workflowDefinitions.list(ctx, { maxResults: b.maxResults, nextToken: b.nextToken }),
     present: (p) => ({ stateMachines: p.items.map(presentDefinitionItem), ...(p.nextToken ? { nextToken: p.nextToken } : {}) }),
   }),
-  op<{ stateMachineArn: string; name: string; input: string; traceHeader: string }, Awaited<ReturnType<RequestContext['services']['workflowJobs']['start']>>>({
+  op<{ stateMachineArn: string; name: string; input: string; traceHeader: string }, Awaited<ReturnType<RequestContext['services']['workflowJobs']['startExecution']>>>({
     operation: 'StartExecution',
     summary: 'Start a job (idempotent by name while it runs with the same input)',
     body: bodySchema(
       { stateMachineArn: arnMember, name: nameMember, input: { type: 'string', maxLength: 262_144 * 4 }, traceHeader: { type: 'string', maxLength: 256 } },
       ['stateMachineArn'],
     ),
-    handle: (ctx, b) => ctx.services.workflowJobs.start(ctx, { stateMachineArn: b.stateMachineArn!, name: b.name, input: b.input, traceHeader: b.traceHeader }),
-    present: (r) => ({ executionArn: r.job.arn, startDate: epochSeconds(r.job.startDate) }),
+    handle: (ctx, b) => ctx.services.workflowJobs.startExecution(ctx, { stateMachineArn: b.stateMachineArn!, name: b.name, input: b.input, traceHeader: b.traceHeader }),
+    present: (r) => ({ executionArn: r.executionArn, startDate: epochSeconds(r.startDate) }),
+  }),
+  op<{ stateMachineArn: string; name: string; input: string; traceHeader: string; includedData: string }, Awaited<ReturnType<RequestContext['services']['workflowExpress']['startSync']>>>({
+    operation: 'StartSyncExecution',
+    summary: 'Run an execution of an EXPRESS state machine to its end and answer its result (HTTP 200 also when it fails)',
+    body: bodySchema(
+      {
+        stateMachineArn: arnMember,
+        name: nameMember,
+        input: { type: 'string', maxLength: 262_144 * 4 },
+        traceHeader: { type: 'string', maxLength: 256 },
+        includedData: { type: 'string', enum: ['ALL_DATA', 'METADATA_ONLY'] },
+      },
+      ['stateMachineArn'],
+    ),
+    handle: (ctx, b) =>
+      ctx.services.workflowExpress.startSync(ctx, { stateMachineArn: b.stateMachineArn!, name: b.name, input: b.input, traceHeader: b.traceHeader, includedData: b.includedData }),
+    present: presentExpressResult,
   }),
   op<{ executionArn: string }, Awaited<ReturnType<RequestContext['services']['workflowJobs']['definitionFor']>>>({
     operation: 'DescribeStateMachineForExecution',

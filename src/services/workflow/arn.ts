@@ -2,6 +2,7 @@
  * Workflow ARNs and names, as Step Functions spells them:
  *   definition  arn:aws:states:<region>:<account>:stateMachine:<name>
  *   job         arn:aws:states:<region>:<account>:execution:<definitionName>:<jobName>
+ *   express job arn:aws:states:<region>:<account>:express:<definitionName>:<jobName>:<id> (refused where a job is read)
  * Region and account come from the config (WORKFLOW_REGION, WORKFLOW_ACCOUNT_ID). Names are 1–80 characters
  * without the characters AWS forbids (whitespace, brackets, wildcards, special characters, control characters).
  */
@@ -41,6 +42,11 @@ export function jobArn(config: ArnConfig, definitionName: string, jobName: strin
   return `arn:aws:states:${config.workflowRegion}:${config.workflowAccountId}:execution:${definitionName}:${jobName}`;
 }
 
+/** An Express execution: `…:express:<definition>:<name>:<id>` (a name may be reused at once, the id tells them apart). */
+export function expressJobArn(config: ArnConfig, definitionName: string, jobName: string, id: string): string {
+  return `arn:aws:states:${config.workflowRegion}:${config.workflowAccountId}:express:${definitionName}:${jobName}:${id}`;
+}
+
 function invalidArn(arn: string): ValidationError {
   return new ValidationError(`Invalid Arn: 'Resource type not valid in this context: ${arn.length > 100 ? quoteInput(arn, '') : arn}'`, {
     domainCode: WORKFLOW_CODES.INVALID_ARN,
@@ -59,6 +65,10 @@ function parseArn(config: ArnConfig, arn: string, kind: 'stateMachine' | 'execut
   // arn : partition : service : region : account : type : name [: name]
   if (parts.length < 6 || parts[0] !== 'arn' || !/^aws(-[a-z]+)*$/.test(parts[1]) || parts[2] !== 'states') throw invalidArn(arn);
   if (!/^[a-z]{2}(-[a-z]+)+-\d{1,2}$/.test(parts[3]) || !/^\d{12}$/.test(parts[4])) throw invalidArn(arn);
+  // Step Functions keeps nothing an API could read of an Express execution: its ARN is refused by type.
+  if (kind === 'execution' && parts[5] === 'express') {
+    throw new ValidationError("Invalid Arn: 'Resource type not valid in this context: express'", { domainCode: WORKFLOW_CODES.INVALID_ARN });
+  }
   if (parts[5] !== kind) throw invalidArn(arn);
   const names = parts.slice(6);
   // A Map Run's children and the run itself are named `<definition>/<label>:<name>` (the label is the Map's).

@@ -244,6 +244,56 @@ function distributedMapProblems(doc: StatesDoc, at: string): Diagnostic[] {
   return out;
 }
 
+/**
+ * What Step Functions refuses in an EXPRESS state machine (its executions run at most five minutes and keep no
+ * history to wait on): activity tasks, the `.sync` and `.waitForTaskToken` integration patterns, and Distributed
+ * Map states. Nested Parallel branches and Map processors are walked too. A text that is not a JSON object has none
+ * (the general check answers for it).
+ */
+export function expressProblems(text: string): Diagnostic[] {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    return [];
+  }
+  return doc !== null && typeof doc === 'object' && !Array.isArray(doc) ? expressWalk(doc as StatesDoc, '') : [];
+}
+
+function expressWalk(doc: StatesDoc, at: string): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const [name, raw] of Object.entries(doc.States ?? {})) {
+    if (!raw || typeof raw !== 'object') continue;
+    const state = raw as Record<string, unknown>;
+    const path = `${at}/States/${name}`;
+    const resource = state.Resource;
+    if (state.Type === 'Task' && typeof resource === 'string') {
+      const ext = externalKind(resource);
+      if (ext?.kind === 'activity') out.push(error('SCHEMA_VALIDATION_FAILED', 'Express state machine does not support Activity ARN', `${path}/Resource`));
+      else if (ext?.kind === 'callback' || resource.endsWith('.waitForTaskToken')) {
+        out.push(error('SCHEMA_VALIDATION_FAILED', "Express state machine does not support '.waitForTaskToken' service integration", `${path}/Resource`));
+      } else if (/\.sync(:\d+)?$/.test(resource)) out.push(error('SCHEMA_VALIDATION_FAILED', "Express state machine does not support '.sync' service integration", `${path}/Resource`));
+    }
+    const proc = state.ItemProcessor as Record<string, unknown> | undefined;
+    const pc = proc && typeof proc === 'object' ? (proc.ProcessorConfig as Record<string, unknown> | undefined) : undefined;
+    if (state.Type === 'Map' && pc && typeof pc === 'object' && pc.Mode === 'DISTRIBUTED') {
+      out.push(error('SCHEMA_VALIDATION_FAILED', 'Express state machine does not support Map states in DISTRIBUTED mode', `${path}/ItemProcessor/ProcessorConfig/Mode`));
+    }
+    if (Array.isArray(state.Branches)) state.Branches.forEach((b, i) => b && typeof b === 'object' && out.push(...expressWalk(b as StatesDoc, `${path}/Branches/${i}`)));
+    for (const key of ['ItemProcessor', 'Iterator'] as const) {
+      const p = state[key];
+      if (p && typeof p === 'object') out.push(...expressWalk(p as StatesDoc, `${path}/${key}`));
+    }
+  }
+  return out;
+}
+
+/** InvalidDefinition when an EXPRESS definition uses what Express workflows do not support. */
+export function requireExpressDefinition(text: string): void {
+  const problems = expressProblems(text);
+  if (problems.length) throw invalid(describe(problems));
+}
+
 /** Diagnostics as one InvalidDefinition message (`CODE: message at /location; ...`), at most MAX_REPORTED. */
 export function describe(diagnostics: Diagnostic[]): string {
   // messages quote client text already clipped; a location is a path of client-chosen state names

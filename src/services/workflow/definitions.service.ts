@@ -18,13 +18,14 @@ import { type Diagnostic, variableReferences } from './definition-check-language
 import { definitionArn, parseDefinitionArn, parseQualifiedDefinitionArn, requireRoleArn, requireValidName } from './arn';
 import { DefinitionCheckPool } from './definition-check-pool';
 import type { CheckedDefinition } from './definition-check';
+import { expressProblems, requireExpressDefinition } from './definition-check';
 import { WORKFLOW_CODES } from './error-codes';
 import { decodePageToken, encodePageToken, pageTokenKey } from './page-token';
 import { checkTags, deleteTagsOf, putTags, Tag } from './tags.service';
 import { publishLocked } from './versions.service';
 import { TextKeyedCache } from './text-cache';
 
-export const WORKFLOW_TYPES = ['STANDARD'] as const;
+export const WORKFLOW_TYPES = ['STANDARD', 'EXPRESS'] as const;
 export type WorkflowType = (typeof WORKFLOW_TYPES)[number];
 
 
@@ -32,7 +33,7 @@ export interface CreateDefinitionInput {
   name: string;
   definition: string;
   roleArn: string;
-  /** Only STANDARD (the default) is served. */
+  /** STANDARD (the default) or EXPRESS (express.service.ts runs its executions). */
   type?: string;
   /** Publish the new definition as version 1 (its ARN is returned as `version`). */
   publish?: boolean;
@@ -66,7 +67,7 @@ import type { ListArgs, ListPage } from './lists';
 
 function checkType(type: string | undefined): WorkflowType {
   if (type === undefined || type === 'STANDARD') return 'STANDARD';
-  if (type === 'EXPRESS') throw new ValidationError('Only STANDARD workflows are served by this gateway (type EXPRESS is not supported)');
+  if (type === 'EXPRESS') return 'EXPRESS';
   throw new ValidationError(
     `1 validation error detected: Value ${quoteInput(type)} at 'type' failed to satisfy constraint: Member must satisfy enum value set: [STANDARD, EXPRESS]`,
   );
@@ -117,7 +118,7 @@ export class WorkflowDefinitionService {
    */
   async validate(ctx: RequestContext, input: ValidateDefinitionInput): Promise<DefinitionValidation> {
     requireWorkflowAccess(ctx, 'read');
-    if (input.type !== undefined && input.type !== 'STANDARD' && input.type !== 'EXPRESS') checkType(input.type);
+    const type = checkType(input.type);
     const severity = input.severity ?? 'ERROR';
     if (severity !== 'ERROR' && severity !== 'WARNING') {
       throw new ValidationError(`1 validation error detected: Value ${quoteInput(severity)} at 'severity' failed to satisfy constraint: Member must satisfy enum value set: [ERROR, WARNING]`);
@@ -128,7 +129,9 @@ export class WorkflowDefinitionService {
         `1 validation error detected: Value '${input.maxResults}' at 'maxResults' failed to satisfy constraint: Member must have value less than or equal to ${MAX_VALIDATION_RESULTS}`,
       );
     }
-    const { diagnostics } = await this.checker.diagnose(input.definition, { httpAllow: ctx.config.workflowHttpAllow });
+    const checked = await this.checker.diagnose(input.definition, { httpAllow: ctx.config.workflowHttpAllow });
+    // An EXPRESS definition's own refusals (activities, .sync, .waitForTaskToken, Distributed Map) come first.
+    const diagnostics = type === 'EXPRESS' ? [...expressProblems(input.definition), ...checked.diagnostics] : checked.diagnostics;
     const shown = diagnostics.filter((d) => severity === 'WARNING' || d.severity === 'ERROR');
     return {
       result: diagnostics.some((d) => d.severity === 'ERROR') ? 'FAIL' : 'OK',
@@ -142,9 +145,11 @@ export class WorkflowDefinitionService {
     const userId = requireWorkflowAccess(ctx, 'write');
     const name = requireValidName(input.name);
     checkPublish(input);
+    const type = checkType(input.type);
+    // Express refusals first: a `.sync` resource would otherwise read as an unknown task of the gateway.
+    if (type === 'EXPRESS') requireExpressDefinition(input.definition);
     const checked = await this.checker.check(input.definition, { httpAllow: ctx.config.workflowHttpAllow });
     const roleArn = requireRoleArn(input.roleArn);
-    const type = checkType(input.type);
     const tags = checkTags(input.tags ?? []);
     const arn = definitionArn(ctx.config, name);
     return withTransaction(ctx, async (tx) => {
@@ -222,6 +227,8 @@ export class WorkflowDefinitionService {
       if (row.status === 'DELETING') {
         throw new ConflictError(`State Machine is being deleted: ${quoteInput(input.arn)}`, { domainCode: WORKFLOW_CODES.STATE_MACHINE_DELETING });
       }
+      // A machine's type never changes: an EXPRESS machine's new text must be one Express runs.
+      if (checked !== undefined && row.type === 'EXPRESS') requireExpressDefinition(checked.text);
       const changed = (checked !== undefined && checked.text !== row.definition) || (roleArn !== undefined && roleArn !== row.roleArn);
       if (changed) {
         const patch = {

@@ -14,6 +14,8 @@ export const WORKFLOW_CODES = {
   STATE_MACHINE_DOES_NOT_EXIST: 'STATE_MACHINE_DOES_NOT_EXIST',
   /** The definition is being deleted (jobs still run): no new jobs. */
   STATE_MACHINE_DELETING: 'STATE_MACHINE_DELETING',
+  /** An operation the state machine's type has not: StartSyncExecution of a STANDARD one, ListExecutions or a job start over GraphQL of an EXPRESS one. */
+  STATE_MACHINE_TYPE_NOT_SUPPORTED: 'STATE_MACHINE_TYPE_NOT_SUPPORTED',
   EXECUTION_ALREADY_EXISTS: 'EXECUTION_ALREADY_EXISTS',
   EXECUTION_DOES_NOT_EXIST: 'EXECUTION_DOES_NOT_EXIST',
   /** StopExecution of a job that has already ended. */

@@ -226,6 +226,14 @@ export function definitionTimeoutSeconds(text: string): number | null {
   return t;
 }
 
+/** A job start of an EXPRESS definition outside the Step Functions API (GraphQL): Express executions are not jobs. */
+function expressNotJobs(arn: string): ValidationError {
+  return new ValidationError(
+    `State machine ${quoteInput(arn)} is of type EXPRESS: its executions keep no record a job could show; start them with StartExecution or StartSyncExecution (the Step Functions API)`,
+    { domainCode: WORKFLOW_CODES.STATE_MACHINE_TYPE_NOT_SUPPORTED },
+  );
+}
+
 export function executionDoesNotExist(arn: string): NotFoundError {
   return new NotFoundError(`Execution Does Not Exist: ${quoteInput(arn)}`, { domainCode: WORKFLOW_CODES.EXECUTION_DOES_NOT_EXIST });
 }
@@ -265,7 +273,7 @@ function nestingDepth(text: string): number {
   return deepest;
 }
 
-function lengthCheck(field: string, value: string | undefined, max: number): void {
+export function lengthCheck(field: string, value: string | undefined, max: number): void {
   if (value !== undefined && value.length > max) {
     throw new ValidationError(`1 validation error detected: Value at '${field}' failed to satisfy constraint: Member must have length less than or equal to ${max}`);
   }
@@ -304,6 +312,26 @@ export class WorkflowJobService {
    * The job and its first history event (ExecutionStarted) are written in one transaction.
    */
   async start(ctx: RequestContext, input: StartJobInput): Promise<{ job: WorkflowJobEntity; created: boolean }> {
+    const started = await this.startAny(ctx, input, false);
+    if ('express' in started) throw new Error('unreachable: an Express start was not refused');
+    return started;
+  }
+
+  /**
+   * StartExecution: a job of a STANDARD definition (`start`), or an asynchronous Express execution of an EXPRESS one
+   * (express.service.ts runs it; nothing is stored). The execution's ARN and start date.
+   */
+  async startExecution(ctx: RequestContext, input: StartJobInput): Promise<{ executionArn: string; startDate: Date }> {
+    const started = await this.startAny(ctx, input, true);
+    if ('express' in started) return started.express;
+    return { executionArn: started.job.arn, startDate: started.job.startDate };
+  }
+
+  private async startAny(
+    ctx: RequestContext,
+    input: StartJobInput,
+    express: boolean,
+  ): Promise<{ job: WorkflowJobEntity; created: boolean } | { express: { executionArn: string; startDate: Date } }> {
     const userId = requireWorkflowAccess(ctx, 'write');
     const qualified = parseQualifiedDefinitionArn(ctx.config, input.stateMachineArn);
     if (qualified === null) throw stateMachineDoesNotExist(input.stateMachineArn);
@@ -320,6 +348,11 @@ export class WorkflowJobService {
       if (!def) throw stateMachineDoesNotExist(input.stateMachineArn);
       if (def.status === 'DELETING') {
         throw new ConflictError(`State Machine is being deleted: ${quoteInput(input.stateMachineArn)}`, { domainCode: WORKFLOW_CODES.STATE_MACHINE_DELETING });
+      }
+      if (def.type === 'EXPRESS') {
+        // Express executions are not jobs (no row, no history): only the Step Functions API starts them.
+        if (!express) throw expressNotJobs(input.stateMachineArn);
+        return { expressOf: { def, target: await ctx.services.workflowVersions.startTarget(tx.db, def, input.stateMachineArn, qualified) } };
       }
       // A name the caller gave may be taken (the same start again, or another job). A generated one is a random UUID
       // drawn per attempt, so no job can have it: no lookup. Should the unique index still refuse it, writeTransaction
@@ -396,6 +429,10 @@ export class WorkflowJobService {
       });
       return { job, created: true };
     });
+    if ('expressOf' in result && result.expressOf) {
+      const { def, target } = result.expressOf;
+      return { express: ctx.services.workflowExpress.startAsync(ctx, { def, target, stateMachineArn: input.stateMachineArn, name: given, input: text, traceHeader: input.traceHeader }) };
+    }
     if (result.created) this.stats.started++;
     if (result.created && this.hooks.onStarted) {
       try {
@@ -544,8 +581,12 @@ export class WorkflowJobService {
         : decodePageToken(key, args.nextToken, 'ListExecutions', filter, (p): p is [number, number] =>
             p.length === 2 && Number.isSafeInteger(p[0]) && Number.isSafeInteger(p[1]) && (p[1] as number) > 0 && (p[1] as number) <= 2_147_483_647,
           );
-    const def = await ctx.db.getRepository(WorkflowDefinitionEntity).findOne({ where: { name: defName }, select: { id: true } });
+    const def = await ctx.db.getRepository(WorkflowDefinitionEntity).findOne({ where: { name: defName }, select: { id: true, type: true } });
     if (!def) throw stateMachineDoesNotExist(args.stateMachineArn!);
+    // Step Functions lists no Express executions (they keep no record).
+    if (def.type === 'EXPRESS') {
+      throw new ValidationError('This operation is not supported by this type of state machine (EXPRESS executions are not listed)', { domainCode: WORKFLOW_CODES.STATE_MACHINE_TYPE_NOT_SUPPORTED });
+    }
     // A Map Run's children are listed by their run (mapRunArn), not with the state machine's executions.
     const qb = ctx.db.getRepository(WorkflowJobEntity).createQueryBuilder('j').where('j.definition_id = :def', { def: def.id }).andWhere('j.map_run_id IS NULL');
     if (args.statusFilter) qb.andWhere('j.status = :status', { status: args.statusFilter });

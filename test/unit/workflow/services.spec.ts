@@ -137,12 +137,17 @@ describe('workflow services', () => {
     expect(await reason(defs().create(await as('alice'), { name: d.name, definition: PASS, roleArn: ROLE }))).toBe('ok');
   });
 
-  it('definition checks: TimeoutSeconds becomes a job deadline; EXPRESS is refused', async () => {
+  it('definition checks: TimeoutSeconds becomes a job deadline; EXPRESS machines are served without jobs', async () => {
     const withTimeout = '{"TimeoutSeconds":90,"StartAt":"A","States":{"A":{"Type":"Wait","Seconds":600,"End":true}}}';
     const d = await defs().create(await as('alice'), { name: uniq('timeout'), definition: withTimeout, roleArn: ROLE });
     const { job } = await jobs().start(await as('alice'), { stateMachineArn: d.arn });
     expect(job.deadline!.getTime() - job.startDate.getTime()).toBe(90_000);
-    expect(await reason(defs().create(await as('alice'), { name: uniq('x'), definition: PASS, roleArn: ROLE, type: 'EXPRESS' }))).toBe('BAD_USER_INPUT');
+    const express = await defs().create(await as('alice'), { name: uniq('x'), definition: PASS, roleArn: ROLE, type: 'EXPRESS' });
+    expect(express.type).toBe('EXPRESS');
+    // Express executions are no jobs: a job start (GraphQL's) is refused by the machine's type.
+    expect(await reason(jobs().start(await as('alice'), { stateMachineArn: express.arn }))).toBe('STATE_MACHINE_TYPE_NOT_SUPPORTED');
+    const activity = '{"StartAt":"A","States":{"A":{"Type":"Task","Resource":"arn:aws:states:us-east-1:000000000000:activity:w","End":true}}}';
+    expect(await reason(defs().create(await as('alice'), { name: uniq('x'), definition: activity, roleArn: ROLE, type: 'EXPRESS' }))).toBe('INVALID_DEFINITION');
     const deep = '{"a":'.repeat(5000) + '1' + '}'.repeat(5000);
     expect(await reason(defs().create(await as('alice'), { name: uniq('deep'), definition: deep, roleArn: ROLE }))).toBe('INVALID_DEFINITION');
   });
