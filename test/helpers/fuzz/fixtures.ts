@@ -53,6 +53,8 @@ export interface FuzzFixtures {
     taskTokens: { success: string[]; failure: string[]; heartbeat: string[] };
     versionArns: string[];
     aliasArns: string[];
+    /** EXPRESS machines (the StartSyncExecution rows'; not among stateMachineArns, which delete rows get). */
+    expressArns: string[];
   };
   /** Calendar values a client learns from the lists: ids and slugs per collection (events, venues, …). */
   calendar: Record<string, { ids: number[]; slugs: string[] }>;
@@ -278,9 +280,15 @@ async function seedWorkflow(t: TestApp, key: { accessKeyId: string; secretAccess
   for (const name of Array.from({ length: 16 }, (_, i) => `fuzz-alias-${i}`)) {
     aliasArns.push((await call('CreateStateMachineAlias', { name, routingConfiguration: [{ stateMachineVersionArn: versionArns[0], weight: 100 }] })).stateMachineAliasArn);
   }
+  // An EXPRESS machine per path of the StartSyncExecution row (Pass only: each sync execution ends at once).
+  const expressArns: string[] = [];
+  for (const name of ['fuzz-express', 'fuzz-express-2']) {
+    expressArns.push((await call('CreateStateMachine', { name, type: 'EXPRESS', roleArn, definition: JSON.stringify({ StartAt: 'P', States: { P: { Type: 'Pass', End: true } } }) })).stateMachineArn);
+  }
   return {
     versionArns,
     aliasArns,
+    expressArns,
     stateMachineArns: arns,
     executionArns: [...executionArns, parent],
     nextTokens,

@@ -267,6 +267,7 @@ function workflowRowValue(route: RestRoute<any, any>, name: string, fx: FuzzFixt
   const mine = (xs: string[]) => fc.constantFrom(...xs.filter((_, i) => i % 2 === (route.path === '/' ? 1 : 0)));
   if (op === 'RedriveExecution' && name === 'executionArn') return mine(fx.workflow.redrivableArns);
   if (op === 'TestState') return testStateValue(name);
+  if (op === 'StartSyncExecution' && name === 'stateMachineArn') return mine(fx.workflow.expressArns);
   if (name !== 'taskToken') return undefined;
   if (op === 'SendTaskSuccess') return mine(fx.workflow.taskTokens.success);
   if (op === 'SendTaskFailure') return mine(fx.workflow.taskTokens.failure);
