@@ -10,6 +10,7 @@ import { WORKFLOW_TASK_NAMES } from './runner/tasks';
 import { HTTP_INVOKE, PLAIN_HTTP_REFUSED } from './http/invoke';
 import { checkLanguage, checkWarnings, type Diagnostic } from './definition-check-language';
 import { compileAllowList, type AllowList } from './http/allow-list';
+import { installAslSchemaCache } from './asl-schema-check';
 
 export type { Diagnostic };
 
@@ -25,6 +26,8 @@ type AslValidator = (definition: unknown, options: { checkPaths: boolean; checkA
 // asl-validator ships no type declarations.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const aslValidator = require('asl-validator') as AslValidator;
+// Its schemas compiled once, not on every call (see the module).
+installAslSchemaCache();
 
 function invalid(detail: string): ValidationError {
   return new ValidationError(`Invalid State Machine Definition: '${detail}'`, { domainCode: WORKFLOW_CODES.INVALID_DEFINITION });

@@ -1,0 +1,116 @@
+/**
+ * Differential test of src/services/workflow/asl-schema-check.ts: asl-validator's own JSON Schema check (a new Ajv
+ * per call) and the cached one answer the same for valid definitions of every state type, in both query languages,
+ * and for random breakages of them.
+ */
+import fc from 'fast-check';
+import { cachedJsonSchemaErrors, originalJsonSchemaErrors } from '../../../src/services/workflow/asl-schema-check';
+import { diagnoseDefinition } from '../../../src/services/workflow/definition-check';
+
+type Doc = Record<string, unknown>;
+
+const DEFINITIONS: Doc[] = [
+  { StartAt: 'A', States: { A: { Type: 'Pass', Result: { x: 1 }, ResultPath: '$.r', Next: 'B' }, B: { Type: 'Succeed' } } },
+  {
+    Comment: 'every JSONPath state',
+    StartAt: 'T',
+    TimeoutSeconds: 60,
+    States: {
+      T: { Type: 'Task', Resource: 'arn:aws:states:::echo', Parameters: { 'a.$': '$.a', 'f.$': "States.Format('{}', $.a)" }, ResultSelector: { 'v.$': '$.v' }, Retry: [{ ErrorEquals: ['States.ALL'], MaxAttempts: 2, BackoffRate: 2 }], Catch: [{ ErrorEquals: ['States.TaskFailed'], Next: 'F', ResultPath: '$.err' }], Next: 'C' },
+      C: { Type: 'Choice', Choices: [{ Variable: '$.n', NumericGreaterThan: 3, Next: 'W' }, { And: [{ Variable: '$.s', StringEquals: 'x' }, { Not: { Variable: '$.b', BooleanEquals: true } }], Next: 'P' }], Default: 'M' },
+      W: { Type: 'Wait', SecondsPath: '$.wait', Next: 'P' },
+      P: { Type: 'Parallel', Branches: [{ StartAt: 'P1', States: { P1: { Type: 'Pass', End: true } } }], Next: 'M' },
+      M: { Type: 'Map', ItemsPath: '$.items', MaxConcurrency: 2, ItemProcessor: { ProcessorConfig: { Mode: 'INLINE' }, StartAt: 'I', States: { I: { Type: 'Pass', End: true } } }, Next: 'S' },
+      S: { Type: 'Succeed' },
+      F: { Type: 'Fail', Error: 'Broken', Cause: 'it broke' },
+    },
+  },
+  {
+    QueryLanguage: 'JSONata',
+    StartAt: 'A',
+    States: {
+      A: { Type: 'Pass', Output: '{% $states.input.a + 1 %}', Assign: { total: '{% $states.input.n %}' }, Next: 'C' },
+      C: { Type: 'Choice', Choices: [{ Condition: '{% $total > 2 %}', Next: 'M' }], Default: 'F' },
+      M: { Type: 'Map', Items: '{% [1, 2, 3] %}', ItemProcessor: { ProcessorConfig: { Mode: 'DISTRIBUTED', ExecutionType: 'STANDARD' }, StartAt: 'I', States: { I: { Type: 'Task', Resource: 'arn:aws:states:::echo', Arguments: { v: '{% $states.input %}' }, End: true } } }, End: true },
+      F: { Type: 'Fail', Error: '{% "E" & $string($total) %}' },
+    },
+  },
+];
+
+/** Breakages: a field removed, replaced by a value of another kind, a path or expression made invalid. */
+const BAD_VALUES: unknown[] = [null, 7, -1, 'x', '$.', '$$$', '{% (( %}', '{% $states.input %}', [], {}, true, 'arn:aws:states:::echo'];
+
+function paths(doc: unknown, at: string[] = [], out: string[][] = []): string[][] {
+  if (doc && typeof doc === 'object') {
+    for (const [k, v] of Object.entries(doc)) {
+      out.push([...at, k]);
+      paths(v, [...at, k], out);
+    }
+  }
+  return out;
+}
+
+function broken(doc: Doc, path: string[], value: unknown | undefined): Doc {
+  const copy = JSON.parse(JSON.stringify(doc)) as Doc;
+  let o = copy as Record<string, unknown>;
+  for (const k of path.slice(0, -1)) o = o[k] as Record<string, unknown>;
+  if (value === undefined) delete o[path[path.length - 1]];
+  else o[path[path.length - 1]] = value;
+  return copy;
+}
+
+/** The document as asl-validator hands it to the schema check: every state's QueryLanguage set (default JSONPath). */
+function asValidatorSees(doc: Doc): Doc {
+  const copy = JSON.parse(JSON.stringify(doc)) as Doc;
+  const language = typeof copy.QueryLanguage === 'string' ? copy.QueryLanguage : 'JSONPath';
+  const visit = (o: unknown): void => {
+    if (!o || typeof o !== 'object') return;
+    for (const [k, v] of Object.entries(o)) {
+      if (k === 'States' && v && typeof v === 'object' && !Array.isArray(v)) {
+        for (const state of Object.values(v)) if (state && typeof state === 'object' && !Array.isArray(state) && !(state as Doc).QueryLanguage) (state as Doc).QueryLanguage = language;
+      }
+      visit(v);
+    }
+  };
+  visit(copy);
+  return copy;
+}
+
+const OPTIONS = [{ checkPaths: true, checkArn: false }, { checkPaths: false, checkArn: true }];
+
+describe('asl-validator schema check, cached', () => {
+  const original = originalJsonSchemaErrors();
+
+  it('answers as asl-validator for valid definitions of every state type, in both query languages', () => {
+    for (const doc of DEFINITIONS) {
+      for (const opts of OPTIONS) {
+        const expected = original(asValidatorSees(doc), opts);
+        expect(expected).toEqual([]);
+        expect(cachedJsonSchemaErrors(asValidatorSees(doc), opts)).toEqual(expected);
+      }
+    }
+  });
+
+  it('answers as asl-validator for random breakages (same errors, same order)', () => {
+    const cases = fc.oneof(
+      ...DEFINITIONS.map((doc) => fc.tuple(fc.constant(doc), fc.constantFrom(...paths(doc)), fc.option(fc.constantFrom(...BAD_VALUES), { nil: undefined }), fc.constantFrom(...OPTIONS))),
+    );
+    let failing = 0;
+    fc.assert(
+      fc.property(cases, ([doc, path, value, opts]) => {
+        const d = asValidatorSees(broken(doc, path, value));
+        const expected = original(JSON.parse(JSON.stringify(d)), opts);
+        if (expected.length) failing++;
+        expect(cachedJsonSchemaErrors(JSON.parse(JSON.stringify(d)), opts)).toEqual(expected);
+      }),
+      { numRuns: 60, seed: 20261128 },
+    );
+    // The breakages do reach the error selection.
+    expect(failing).toBeGreaterThan(10);
+  });
+
+  it('is what the definition check uses: an invalid path is reported at its place', () => {
+    const d = diagnoseDefinition(JSON.stringify({ StartAt: 'A', States: { A: { Type: 'Pass', InputPath: '$$$', End: true } } }));
+    expect(d.detail).toMatch(/SCHEMA_VALIDATION_FAILED: \/States\/A\/InputPath is invalid/);
+  });
+});
