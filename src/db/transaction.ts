@@ -222,12 +222,21 @@ export async function writeTransaction<T>(db: EntityManager | DataSource, fn: (m
 }
 
 /**
- * Load one row for a read-modify-write: `SELECT … FOR UPDATE` on PostgreSQL (the row stays locked until the
- * transaction ends); on SQLite the write transaction already holds the database write lock.
- * Use it only inside writeTransaction.
+ * PostgreSQL's row lock strengths a read-modify-write can ask for: `update` (FOR UPDATE: the row may be deleted or
+ * its key changed; excludes every other lock), `no-key-update` (FOR NO KEY UPDATE: other columns change; lets
+ * `key-share` holders in) and `key-share` (FOR KEY SHARE: the row must stay, as a foreign key needs it; excludes
+ * only `update`).
  */
-export function lockedFindOne<E extends ObjectLiteral>(db: EntityManager, entity: EntityTarget<E>, where: FindOptionsWhere<E>): Promise<E | null> {
-  return db.getRepository(entity).findOne({ where, ...(isPostgres(db) ? { lock: { mode: 'pessimistic_write' as const } } : {}) });
+export type RowLock = 'update' | 'no-key-update' | 'key-share';
+const ROW_LOCK_MODES = { update: 'pessimistic_write', 'no-key-update': 'for_no_key_update', 'key-share': 'for_key_share' } as const;
+
+/**
+ * Load one row for a read-modify-write: `SELECT … FOR UPDATE` (or the weaker `lock` asked for) on PostgreSQL (the
+ * row stays locked until the transaction ends); on SQLite the write transaction already holds the database write
+ * lock. Use it only inside writeTransaction.
+ */
+export function lockedFindOne<E extends ObjectLiteral>(db: EntityManager, entity: EntityTarget<E>, where: FindOptionsWhere<E>, lock: RowLock = 'update'): Promise<E | null> {
+  return db.getRepository(entity).findOne({ where, ...(isPostgres(db) ? { lock: { mode: ROW_LOCK_MODES[lock] } } : {}) });
 }
 
 /**

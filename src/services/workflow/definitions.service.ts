@@ -10,7 +10,7 @@ import { WorkflowDefinitionAliasEntity, WorkflowDefinitionEntity, WorkflowDefini
 import type { RequestContext } from '../../context';
 import { withTransaction } from '../../context';
 import { queryRows, sqlFor } from '../../db/rows';
-import { isPostgres, lockedFindOne } from '../../db/transaction';
+import { isPostgres, lockedFindOne, RowLock } from '../../db/transaction';
 import { ConflictError, NotFoundError, quoteInput, ValidationError } from '../../errors/app-error';
 import { DEFAULT_PAGE_SIZE, keysetPage, Page, PageArgs } from '../common/pagination';
 import { requireDefinitionOwner, requireWorkflowAccess } from './access';
@@ -203,10 +203,10 @@ export class WorkflowDefinitionService {
   }
 
   /** The definition an ARN names, without an access check (callers checked). */
-  async find(db: EntityManager, ctx: RequestContext, arn: string, opts: { lock?: boolean } = {}): Promise<WorkflowDefinitionEntity> {
+  async find(db: EntityManager, ctx: RequestContext, arn: string, opts: { lock?: RowLock } = {}): Promise<WorkflowDefinitionEntity> {
     const name = parseDefinitionArn(ctx.config, arn);
     if (name === null) throw stateMachineDoesNotExist(arn);
-    const row = opts.lock ? await lockedFindOne(db, WorkflowDefinitionEntity, { name }) : await db.getRepository(WorkflowDefinitionEntity).findOne({ where: { name } });
+    const row = opts.lock ? await lockedFindOne(db, WorkflowDefinitionEntity, { name }, opts.lock) : await db.getRepository(WorkflowDefinitionEntity).findOne({ where: { name } });
     if (!row) throw stateMachineDoesNotExist(arn);
     return row;
   }
@@ -222,7 +222,9 @@ export class WorkflowDefinitionService {
     const roleArn = input.roleArn === undefined ? undefined : requireRoleArn(input.roleArn);
     parseDefinitionArn(ctx.config, input.arn);
     return withTransaction(ctx, async (tx) => {
-      const row = await this.find(tx.db, tx, input.arn, { lock: true });
+      // FOR NO KEY UPDATE: updates (and deletes) of the definition wait for each other, starts need not wait for
+      // them (a start takes the text committed when it reads it, as if it came first).
+      const row = await this.find(tx.db, tx, input.arn, { lock: 'no-key-update' });
       requireDefinitionOwner(tx, row, 'update');
       if (row.status === 'DELETING') {
         throw new ConflictError(`State Machine is being deleted: ${quoteInput(input.arn)}`, { domainCode: WORKFLOW_CODES.STATE_MACHINE_DELETING });

@@ -340,11 +340,10 @@ export class WorkflowJobService {
     const text = checkJobInput(input.input);
     lengthCheck('traceHeader', input.traceHeader, MAX_TRACE_HEADER);
     const result = await withTransaction(ctx, async (tx) => {
-      // FOR SHARE on PostgreSQL: starts of one definition do not wait for each other, a delete waits for them.
-      const def = await tx.db.getRepository(WorkflowDefinitionEntity).findOne({
-        where: { name: names },
-        ...(isPostgres(tx.db) ? { lock: { mode: 'pessimistic_read' as const } } : {}),
-      });
+      // FOR KEY SHARE on PostgreSQL: only a delete (FOR UPDATE) waits for a start, or a start for it; starts wait
+      // neither for each other nor for UpdateStateMachine (FOR NO KEY UPDATE), so a burst of both does not queue on
+      // the row (queued, they ran past the lock timeout under load and answered 503).
+      const def = await lockedFindOne(tx.db, WorkflowDefinitionEntity, { name: names }, 'key-share');
       if (!def) throw stateMachineDoesNotExist(input.stateMachineArn);
       if (def.status === 'DELETING') {
         throw new ConflictError(`State Machine is being deleted: ${quoteInput(input.stateMachineArn)}`, { domainCode: WORKFLOW_CODES.STATE_MACHINE_DELETING });
