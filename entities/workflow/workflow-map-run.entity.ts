@@ -106,6 +106,25 @@ export class WorkflowMapRunEntity {
   @Column({ name: 'items_aborted', type: 'integer', default: 0 })
   itemsAborted: number;
 
+  /**
+   * Redrives of the run (with its parent's RedriveExecution): how many, the last one's date, the children started
+   * before it (only those can wait to be redriven; later ones are new) and how many children / items still wait.
+   */
+  @Column({ name: 'redrive_count', type: 'integer', default: 0 })
+  redriveCount: number;
+
+  @Column({ name: 'redrive_date', type: Date, nullable: true })
+  redriveDate: Date | null;
+
+  @Column({ name: 'redrive_started', type: 'integer', default: 0 })
+  redriveStarted: number;
+
+  @Column({ name: 'pending_redrive', type: 'integer', default: 0 })
+  pendingRedrive: number;
+
+  @Column({ name: 'items_pending_redrive', type: 'integer', default: 0 })
+  itemsPendingRedrive: number;
+
   @Column({ type: 'varchar', length: 256, nullable: true })
   error: string | null;
 

@@ -14,6 +14,7 @@ import {
   GetExecutionHistoryCommand,
   ListExecutionsCommand,
   ListMapRunsCommand,
+  RedriveExecutionCommand,
   SendTaskSuccessCommand,
   SFNClient,
   StartExecutionCommand,
@@ -253,6 +254,64 @@ describe('workflow Distributed Map', () => {
     const kids = await children(mapRunArn);
     // children 4..7 started after the update: each after the one before it had ended
     for (let i = 5; i < 8; i++) expect(kids[i].startDate!.getTime()).toBeGreaterThanOrEqual(kids[i - 1].stopDate!.getTime());
+  });
+
+  it('RedriveExecution of a job whose Distributed Map failed redrives the same Map Run: only children that did not succeed run again', async () => {
+    const stateMachineArn = await create('dmap-redrive', {
+      StartAt: 'Fan',
+      States: {
+        Fan: {
+          Type: 'Map',
+          Label: 'Fan',
+          ItemsPath: '$.items',
+          MaxConcurrency: 1,
+          ItemProcessor: {
+            ProcessorConfig: { Mode: 'DISTRIBUTED', ExecutionType: 'STANDARD' },
+            StartAt: 'Check',
+            States: {
+              Check: { Type: 'Choice', Choices: [{ Variable: '$', NumericEquals: 2, Next: 'Bad' }], Default: 'Good' },
+              Bad: { Type: 'Fail', Error: 'Two', Cause: 'no twos' },
+              Good: { Type: 'Pass', End: true },
+            },
+          },
+          End: true,
+        },
+      },
+    });
+    const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn, input: JSON.stringify({ items: [0, 1, 2, 3, 4] }) }));
+    expect((await waitEnd(executionArn!)).status).toBe('FAILED');
+    const mapRunArn = (await history(executionArn!)).find((e) => e.type === 'MapRunStarted')!.mapRunStartedEventDetails!.mapRunArn!;
+    const before = await sfn.send(new DescribeMapRunCommand({ mapRunArn }));
+    expect(before).toMatchObject({ status: 'FAILED', redriveCount: 0 });
+    const kidsBefore = await children(mapRunArn);
+    const succeededBefore = kidsBefore.filter((k) => k.status === 'SUCCEEDED').map((k) => k.executionArn);
+    expect(succeededBefore).toHaveLength(2);
+    const child2 = kidsBefore.find((k) => k.status === 'FAILED')!;
+    const described = await sfn.send(new DescribeExecutionCommand({ executionArn: child2.executionArn }));
+    expect(described.mapRunArn).toBe(mapRunArn);
+    expect((await sfn.send(new DescribeExecutionCommand({ executionArn }))).mapRunArn).toBeUndefined();
+
+    await sfn.send(new RedriveExecutionCommand({ executionArn }));
+    // Item 2 fails again: the job fails again, after running only what had not succeeded.
+    expect((await waitEnd(executionArn!)).status).toBe('FAILED');
+    const events = await history(executionArn!);
+    const redriven = events.find((e) => e.type === 'MapRunRedriven');
+    expect(redriven?.mapRunRedrivenEventDetails).toEqual({ mapRunArn, redriveCount: 1 });
+    expect(events.filter((e) => e.type === 'MapRunStarted')).toHaveLength(1);
+    expect((await sfn.send(new ListMapRunsCommand({ executionArn }))).mapRuns).toHaveLength(1);
+    const after = await sfn.send(new DescribeMapRunCommand({ mapRunArn }));
+    expect(after).toMatchObject({ status: 'FAILED', redriveCount: 1, redriveDate: expect.any(Date) });
+    const kidsAfter = await children(mapRunArn);
+    // The same children (no new ones for the items already started); the succeeded ones never ran again.
+    expect(new Set(kidsAfter.map((k) => k.executionArn)).size).toBe(kidsAfter.length);
+    expect(kidsAfter.length).toBeLessThanOrEqual(5);
+    for (const arn of succeededBefore) {
+      expect((await history(arn!)).map((e) => e.type)).toEqual(['ExecutionStarted', 'ChoiceStateEntered', 'ChoiceStateExited', 'PassStateEntered', 'PassStateExited', 'ExecutionSucceeded']);
+    }
+    const again = (await history(child2.executionArn!)).map((e) => e.type);
+    expect(again.filter((t) => t === 'ExecutionRedriven')).toHaveLength(1);
+    expect(again.filter((t) => t === 'ExecutionFailed')).toHaveLength(2);
+    expect((await sfn.send(new DescribeExecutionCommand({ executionArn: child2.executionArn }))).redriveCount).toBe(1);
   });
 
   it('a stopped job aborts its run and the children still running', async () => {

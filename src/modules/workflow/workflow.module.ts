@@ -24,6 +24,7 @@ import { WorkflowConnections1795835540774 as SqliteConnections } from '../../db/
 import { WorkflowMapRuns1795837947896 as SqliteMapRuns } from '../../db/migrations/sqlite/1795837947896-WorkflowMapRuns';
 import { WorkflowVersionsAliasesTags1795840900092 as SqliteVersions } from '../../db/migrations/sqlite/1795840900092-WorkflowVersionsAliasesTags';
 import { WorkflowOpenJobs1795850267135 as SqliteOpenJobs } from '../../db/migrations/sqlite/1795850267135-WorkflowOpenJobs';
+import { WorkflowMapRunRedrive1795853296278 as SqliteMapRunRedrive } from '../../db/migrations/sqlite/1795853296278-WorkflowMapRunRedrive';
 import { Workflow1795464180426 as PostgresWorkflow } from '../../db/migrations/postgres/1795464180426-Workflow';
 import { JobCredential1795474377021 as PostgresJobCredential } from '../../db/migrations/postgres/1795474377021-JobCredential';
 import { WorkflowActivities1795823891852 as PostgresActivities } from '../../db/migrations/postgres/1795823891852-WorkflowActivities';
@@ -31,6 +32,7 @@ import { WorkflowConnections1795835540774 as PostgresConnections } from '../../d
 import { WorkflowMapRuns1795837947896 as PostgresMapRuns } from '../../db/migrations/postgres/1795837947896-WorkflowMapRuns';
 import { WorkflowVersionsAliasesTags1795840900092 as PostgresVersions } from '../../db/migrations/postgres/1795840900092-WorkflowVersionsAliasesTags';
 import { WorkflowOpenJobs1795850267135 as PostgresOpenJobs } from '../../db/migrations/postgres/1795850267135-WorkflowOpenJobs';
+import { WorkflowMapRunRedrive1795853296278 as PostgresMapRunRedrive } from '../../db/migrations/postgres/1795853296278-WorkflowMapRunRedrive';
 import { createWorkflowLoaders } from '../../loaders/workflow';
 import type * as WorkflowMetrics from '../../observability/workflow-metrics';
 import { WORKFLOW_ROUTES } from '../../rest/aws/workflow.routes';
@@ -51,8 +53,8 @@ export const workflowModule = defineModule({
   requires: ['identity', 'secret-scanning', 'calendar'],
   entities: [WorkflowDefinitionEntity, WorkflowJobEntity, WorkflowJobEventEntity, WorkflowActivityEntity, WorkflowTaskEntity, WorkflowMapRunEntity, WorkflowConnectionEntity, WorkflowDefinitionVersionEntity, WorkflowDefinitionAliasEntity, WorkflowTagEntity, WorkflowOpenJobsEntity],
   migrations: {
-    sqlite: [SqliteWorkflow, SqliteJobCredential, SqliteActivities, SqliteConnections, SqliteMapRuns, SqliteVersions, SqliteOpenJobs],
-    postgres: [PostgresWorkflow, PostgresJobCredential, PostgresActivities, PostgresConnections, PostgresMapRuns, PostgresVersions, PostgresOpenJobs],
+    sqlite: [SqliteWorkflow, SqliteJobCredential, SqliteActivities, SqliteConnections, SqliteMapRuns, SqliteVersions, SqliteOpenJobs, SqliteMapRunRedrive],
+    postgres: [PostgresWorkflow, PostgresJobCredential, PostgresActivities, PostgresConnections, PostgresMapRuns, PostgresVersions, PostgresOpenJobs, PostgresMapRunRedrive],
   },
   services({ identity }: IdentityServices) {
     const definitions = new WorkflowDefinitionService();

@@ -71,8 +71,15 @@ export function presentDefinitionItem(d: WorkflowDefinitionEntity) {
   return { stateMachineArn: d.arn, name: d.name, type: d.type, creationDate: epochSeconds(d.createdAt) };
 }
 
-export function presentJob(job: WorkflowJobEntity, stateMachineArn: string, includeData = true, redrive?: { redriveStatus: string; redriveStatusReason?: string }) {
+export function presentJob(
+  job: WorkflowJobEntity,
+  stateMachineArn: string,
+  includeData = true,
+  redrive?: { redriveStatus: string; redriveStatusReason?: string },
+  mapRunArn?: string,
+) {
   return compact({
+    mapRunArn,
     redriveCount: job.redriveCount ?? 0,
     redriveDate: job.redriveDate ? epochSeconds(job.redriveDate) : undefined,
     redriveStatus: redrive?.redriveStatus,
@@ -139,6 +146,7 @@ export function presentMapRun(r: WorkflowMapRunEntity, executionArn: string) {
     toleratedFailurePercentage: r.toleratedFailurePercentage ?? 0,
     toleratedFailureCount: r.toleratedFailureCount ?? 0,
     ...mapRunCounts(r),
-    redriveCount: 0,
+    redriveCount: r.redriveCount,
+    redriveDate: r.redriveDate ? epochSeconds(r.redriveDate) : undefined,
   });
 }

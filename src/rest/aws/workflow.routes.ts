@@ -5,6 +5,7 @@
  * once (src/rest/aws/body.ts: documentation and decoding), the service call, the presenter.
  */
 import { AliasRoute, WORKFLOW_JOB_STATUSES, WorkflowDefinitionAliasEntity, WorkflowJobStatus } from '../../../entities/workflow';
+import type { WorkflowJobEntity, WorkflowMapRunEntity } from '../../../entities/workflow';
 import type { RequestContext } from '../../context';
 import { MAX_LIST_SIZE } from '../../services/workflow/definitions.service';
 import { redriveStatusOf } from '../../services/workflow/jobs.service';
@@ -272,12 +273,17 @@ const OPERATIONS: Op<any, any>[] = [
     handle: (ctx, b) => ctx.services.workflowJobs.definitionFor(ctx, b.executionArn!),
     present: presentDefinitionForJob,
   }),
-  op<{ executionArn: string; includedData: string }, Awaited<ReturnType<RequestContext['services']['workflowJobs']['describe']>>>({
+  op<{ executionArn: string; includedData: string }, { job: WorkflowJobEntity; mapRun: WorkflowMapRunEntity | null }>({
     operation: 'DescribeExecution',
     summary: 'Describe a job',
     body: bodySchema({ executionArn: arnMember, includedData: { type: 'string', enum: ['ALL_DATA', 'METADATA_ONLY'] } }, ['executionArn']),
-    handle: (ctx, b) => ctx.services.workflowJobs.describe(ctx, b.executionArn!),
-    present: (job, ctx, b) => presentJob(job, ctx.services.workflowJobs.definitionArnOf(ctx, job), b.includedData !== 'METADATA_ONLY', redriveStatusOf(job)),
+    handle: async (ctx, b) => {
+      const job = await ctx.services.workflowJobs.describe(ctx, b.executionArn!);
+      // A Map Run's child names its run.
+      return { job, mapRun: await ctx.services.workflowJobs.mapRunOf(ctx, job) };
+    },
+    present: ({ job, mapRun }, ctx, b) =>
+      presentJob(job, ctx.services.workflowJobs.definitionArnOf(ctx, job), b.includedData !== 'METADATA_ONLY', redriveStatusOf(job), mapRun?.arn),
   }),
   op<{ stateMachineArn: string; mapRunArn: string; statusFilter: string; redriveFilter: string; maxResults: number; nextToken: string }, Awaited<ReturnType<RequestContext['services']['workflowJobs']['list']>>>({
     operation: 'ListExecutions',

@@ -18,11 +18,12 @@ import type { RequestContext } from '../../context';
 import { queryRows, sqlFor } from '../../db/rows';
 import { writeTransaction } from '../../db/transaction';
 import { NotFoundError, quoteInput, ValidationError } from '../../errors/app-error';
-import type { Json, MapRunProgress, MapRuns, MapRunSpec } from './engine';
+import { decodeCheckpoint, encodeCheckpoint, initialCheckpoint, redrivable, redriveCheckpoint } from './engine';
+import type { Checkpoint, Json, MapRunProgress, MapRuns, MapRunSpec } from './engine';
 import { jobArn, mapRunArn, parseJobArn, parseMapRunArn } from './arn';
 import { jobVisible } from './access';
 import { WORKFLOW_CODES } from './error-codes';
-import { definitionTimeoutSeconds, insertJobEvents, insertJobRows } from './jobs.service';
+import { definitionTimeoutSeconds, insertJobEvents, insertJobRows, lastJobEventId } from './jobs.service';
 
 type Config = Pick<AppConfig, 'workflowRegion' | 'workflowAccountId'>;
 
@@ -133,12 +134,30 @@ function progressOf(r: WorkflowMapRunEntity): MapRunProgress {
     timedOut: r.timedOut,
     aborted: r.aborted,
     itemsFailed: r.itemsFailed + r.itemsTimedOut + r.itemsAborted,
+    pendingRedrive: r.pendingRedrive,
     childCount: r.childTotal,
     itemCount: r.itemTotal,
     maxConcurrency: r.maxConcurrency,
     toleratedFailureCount: r.toleratedFailureCount,
     toleratedFailurePercentage: r.toleratedFailurePercentage,
   };
+}
+
+/** The checkpoint a job starts from (its definition text, input and start), as the runner makes it for a new job. */
+export function startCheckpointOf(job: Pick<WorkflowJobEntity, 'arn' | 'name' | 'input' | 'startDate' | 'roleArn' | 'definitionText'>): Checkpoint {
+  return initialCheckpoint(
+    job.definitionText,
+    JSON.parse(job.input) as Json,
+    {
+      executionArn: job.arn,
+      executionName: job.name,
+      startTime: job.startDate.toISOString(),
+      roleArn: job.roleArn ?? '',
+      stateMachineArn: job.arn.replace(':execution:', ':stateMachine:').replace(/:[^:]*$/, ''),
+      stateMachineName: job.arn.split(':')[6] ?? '',
+    },
+    job.startDate,
+  );
 }
 
 /** Rows of JSON text read per statement while collecting a run's results. */
@@ -201,6 +220,87 @@ export class JobMapRuns implements MapRuns {
       if (row && Number(row.version) !== v) return true;
     }
     return false;
+  }
+
+  async redrive(arn: string): Promise<number> {
+    return writeTransaction(this.ds, async (m) => {
+      const run = await this.row(m, arn);
+      if (!run) throw new Error('the Map Run is missing');
+      // Already running again (this step is redone after a crash): the redrive happened.
+      if (run.status !== 'FAILED' && run.status !== 'ABORTED') return run.redriveCount;
+      // The children that did not succeed wait to be redriven (counted apart); those never started start as usual.
+      await exec(
+        m,
+        `UPDATE workflow_map_runs SET status = 'RUNNING', stop_date = NULL, error = NULL, cause = NULL, redrive_count = redrive_count + 1, redrive_date = ?,
+           redrive_started = started, pending_redrive = failed + timed_out + aborted, items_pending_redrive = items_failed + items_timed_out + items_aborted,
+           failed = 0, timed_out = 0, aborted = 0, items_failed = 0, items_timed_out = 0, items_aborted = 0, version = version + 1
+         WHERE id = ? AND status = ?`,
+        [dbDate(m, new Date()), run.id, run.status],
+      );
+      return run.redriveCount + 1;
+    });
+  }
+
+  async redriveChildren(arn: string, max: number): Promise<number> {
+    const redriven = await writeTransaction(this.ds, async (m) => {
+      const run = await this.row(m, arn);
+      if (!run || run.status !== 'RUNNING' || run.pendingRedrive <= 0 || !run.redriveDate) return [];
+      // Waiting: ended without success, started before the run's redrive and not redriven since.
+      const kids = await m
+        .getRepository(WorkflowJobEntity)
+        .createQueryBuilder('j')
+        .where('j.map_run_id = :run', { run: run.id })
+        .andWhere("j.status IN ('FAILED', 'TIMED_OUT', 'ABORTED')")
+        .andWhere('j.item_index < :before', { before: run.redriveStarted })
+        .andWhere('(j.redrive_date IS NULL OR j.redrive_date < :since)', { since: dbDate(m, run.redriveDate) })
+        .orderBy('j.item_index', 'ASC')
+        .limit(Math.min(max, run.pendingRedrive))
+        .getMany();
+      const now = new Date();
+      const jobs: WorkflowJobEntity[] = [];
+      let items = 0;
+      for (const job of kids) {
+        const last = await lastJobEventId(m, job.id);
+        const cp = job.checkpoint ? decodeCheckpoint(job.checkpoint) : null;
+        // A child that can resume goes on from where it failed (RedriveExecution); one stopped before its first
+        // step, or that cannot resume, runs again from its start: either way its succeeded work is not what reruns.
+        const from = cp && redrivable(cp, job.status) ? cp : startCheckpointOf(job);
+        const count = job.redriveCount + 1;
+        const { checkpoint, eventId } = redriveCheckpoint(job.definitionText, from, { now, redriveCount: count, nextEventId: last + 1 });
+        const patch = {
+          status: 'RUNNING' as const,
+          stopDate: null,
+          output: null,
+          error: null,
+          cause: null,
+          checkpoint: encodeCheckpoint(checkpoint),
+          version: job.version + 1,
+          leaseOwner: null,
+          leaseUntil: null,
+          wakeAt: now,
+          deadline: checkpoint.dl ? new Date(checkpoint.dl) : null,
+          redriveCount: count,
+          redriveDate: now,
+        };
+        const res = await m.getRepository(WorkflowJobEntity).update({ id: job.id, version: job.version, status: job.status }, patch);
+        if (!res.affected) continue;
+        await insertJobEvents(m, [
+          { jobId: job.id, eventId, previousEventId: last, type: 'ExecutionRedriven', timestamp: now, details: JSON.stringify({ executionRedrivenEventDetails: { redriveCount: count } }) },
+        ]);
+        jobs.push(Object.assign(job, patch));
+        items += job.itemCount ?? 1;
+      }
+      if (jobs.length) {
+        await exec(
+          m,
+          'UPDATE workflow_map_runs SET pending_redrive = pending_redrive - ?, items_pending_redrive = items_pending_redrive - ?, running = running + ?, items_running = items_running + ?, version = version + 1 WHERE id = ?',
+          [jobs.length, items, jobs.length, items, run.id],
+        );
+      }
+      return jobs;
+    });
+    if (redriven.length) this.hooks.childrenStarted(redriven);
+    return redriven.length;
   }
 
   async dispatch(arn: string, from: number, children: Array<{ input: Json; items: number }>): Promise<number> {
@@ -345,7 +445,7 @@ export function mapRunCounts(r: WorkflowMapRunEntity): { itemCounts: MapRunCount
       total: r.itemTotal,
       resultsWritten: 0,
       failuresNotRedrivable: 0,
-      pendingRedrive: 0,
+      pendingRedrive: r.itemsPendingRedrive,
     },
     executionCounts: {
       pending: r.childTotal - r.started,
@@ -357,7 +457,7 @@ export function mapRunCounts(r: WorkflowMapRunEntity): { itemCounts: MapRunCount
       total: r.childTotal,
       resultsWritten: 0,
       failuresNotRedrivable: 0,
-      pendingRedrive: 0,
+      pendingRedrive: r.pendingRedrive,
     },
   };
 }

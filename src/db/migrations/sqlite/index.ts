@@ -16,6 +16,7 @@ import { WorkflowConnections1795835540774 } from './1795835540774-WorkflowConnec
 import { WorkflowMapRuns1795837947896 } from './1795837947896-WorkflowMapRuns';
 import { WorkflowVersionsAliasesTags1795840900092 } from './1795840900092-WorkflowVersionsAliasesTags';
 import { WorkflowOpenJobs1795850267135 } from './1795850267135-WorkflowOpenJobs';
+import { WorkflowMapRunRedrive1795853296278 } from './1795853296278-WorkflowMapRunRedrive';
 
 // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-export const SQLITE_MIGRATIONS: Function[] = [Identity1795314431353, SecretScanning1795316639270, SecretScanningOwnerRepoIndex1795318983053, Calendar1795453034358, CalendarTermCount1795456435981, CalendarWindowIndex1795456692618, Workflow1795464180426, CalendarEventSources1795464972962, ScanAttemptKey1795468009506, JobCredential1795474377021, SecretScanningAlertTotals1795740258158, RepositoryTotals1795743079654, WorkflowActivities1795823891852, WorkflowConnections1795835540774, WorkflowMapRuns1795837947896, WorkflowVersionsAliasesTags1795840900092, WorkflowOpenJobs1795850267135];
+export const SQLITE_MIGRATIONS: Function[] = [Identity1795314431353, SecretScanning1795316639270, SecretScanningOwnerRepoIndex1795318983053, Calendar1795453034358, CalendarTermCount1795456435981, CalendarWindowIndex1795456692618, Workflow1795464180426, CalendarEventSources1795464972962, ScanAttemptKey1795468009506, JobCredential1795474377021, SecretScanningAlertTotals1795740258158, RepositoryTotals1795743079654, WorkflowActivities1795823891852, WorkflowConnections1795835540774, WorkflowMapRuns1795837947896, WorkflowVersionsAliasesTags1795840900092, WorkflowOpenJobs1795850267135, WorkflowMapRunRedrive1795853296278];

@@ -138,6 +138,7 @@ function clearState(t: Thread): void {
   t.bb = undefined;
   t.bi = undefined;
   t.mw = undefined;
+  t.rd = undefined;
   // fields left `undefined` vanish from the stored JSON; deleting them would slow property access down
 }
 
@@ -1318,8 +1319,10 @@ async function failDistMap(run: Run, th: Thread, st: CState, sc: StepCtx, error:
   await run.opts.mapRuns!.finish(th.mr!, 'FAILED', error, cause);
   run.emit(sc, th, 'MapRunFailed', { mapRunFailedEventDetails: { error, cause } });
   run.emit(sc, th, 'MapStateFailed');
+  // Failed for good (no Retry or Catch took it): a RedriveExecution of the job redrives this same run.
+  const keep: RedriveKeep = { p: 'M', kd: [], se: th.se, it: th.it, mi: th.mi, lz: th.lz, mc: th.mc, mr: th.mr, bb: th.bb, bi: th.bi, rd: 1 };
   clearMap(th);
-  return handleError(run, th, st, sc, error, cause);
+  return failKeeping(run, th, st, sc, error, cause, keep);
 }
 
 /** A Distributed Map's step: decide from the run's counters (end, fail, or start the children that fit). */
@@ -1327,6 +1330,12 @@ async function stepDistMap(run: Run, th: Thread, st: CState, sc: StepCtx): Promi
   const runs = run.opts.mapRuns;
   if (!runs || !th.mr) return failThread(th, E.Runtime, 'A Distributed Map cannot run here');
   if (sc.signal?.aborted || run.opts.signal?.aborted) return;
+  if (th.rd) {
+    // The job was redriven: so is its run (its failed, timed-out and aborted children wait to run again).
+    const redriveCount = await runs.redrive(th.mr);
+    run.emit(sc, th, 'MapRunRedriven', { mapRunRedrivenEventDetails: { mapRunArn: th.mr, redriveCount } });
+    th.rd = undefined;
+  }
   const p = await runs.progress(th.mr);
   if (p.status === 'ABORTED') {
     run.emit(sc, th, 'MapRunAborted');
@@ -1348,6 +1357,14 @@ async function stepDistMap(run: Run, th: Thread, st: CState, sc: StepCtx): Promi
   }
   th.mw = undefined;
   const limit = p.maxConcurrency > 0 ? Math.min(p.maxConcurrency, MAX_DIST_CONCURRENCY) : MAX_DIST_CONCURRENCY;
+  if (p.pendingRedrive > 0) {
+    // Children waiting to be redriven go first, within the same MaxConcurrency; the next step starts more.
+    const take = Math.min(limit - p.running, p.pendingRedrive, DISPATCH_PER_STEP);
+    if (take <= 0) return;
+    await runs.redriveChildren(th.mr, take);
+    th.mw = 1;
+    return;
+  }
   const room = Math.min(limit - p.running, p.childCount - p.started);
   if (room <= 0) return;
   const take = Math.min(room, DISPATCH_PER_STEP);
@@ -1396,7 +1413,7 @@ function wakeOf(th: Thread, now: number): number {
       return Math.min(Infinity, ...(th.kd ?? []).map((k) => wakeOf(k, now)));
     case 'M': {
       // A Distributed Map waits for its children (their ends wake the job) unless it has more to start now.
-      if (th.mr) return th.mw ? 0 : now + EXTERNAL_IDLE_MS;
+      if (th.mr) return th.mw || th.rd ? 0 : now + EXTERNAL_IDLE_MS;
       const kids = th.kd ?? [];
       // The same limit as stepMap: 40 waiting iterations let no other start, so they decide the wake time.
       if (kids.length < mapLimit(th) && (th.nx ?? 0) < (th.it?.length ?? 0)) return 0;

@@ -41,6 +41,8 @@ function reset(th: Thread): void {
       return;
     case 'P':
     case 'M':
+      // A Distributed Map cut short (the job stopped or timed out): its run is redriven with it.
+      if (th.mr) th.rd = 1;
       for (const k of th.kd ?? []) reset(k);
       return;
     default:

@@ -168,6 +168,8 @@ export interface Thread {
   bi?: Json;
   /** Distributed Map: children remain to be started now (room was left when the step ended) */
   mw?: 1;
+  /** Distributed Map: its Map Run is redriven at the next step (the job was redriven: RedriveExecution) */
+  rd?: 1;
 }
 
 /** A Map Run as the engine starts it (map-runs: the children are executions of their own). */
@@ -195,6 +197,8 @@ export interface MapRunProgress {
   timedOut: number;
   aborted: number;
   itemsFailed: number;
+  /** children waiting to be redriven (since the run's last redrive) */
+  pendingRedrive: number;
   childCount: number;
   itemCount: number;
   maxConcurrency: number;
@@ -206,6 +210,13 @@ export interface MapRunProgress {
 export interface MapRuns {
   start(spec: MapRunSpec): Promise<string>;
   progress(arn: string): Promise<MapRunProgress>;
+  /**
+   * Redrive the failed or aborted run: RUNNING again, its failed, timed-out and aborted children waiting to be
+   * redriven (succeeded ones stay). The run's redrive count; a run already running again answers its count as is.
+   */
+  redrive(arn: string): Promise<number>;
+  /** Redrive up to `max` of the children waiting to be: how many were. */
+  redriveChildren(arn: string, max: number): Promise<number>;
   /** Start children `from`, `from + 1`, … with these inputs (only if `from` is still the next): how many started. */
   dispatch(arn: string, from: number, children: Array<{ input: Json; items: number }>): Promise<number>;
   /** The children's outputs in item order (failed ones: their error output), or null past `maxBytes` of JSON. */
@@ -226,6 +237,11 @@ export interface RedriveKeep {
   nx?: number;
   nd?: number;
   mc?: number;
+  /** Distributed Map: the run to redrive (the same run goes on: MapRunRedriven), its batches, BatchInput */
+  mr?: string;
+  bb?: number[];
+  bi?: Json;
+  rd?: 1;
 }
 
 export interface Checkpoint {

@@ -23,10 +23,10 @@ import { contextFor } from '../../../context';
 import { finishDeletion } from '../definitions.service';
 import { taskViewer } from '../job-credential';
 import { lastJobEventId } from '../jobs.service';
-import { advance, Checkpoint, decodeCheckpoint, encodeCheckpoint, externalWaits, HistoryEvent, initialCheckpoint, Json, RunTask, TaskFailure } from '../engine';
+import { advance, Checkpoint, decodeCheckpoint, encodeCheckpoint, externalWaits, HistoryEvent, Json, RunTask, TaskFailure } from '../engine';
 import type { ExternalTasks } from '../engine';
 import { closeOpenTasks } from '../activities.service';
-import { abortRunsOfJob, childEnded, JobMapRuns } from '../map-runs';
+import { abortRunsOfJob, childEnded, JobMapRuns, startCheckpointOf } from '../map-runs';
 import { RunnerStore } from './store';
 import { TaskStore } from './task-store';
 import { asTaskFailure, WORKFLOW_TASKS } from './tasks';
@@ -197,22 +197,7 @@ export class WorkflowRunner {
     const definition = job.definitionText;
     let checkpoint: Checkpoint;
     try {
-      checkpoint =
-      job.checkpoint !== null
-        ? decodeCheckpoint(job.checkpoint)
-        : initialCheckpoint(
-            definition,
-            JSON.parse(job.input) as Json,
-            {
-              executionArn: job.arn,
-              executionName: job.name,
-              startTime: job.startDate.toISOString(),
-              roleArn: job.roleArn ?? '',
-              stateMachineArn: job.arn.replace(':execution:', ':stateMachine:').replace(/:[^:]*$/, ''),
-              stateMachineName: job.arn.split(':')[6] ?? '',
-            },
-            job.startDate,
-          );
+      checkpoint = job.checkpoint !== null ? decodeCheckpoint(job.checkpoint) : startCheckpointOf(job);
     } catch (e) {
       // The job's own data cannot start or resume (e.g. an input nested too deeply to handle): it fails, once,
       // instead of being retried by every runner forever.
