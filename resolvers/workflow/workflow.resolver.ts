@@ -26,6 +26,7 @@ import { opt } from '../common/args';
 import { orNull, registerNodeType } from '../common/node';
 import { WorkflowActivityResolver, WorkflowJobTasksResolver } from './activities.resolver';
 import { WorkflowConnectionResolver } from './connections.resolver';
+import { WorkflowTestStateResolver } from './test-state.resolver';
 import { User } from '../identity/identity.type';
 import {
   CreateWorkflowDefinitionAliasInput,
@@ -403,4 +404,5 @@ export const WORKFLOW_RESOLVERS = [
   WorkflowJobTasksResolver,
   WorkflowActivityResolver,
   WorkflowConnectionResolver,
+  WorkflowTestStateResolver,
 ] as const;

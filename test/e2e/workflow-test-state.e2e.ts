@@ -11,7 +11,8 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ListExecutionsCommand, CreateStateMachineCommand, SFNClient, TestStateCommand, TestStateCommandInput } from '@aws-sdk/client-sfn';
 import { IdentityFixtures, uniq } from '../fixtures/identity';
-import { gql, startTestApp, TestApp } from '../helpers/app';
+import { TestWorkflowStateDocument, ValidateWorkflowDefinitionDocument } from '../__generated__/graphql';
+import { gql, gqlDoc, startTestApp, TestApp } from '../helpers/app';
 
 const ROLE = 'arn:aws:iam::000000000000:role/workflow-runner';
 const API_KEY = 'k-7d1e3a5c9b2f4e6a8c0d';
@@ -34,6 +35,8 @@ describe('workflow TestState (@aws-sdk/client-sfn)', () => {
   let server: http.Server;
   let base: string;
   let connectionArn: string;
+  let userToken: string;
+  let readToken: string;
   const seen: Array<{ headers: http.IncomingHttpHeaders; body: string }> = [];
 
   beforeAll(async () => {
@@ -59,6 +62,9 @@ describe('workflow TestState (@aws-sdk/client-sfn)', () => {
     const u = await client('tester');
     sfn = u.c;
     key = u.k;
+    userToken = await fx.classicToken(u.user, ['workflow']);
+    const repo = await fx.repo(u.user);
+    readToken = await fx.fineGrainedToken(u.user, [`${u.user.login}/${repo.name}`], { workflow: 'read' });
     const a = await client('tsadmin', true);
     admin = a.c;
     const adminToken = await fx.classicToken(a.user, ['workflow']);
@@ -324,6 +330,52 @@ describe('workflow TestState (@aws-sdk/client-sfn)', () => {
       const { stateMachineArn } = await sfn.send(new CreateStateMachineCommand({ name, definition, roleArn: ROLE }));
       expect((await test({ definition, stateName: 'A', input: '{"x":1}' })).output).toBe('{"x":1}');
       expect((await sfn.send(new ListExecutionsCommand({ stateMachineArn }))).executions).toEqual([]);
+    });
+  });
+
+  describe('GraphQL: validateWorkflowDefinition and testWorkflowState', () => {
+    it('validates a definition: diagnostics with code and location, warnings on request', async () => {
+      const bad = await gqlDoc(t.url, ValidateWorkflowDefinitionDocument, { definition: JSON.stringify({ StartAt: 'A', States: { A: { Type: 'Pass', Next: 'Nowhere' } } }) }, userToken);
+      expect(bad.body.errors).toBeUndefined();
+      expect(bad.body.data!.validateWorkflowDefinition.result).toBe('FAIL');
+      expect(bad.body.data!.validateWorkflowDefinition.diagnostics[0]).toEqual(expect.objectContaining({ severity: 'ERROR', code: 'MISSING_TRANSITION_TARGET' }));
+      const warned = { StartAt: 'A', States: { A: { Type: 'Pass', Parameters: { literal: '$.x' }, End: true } } };
+      const w = await gqlDoc(t.url, ValidateWorkflowDefinitionDocument, { definition: JSON.stringify(warned), severity: 'WARNING' as never }, userToken);
+      expect(w.body.data!.validateWorkflowDefinition).toEqual({
+        result: 'OK',
+        truncated: false,
+        diagnostics: [expect.objectContaining({ severity: 'WARNING', code: 'NO_DOLLAR', location: '/States/A/Parameters/literal' })],
+      });
+    });
+
+    it('tests a state with the same answers as the wire protocol; refusals are BAD_USER_INPUT / FORBIDDEN', async () => {
+      const input = {
+        definition: JSON.stringify({ Type: 'Task', Resource: 'echo', Parameters: { 'n.$': '$.n' }, Retry: [{ ErrorEquals: ['Mocked'], IntervalSeconds: 2 }], Catch: [{ ErrorEquals: ['States.ALL'], Next: 'Oops' }], Next: 'Then' }),
+        input: '{"n":5}',
+        inspectionLevel: 'DEBUG' as never,
+      };
+      const r = await gqlDoc(t.url, TestWorkflowStateDocument, { input }, userToken);
+      expect(r.body.errors).toBeUndefined();
+      const got = r.body.data!.testWorkflowState;
+      expect(got).toEqual(expect.objectContaining({ status: 'SUCCEEDED', nextState: 'Then', output: '{"n":5}' }));
+      expect(got.inspectionData!.afterParameters).toBe('{"n":5}');
+      const wire = await test({ ...input, definition: input.definition, inspectionLevel: 'DEBUG' });
+      expect(got.output).toBe(wire.output);
+      expect(got.inspectionData!.result).toBe(wire.inspectionData!.result);
+
+      const retriable = await gqlDoc(t.url, TestWorkflowStateDocument, { input: { ...input, mock: { error: 'Mocked', cause: 'c' } } }, userToken);
+      expect(retriable.body.data!.testWorkflowState).toEqual(expect.objectContaining({ status: 'RETRIABLE', error: 'Mocked' }));
+      expect(retriable.body.data!.testWorkflowState.inspectionData!.errorDetails).toEqual({ retryIndex: 0, retryBackoffIntervalSeconds: 2, catchIndex: null });
+      const caught = await gqlDoc(t.url, TestWorkflowStateDocument, { input: { ...input, mock: { error: 'Mocked', cause: 'c' }, retrierRetryCount: 3 } }, userToken);
+      expect(caught.body.data!.testWorkflowState).toEqual(expect.objectContaining({ status: 'CAUGHT_ERROR', nextState: 'Oops' }));
+
+      const invalid = await gqlDoc(t.url, TestWorkflowStateDocument, { input: { definition: '{"Type":"Nope"}' } }, userToken);
+      expect(invalid.body.errors?.[0].extensions?.code).toBe('BAD_USER_INPUT');
+      // running a state runs its task: a read-only credential may validate but not test
+      const ro = await gqlDoc(t.url, TestWorkflowStateDocument, { input }, readToken);
+      expect(ro.body.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+      const roValidate = await gqlDoc(t.url, ValidateWorkflowDefinitionDocument, { definition: input.definition }, readToken);
+      expect(roValidate.body.errors).toBeUndefined();
     });
   });
 
