@@ -142,6 +142,25 @@ function persistent(m: EntityManager, entity: typeof WorkflowJobEntity | typeof 
 }
 
 /** The id of a job's last history event (0 when none): a stop or a failure outside the engine numbers after it. */
+/** The job row of a job redriven from `checkpoint` (RedriveExecution, and a map run's children when it is redriven). */
+export function redrivenJobPatch(job: Pick<WorkflowJobEntity, 'version'>, checkpoint: Checkpoint, now: Date, redriveCount: number) {
+  return {
+    status: 'RUNNING' as const,
+    stopDate: null,
+    output: null,
+    error: null,
+    cause: null,
+    checkpoint: encodeCheckpoint(checkpoint),
+    version: job.version + 1,
+    leaseOwner: null,
+    leaseUntil: null,
+    wakeAt: now,
+    deadline: checkpoint.dl ? new Date(checkpoint.dl) : null,
+    redriveCount,
+    redriveDate: now,
+  };
+}
+
 export async function lastJobEventId(m: EntityManager, jobId: number): Promise<number> {
   const [row] = await queryRows<{ max: number | string | null }>(m, 'SELECT MAX(event_id) AS max FROM workflow_job_events WHERE job_id = ?', [jobId]);
   return Number(row?.max ?? 0);
@@ -833,21 +852,7 @@ export class WorkflowJobService {
       const count = job.redriveCount + 1;
       const { checkpoint, eventId } = redriveCheckpoint(job.definitionText, cp!, { now, redriveCount: count, nextEventId: lastId + 1 });
       if (input.clientToken !== undefined) checkpoint.rt = input.clientToken;
-      const patch = {
-        status: 'RUNNING' as const,
-        stopDate: null,
-        output: null,
-        error: null,
-        cause: null,
-        checkpoint: encodeCheckpoint(checkpoint),
-        version: job.version + 1,
-        leaseOwner: null,
-        leaseUntil: null,
-        wakeAt: now,
-        deadline: checkpoint.dl ? new Date(checkpoint.dl) : null,
-        redriveCount: count,
-        redriveDate: now,
-      };
+      const patch = redrivenJobPatch(job, checkpoint, now, count);
       const res = await tx.db.getRepository(WorkflowJobEntity).update({ id: job.id, version: job.version, status: job.status }, patch);
       if (res.affected === 0) throw new UnavailableError('The execution changed while it was being redriven; try again');
       await insertJobEvent(tx.db, {

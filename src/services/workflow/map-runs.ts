@@ -18,12 +18,12 @@ import type { RequestContext } from '../../context';
 import { queryRows, sqlFor } from '../../db/rows';
 import { writeTransaction } from '../../db/transaction';
 import { NotFoundError, quoteInput, ValidationError } from '../../errors/app-error';
-import { decodeCheckpoint, encodeCheckpoint, initialCheckpoint, redrivable, redriveCheckpoint } from './engine';
+import { decodeCheckpoint, initialCheckpoint, redrivable, redriveCheckpoint } from './engine';
 import type { Checkpoint, Json, MapRunProgress, MapRuns, MapRunSpec } from './engine';
 import { jobArn, mapRunArn, parseJobArn, parseMapRunArn } from './arn';
 import { jobVisible } from './access';
 import { WORKFLOW_CODES } from './error-codes';
-import { definitionTimeoutSeconds, insertJobEvents, insertJobRows, lastJobEventId } from './jobs.service';
+import { definitionTimeoutSeconds, insertJobEvents, insertJobRows, lastJobEventId, redrivenJobPatch } from './jobs.service';
 
 type Config = Pick<AppConfig, 'workflowRegion' | 'workflowAccountId'>;
 
@@ -267,21 +267,7 @@ export class JobMapRuns implements MapRuns {
         const from = cp && redrivable(cp, job.status) ? cp : startCheckpointOf(job);
         const count = job.redriveCount + 1;
         const { checkpoint, eventId } = redriveCheckpoint(job.definitionText, from, { now, redriveCount: count, nextEventId: last + 1 });
-        const patch = {
-          status: 'RUNNING' as const,
-          stopDate: null,
-          output: null,
-          error: null,
-          cause: null,
-          checkpoint: encodeCheckpoint(checkpoint),
-          version: job.version + 1,
-          leaseOwner: null,
-          leaseUntil: null,
-          wakeAt: now,
-          deadline: checkpoint.dl ? new Date(checkpoint.dl) : null,
-          redriveCount: count,
-          redriveDate: now,
-        };
+        const patch = redrivenJobPatch(job, checkpoint, now, count);
         const res = await m.getRepository(WorkflowJobEntity).update({ id: job.id, version: job.version, status: job.status }, patch);
         if (!res.affected) continue;
         await insertJobEvents(m, [
