@@ -5,13 +5,12 @@
  * EvaluationFailed event); definitions Step Functions refuses are InvalidDefinition with its diagnostics; GraphQL
  * creates, updates and starts the same definitions.
  */
-import { execFile } from 'node:child_process';
 import { CreateStateMachineCommand, GetExecutionHistoryCommand, SFNClient, StartExecutionCommand, UpdateStateMachineCommand, ValidateStateMachineDefinitionCommand } from '@aws-sdk/client-sfn';
 import { print } from 'graphql';
 import { CreateWorkflowDefinitionDocument, StartWorkflowJobDocument, UpdateWorkflowDefinitionDocument } from '../__generated__/graphql';
 import { IdentityFixtures, uniq } from '../fixtures/identity';
 import { gql, startTestApp, TestApp } from '../helpers/app';
-import { waitForExecution } from '../helpers/workflow-jobs';
+import { waitForExecution, awsStepFunctionsCli } from '../helpers/workflow-jobs';
 
 const ROLE = 'arn:aws:iam::000000000000:role/workflow-runner';
 
@@ -176,26 +175,7 @@ describe('JSONata and variables over the wire', () => {
     });
 
     it('the AWS CLI: validate-state-machine-definition', async () => {
-      const cli = (args: string[]) =>
-        new Promise<{ code: number; stdout: string }>((resolve) => {
-          execFile(
-            'aws',
-            ['stepfunctions', ...args, '--endpoint-url', `${t.url}/workflow`, '--output', 'json'],
-            {
-              env: {
-                PATH: process.env.PATH,
-                HOME: process.env.HOME,
-                AWS_ACCESS_KEY_ID: key.accessKeyId,
-                AWS_SECRET_ACCESS_KEY: key.secretAccessKey,
-                AWS_DEFAULT_REGION: 'us-east-1',
-                AWS_CONFIG_FILE: '/dev/null',
-                AWS_SHARED_CREDENTIALS_FILE: '/dev/null',
-                AWS_MAX_ATTEMPTS: '1',
-              },
-            },
-            (err, stdout) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout }),
-          );
-        });
+      const cli = (args: string[]) => awsStepFunctionsCli(t.url, key, args);
       const ok = await cli(['validate-state-machine-definition', '--definition', JSON.stringify(GOOD)]);
       expect(ok.code).toBe(0);
       expect(JSON.parse(ok.stdout)).toEqual(expect.objectContaining({ result: 'OK', diagnostics: [] }));

@@ -5,7 +5,6 @@
  * (ExecutionNotRedrivable for a running or succeeded job, ExecutionDoesNotExist), a stopped job redriven, and the CLI's
  * activity and redrive commands.
  */
-import { execFile } from 'node:child_process';
 import {
   CreateActivityCommand,
   CreateStateMachineCommand,
@@ -21,7 +20,7 @@ import {
 } from '@aws-sdk/client-sfn';
 import { IdentityFixtures, uniq } from '../fixtures/identity';
 import { startTestApp, TestApp } from '../helpers/app';
-import { waitForExecution } from '../helpers/workflow-jobs';
+import { waitForExecution, awsStepFunctionsCli } from '../helpers/workflow-jobs';
 
 const ROLE = 'arn:aws:iam::000000000000:role/workflow-runner';
 
@@ -105,26 +104,7 @@ describe('workflow redrive', () => {
     await sfn.send(new StopExecutionCommand({ executionArn }));
     expect(await errorName(sfn.send(new SendTaskSuccessCommand({ taskToken: stale.token, output: '{}' })))).toBe('TaskTimedOut');
 
-    const cli = (args: string[]) =>
-      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-        execFile(
-          'aws',
-          ['stepfunctions', ...args, '--endpoint-url', `${t.url}/workflow`, '--output', 'json'],
-          {
-            env: {
-              PATH: process.env.PATH,
-              HOME: process.env.HOME,
-              AWS_ACCESS_KEY_ID: key.accessKeyId,
-              AWS_SECRET_ACCESS_KEY: key.secretAccessKey,
-              AWS_DEFAULT_REGION: 'us-east-1',
-              AWS_CONFIG_FILE: '/dev/null',
-              AWS_SHARED_CREDENTIALS_FILE: '/dev/null',
-              AWS_MAX_ATTEMPTS: '1',
-            },
-          },
-          (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-        );
-      });
+    const cli = (args: string[]) => awsStepFunctionsCli(t.url, key, args);
     const redriven = await cli(['redrive-execution', '--execution-arn', executionArn!]);
     expect(redriven.stderr).toBe('');
     expect(JSON.parse(redriven.stdout)).toHaveProperty('redriveDate');

@@ -21,10 +21,10 @@ import {
   StopExecutionCommand,
   UpdateStateMachineCommand,
 } from '@aws-sdk/client-sfn';
-import { execFile } from 'node:child_process';
 import type { AccountEntity } from '../../entities/identity';
 import { IdentityFixtures, uniq } from '../fixtures/identity';
 import { startTestApp, TestApp } from '../helpers/app';
+import { awsStepFunctionsCli } from '../helpers/workflow-jobs';
 import { AccessKey, signedCall, signedHeaders } from '../helpers/sigv4';
 
 const REGION = 'us-east-1';
@@ -435,26 +435,7 @@ describe('workflow wire protocol (Step Functions) with @aws-sdk/client-sfn', () 
 
   describe('the AWS CLI', () => {
     // The CLI (botocore) signs on its own, with a header set of its own: it must keep working.
-    const cli = (args: string[]) =>
-      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-        execFile(
-          'aws',
-          ['stepfunctions', ...args, '--endpoint-url', `${t.url}/workflow`, '--output', 'json'],
-          {
-            env: {
-              PATH: process.env.PATH,
-              HOME: process.env.HOME,
-              AWS_ACCESS_KEY_ID: keys.alice.accessKeyId,
-              AWS_SECRET_ACCESS_KEY: keys.alice.secretAccessKey,
-              AWS_DEFAULT_REGION: REGION,
-              AWS_CONFIG_FILE: '/dev/null',
-              AWS_SHARED_CREDENTIALS_FILE: '/dev/null',
-              AWS_MAX_ATTEMPTS: '1',
-            },
-          },
-          (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-        );
-      });
+    const cli = (args: string[]) => awsStepFunctionsCli(t.url, keys.alice, args);
 
     it('creates a state machine, starts, describes and stops a job', async () => {
       const name = uniq('cli');

@@ -6,13 +6,13 @@
  * for real; Map and Parallel with a mock; refusals (InvalidDefinition, InvalidExecutionInput, ValidationException,
  * AccessDeniedException). Nothing is stored: no job appears.
  */
-import { execFile } from 'node:child_process';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ListExecutionsCommand, CreateStateMachineCommand, SFNClient, TestStateCommand, TestStateCommandInput } from '@aws-sdk/client-sfn';
 import { IdentityFixtures, uniq } from '../fixtures/identity';
 import { TestWorkflowStateDocument, ValidateWorkflowDefinitionDocument } from '../__generated__/graphql';
 import { gql, gqlDoc, startTestApp, TestApp } from '../helpers/app';
+import { awsStepFunctionsCli } from '../helpers/workflow-jobs';
 
 const ROLE = 'arn:aws:iam::000000000000:role/workflow-runner';
 const API_KEY = 'k-7d1e3a5c9b2f4e6a8c0d';
@@ -380,27 +380,9 @@ describe('workflow TestState (@aws-sdk/client-sfn)', () => {
   });
 
   it('the AWS CLI: test-state and validate-state-machine-definition', async () => {
-    const cli = (args: string[]) =>
-      new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-        execFile(
-          'aws',
-          ['stepfunctions', ...args, '--endpoint-url', `${t.url}/workflow`, '--output', 'json'],
-          {
-            env: {
-              PATH: process.env.PATH,
-              HOME: process.env.HOME,
-              AWS_ACCESS_KEY_ID: key.accessKeyId,
-              AWS_SECRET_ACCESS_KEY: key.secretAccessKey,
-              AWS_DEFAULT_REGION: 'us-east-1',
-              AWS_CONFIG_FILE: '/dev/null',
-              AWS_SHARED_CREDENTIALS_FILE: '/dev/null',
-              AWS_MAX_ATTEMPTS: '1',
-              // TestState's endpoint has the host prefix "sync-", which a local endpoint does not have
-              AWS_DISABLE_HOST_PREFIX_INJECTION: 'true',
-            },
-          },
-          (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-        );
+    const cli = (args: string[]) => awsStepFunctionsCli(t.url, key, args, {
+        // TestState's endpoint has the host prefix "sync-", which a local endpoint does not have
+        AWS_DISABLE_HOST_PREFIX_INJECTION: 'true',
       });
     const ok = await cli(['test-state', '--definition', JSON.stringify({ Type: 'Pass', Parameters: { 'n.$': '$.n' }, Next: 'B' }), '--input', '{"n":7}', '--inspection-level', 'DEBUG']);
     expect(ok.stderr).toBe('');

@@ -2,6 +2,7 @@
  * Workflow jobs over the Step Functions wire, as a client sees them: a client of the test server for a user of its
  * own, how an operation ended, and DescribeExecution until the job reaches the status the test waits for.
  */
+import { execFile } from 'node:child_process';
 import { DescribeExecutionCommand, DescribeExecutionCommandOutput, SFNClient } from '@aws-sdk/client-sfn';
 import { IdentityFixtures, uniq } from '../fixtures/identity';
 import type { TestApp } from './app';
@@ -47,4 +48,36 @@ export async function waitForExecution(sfn: SFNClient, executionArn: string, opt
     if (Date.now() > stop) throw new Error(`${executionArn}: still ${d.status} after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, pollMs));
   }
+}
+
+/**
+ * The AWS CLI's `aws stepfunctions <args>` against the gateway at `url`, signed with `key`, reading no configuration
+ * or credentials file of the machine, one attempt; never rejects (the exit code is part of the result).
+ */
+export function awsStepFunctionsCli(
+  url: string,
+  key: { accessKeyId: string; secretAccessKey: string },
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(
+      'aws',
+      ['stepfunctions', ...args, '--endpoint-url', `${url}/workflow`, '--output', 'json'],
+      {
+        env: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          AWS_ACCESS_KEY_ID: key.accessKeyId,
+          AWS_SECRET_ACCESS_KEY: key.secretAccessKey,
+          AWS_DEFAULT_REGION: 'us-east-1',
+          AWS_CONFIG_FILE: '/dev/null',
+          AWS_SHARED_CREDENTIALS_FILE: '/dev/null',
+          AWS_MAX_ATTEMPTS: '1',
+          ...env,
+        },
+      },
+      (err, stdout, stderr) => resolve({ code: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
 }
