@@ -3,7 +3,8 @@
  * named by the run), ItemSelector and ItemBatcher inputs, the results in item order, ListMapRuns / DescribeMapRun
  * counts, the MapRun* history events, tolerated failures (States.ExceedToleratedFailureThreshold), UpdateMapRun
  * lowering MaxConcurrency of the RUNNING run (children started after it never overlap), a stop aborting the run and
- * its children, ItemReader / ResultWriter refused by validation, and the operations' errors.
+ * its children, children redriven only by their run (REDRIVABLE_BY_MAP_RUN; a direct RedriveExecution answers
+ * ExecutionNotRedrivable), ItemReader / ResultWriter refused by validation, and the operations' errors.
  */
 import {
   CreateActivityCommand,
@@ -206,6 +207,18 @@ describe('workflow Distributed Map', () => {
     const runArn = (await sfn.send(new ListMapRunsCommand({ executionArn: bad.executionArn }))).mapRuns![0].mapRunArn!;
     const run = await sfn.send(new DescribeMapRunCommand({ mapRunArn: runArn }));
     expect(run.status).toBe('FAILED');
+    // The failed children of a run whose failures were tolerated, or whose failure the parent caught, are never redriven.
+    const tolerated = (await children(okRun, 'FAILED'))[0];
+    expect(await sfn.send(new DescribeExecutionCommand({ executionArn: tolerated.executionArn }))).toMatchObject({
+      redriveStatus: 'NOT_REDRIVABLE',
+      redriveStatusReason: 'Map Run is SUCCEEDED and cannot be redriven',
+    });
+    const caught = (await children(runArn, 'FAILED'))[0];
+    expect(await sfn.send(new DescribeExecutionCommand({ executionArn: caught.executionArn }))).toMatchObject({
+      redriveStatus: 'NOT_REDRIVABLE',
+      redriveStatusReason: 'Parent execution is SUCCEEDED and cannot be redriven',
+    });
+    expect((await errorOf(sfn.send(new RedriveExecutionCommand({ executionArn: caught.executionArn })))).name).toBe('ExecutionNotRedrivable');
     // one at a time: the second failure (item 5) ended it, the items after it never started
     expect(run.itemCounts).toMatchObject({ failed: 2, total: 10 });
     expect(run.itemCounts!.pending).toBeGreaterThan(0);
@@ -290,6 +303,22 @@ describe('workflow Distributed Map', () => {
     const described = await sfn.send(new DescribeExecutionCommand({ executionArn: child2.executionArn }));
     expect(described.mapRunArn).toBe(mapRunArn);
     expect((await sfn.send(new DescribeExecutionCommand({ executionArn }))).mapRunArn).toBeUndefined();
+    // A failed child is redriven by its Map Run (through its parent), never on its own; a succeeded one not at all.
+    expect(described).toMatchObject({ redriveStatus: 'REDRIVABLE_BY_MAP_RUN', redriveCount: 0 });
+    expect(described.redriveStatusReason).toBeUndefined();
+    expect(await sfn.send(new DescribeExecutionCommand({ executionArn: succeededBefore[0] }))).toMatchObject({
+      redriveStatus: 'NOT_REDRIVABLE',
+      redriveStatusReason: 'Execution is SUCCEEDED and cannot be redriven',
+    });
+    expect((await sfn.send(new DescribeExecutionCommand({ executionArn }))).redriveStatus).toBe('REDRIVABLE');
+    const childEventsBefore = (await history(child2.executionArn!)).length;
+    const direct = await errorOf(sfn.send(new RedriveExecutionCommand({ executionArn: child2.executionArn })));
+    expect(direct.name).toBe('ExecutionNotRedrivable');
+    expect(direct.message).toContain(mapRunArn);
+    expect(direct.message).toContain(`redrive its parent execution ${executionArn}`);
+    expect(await sfn.send(new DescribeExecutionCommand({ executionArn: child2.executionArn }))).toMatchObject({ status: 'FAILED', redriveCount: 0 });
+    expect(await history(child2.executionArn!)).toHaveLength(childEventsBefore);
+    expect(await sfn.send(new DescribeMapRunCommand({ mapRunArn }))).toMatchObject({ status: 'FAILED', redriveCount: 0 });
 
     await sfn.send(new RedriveExecutionCommand({ executionArn }));
     // Item 2 fails again: the job fails again, after running only what had not succeeded.

@@ -8,7 +8,7 @@ import { AliasRoute, WORKFLOW_JOB_STATUSES, WorkflowDefinitionAliasEntity, Workf
 import type { WorkflowJobEntity, WorkflowMapRunEntity } from '../../../entities/workflow';
 import type { RequestContext } from '../../context';
 import { MAX_LIST_SIZE } from '../../services/workflow/definitions.service';
-import { redriveStatusOf } from '../../services/workflow/jobs.service';
+import type { RedriveStatus } from '../../services/workflow/jobs.service';
 import type { Tag } from '../../services/workflow/tags.service';
 import { INSPECTION_LEVELS, MOCK_VALIDATION_MODES, type TestStateInput, type TestStateResult } from '../../services/workflow/test-state.service';
 import { parseRouting } from '../../services/workflow/versions.service';
@@ -273,17 +273,18 @@ const OPERATIONS: Op<any, any>[] = [
     handle: (ctx, b) => ctx.services.workflowJobs.definitionFor(ctx, b.executionArn!),
     present: presentDefinitionForJob,
   }),
-  op<{ executionArn: string; includedData: string }, { job: WorkflowJobEntity; mapRun: WorkflowMapRunEntity | null }>({
+  op<{ executionArn: string; includedData: string }, { job: WorkflowJobEntity; mapRun: WorkflowMapRunEntity | null; redrive: RedriveStatus }>({
     operation: 'DescribeExecution',
     summary: 'Describe a job',
     body: bodySchema({ executionArn: arnMember, includedData: { type: 'string', enum: ['ALL_DATA', 'METADATA_ONLY'] } }, ['executionArn']),
     handle: async (ctx, b) => {
       const job = await ctx.services.workflowJobs.describe(ctx, b.executionArn!);
-      // A Map Run's child names its run.
-      return { job, mapRun: await ctx.services.workflowJobs.mapRunOf(ctx, job) };
+      // A Map Run's child names its run, and is redriven by it.
+      const mapRun = await ctx.services.workflowJobs.mapRunOf(ctx, job);
+      return { job, mapRun, redrive: await ctx.services.workflowJobs.redriveStatus(ctx, job, mapRun) };
     },
-    present: ({ job, mapRun }, ctx, b) =>
-      presentJob(job, ctx.services.workflowJobs.definitionArnOf(ctx, job), b.includedData !== 'METADATA_ONLY', redriveStatusOf(job), mapRun?.arn),
+    present: ({ job, mapRun, redrive }, ctx, b) =>
+      presentJob(job, ctx.services.workflowJobs.definitionArnOf(ctx, job), b.includedData !== 'METADATA_ONLY', redrive, mapRun?.arn),
   }),
   op<{ stateMachineArn: string; mapRunArn: string; statusFilter: string; redriveFilter: string; maxResults: number; nextToken: string }, Awaited<ReturnType<RequestContext['services']['workflowJobs']['list']>>>({
     operation: 'ListExecutions',

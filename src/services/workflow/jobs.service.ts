@@ -689,6 +689,23 @@ export class WorkflowJobService {
     return job.mapRunId == null ? null : ctx.loaders.workflowMapRunById.load(job.mapRunId);
   }
 
+  /**
+   * DescribeExecution's redriveStatus and redriveStatusReason. A Map Run's child (`run`: its run) that ended without
+   * success answers REDRIVABLE_BY_MAP_RUN while a redrive of its parent can still redrive the run: neither the run
+   * nor the parent succeeded (a run whose failures were tolerated, or a parent that caught the run's failure, is
+   * never redriven).
+   */
+  async redriveStatus(ctx: RequestContext, job: WorkflowJobEntity, run: WorkflowMapRunEntity | null): Promise<RedriveStatus> {
+    requireWorkflowAccess(ctx, 'read');
+    if (run === null) return redriveStatusOf(job);
+    const own = childRedriveProblem(job);
+    if (own) return { redriveStatus: 'NOT_REDRIVABLE', redriveStatusReason: own };
+    if (run.status === 'SUCCEEDED') return { redriveStatus: 'NOT_REDRIVABLE', redriveStatusReason: 'Map Run is SUCCEEDED and cannot be redriven' };
+    const [parent] = await queryRows<{ status: string }>(ctx.db, 'SELECT status FROM workflow_jobs WHERE id = ?', [run.jobId]);
+    if (parent?.status === 'SUCCEEDED') return { redriveStatus: 'NOT_REDRIVABLE', redriveStatusReason: 'Parent execution is SUCCEEDED and cannot be redriven' };
+    return { redriveStatus: 'REDRIVABLE_BY_MAP_RUN' };
+  }
+
   /** DescribeMapRun: a run the viewer may see (its parent job's visibility). */
   async describeMapRun(ctx: RequestContext, arn: string): Promise<{ run: WorkflowMapRunEntity; executionArn: string }> {
     requireWorkflowAccess(ctx, 'read');
@@ -840,6 +857,8 @@ export class WorkflowJobService {
     }
     const result = await withTransaction(ctx, async (tx) => {
       const job = await this.findVisible(tx, input.executionArn, true);
+      // A Map Run's child is redriven by its run (its counts and the parent's decision depend on it), never alone.
+      if (job.mapRunId != null) throw await mapRunChildNotRedrivable(tx.db, job.mapRunId);
       const cp = job.checkpoint ? decodeCheckpoint(job.checkpoint) : null;
       if (input.clientToken !== undefined && job.status === 'RUNNING' && cp?.rt === input.clientToken && job.redriveDate && Date.now() - job.redriveDate.getTime() < REDRIVE_TOKEN_MS) {
         return { job, redriven: false };
@@ -992,8 +1011,34 @@ export function redriveProblem(job: WorkflowJobEntity, cp: Checkpoint | null, la
   return null;
 }
 
-/** DescribeExecution's redriveStatus and redriveStatusReason of a job (read from its stored checkpoint). */
-export function redriveStatusOf(job: WorkflowJobEntity): { redriveStatus: 'REDRIVABLE' | 'NOT_REDRIVABLE'; redriveStatusReason?: string } {
+export interface RedriveStatus {
+  redriveStatus: 'REDRIVABLE' | 'NOT_REDRIVABLE' | 'REDRIVABLE_BY_MAP_RUN';
+  redriveStatusReason?: string;
+}
+
+/**
+ * Why a Map Run's child could not be redriven by its run, or null. Its run redrives it from its start when its
+ * checkpoint cannot be resumed, so only its status and the redrivable period count.
+ */
+function childRedriveProblem(job: WorkflowJobEntity, now = Date.now()): string | null {
+  if (job.status === 'RUNNING' || job.status === 'SUCCEEDED') return `Execution is ${job.status} and cannot be redriven`;
+  if (job.stopDate && now - job.stopDate.getTime() > REDRIVE_PERIOD_MS) return 'Execution redrivable period exceeded';
+  return null;
+}
+
+/** RedriveExecution of a Map Run's child: ExecutionNotRedrivable naming the parent execution to redrive instead. */
+async function mapRunChildNotRedrivable(db: EntityManager, mapRunId: number): Promise<ConflictError> {
+  const [row] = await queryRows<{ run_arn: string; job_arn: string }>(
+    db,
+    'SELECT r.arn AS run_arn, j.arn AS job_arn FROM workflow_map_runs r JOIN workflow_jobs j ON j.id = r.job_id WHERE r.id = ?',
+    [mapRunId],
+  );
+  const where = row ? ` of Map Run ${row.run_arn}; redrive its parent execution ${row.job_arn}, which redrives the Map Run` : '; redrive its parent execution';
+  return new ConflictError(`Execution Not Redrivable: Execution is a child execution${where}`, { domainCode: WORKFLOW_CODES.EXECUTION_NOT_REDRIVABLE });
+}
+
+/** DescribeExecution's redriveStatus and redriveStatusReason of a job that is no Map Run's child (read from its stored checkpoint). */
+function redriveStatusOf(job: WorkflowJobEntity): RedriveStatus {
   let cp: Checkpoint | null = null;
   if (job.status !== 'RUNNING' && job.status !== 'SUCCEEDED' && job.checkpoint) {
     try {
