@@ -422,6 +422,14 @@ describe('commands', () => {
       [['create-connection', '--name', 'x', '--auth', 'BASIC', '--username', 'u', '--secret-stdin'], { stdin: '\n' }, 2, /secret read from --secret-stdin is empty/],
       [['create-connection', '--name', 'billing', '--auth', 'BASIC', '--username', 'u', '--secret-env', 'LEGACY_PASSWORD'], { env: { LEGACY_PASSWORD: 'p' } }, 1, /already exists/],
       [['create-connection', '--name', 'x', '--auth', 'BASIC', '--username', 'u', '--secret-stdin', '--client-id', 'c'], { stdin: 'p' }, 2, /--client-id does not apply/],
+      // an OAuth token endpoint over plain HTTP would carry the client secret in clear: refused at save time unless
+      // an http:// entry of WORKFLOW_HTTP_ALLOW names its host (listing the host alone is not enough)
+      [
+        ['create-connection', '--name', 'x', '--auth', 'OAUTH_CLIENT_CREDENTIALS', '--authorization-endpoint', 'http://idp.internal.test/token', '--client-id', 'c', '--secret-env', 'LEGACY_PASSWORD'],
+        { env: { LEGACY_PASSWORD: 'p', WORKFLOW_HTTP_ALLOW: 'idp.internal.test' } },
+        2,
+        /authorizationEndpoint must be an https:\/\/ URL \(plain http:\/\/ is allowed only to hosts WORKFLOW_HTTP_ALLOW lists with an http:\/\/ entry/,
+      ],
     ];
     const refused: Result[] = [];
     for (let i = 0; i < refusals.length; i += 5) refused.push(...(await Promise.all(refusals.slice(i, i + 5).map(([args, opts]) => cli(args, opts)))));

@@ -346,14 +346,30 @@ describe('workflow HTTP tasks (http:invoke)', () => {
     expect(d).toMatchObject({ status: 'FAILED', error: 'States.Runtime' });
     expect(d.cause).toMatch(/ApiEndpoint must be an https:\/\/ URL \(plain http:\/\/ is called only for destinations WORKFLOW_HTTP_ALLOW lists with an http:\/\/ entry\)/);
     expect(seen.length).toBe(before);
-    // the OAuth token endpoint is held to the same rule (it would carry the client secret): only its host as http:// lets it through
+    // the OAuth token endpoint is held to the same rule (it would carry the client secret): a connection whose token
+    // endpoint is http:// is refused when it is saved, unless an http:// entry names its host
     // (a connection of its own: the others' tokens may be cached)
-    const fresh = await gql(
-      t.url,
-      'mutation($input: CreateWorkflowConnectionInput!) { createWorkflowConnection(input: $input) { connection { arn } } }',
-      { input: { name: uniq('oauth-plain'), authorizationType: 'OAUTH_CLIENT_CREDENTIALS', authorizationEndpoint: `${base}/oauth/token`, clientId: 'client-1', clientSecret: CLIENT_SECRET } },
-      adminToken,
-    );
+    const createOauth = (name: string) =>
+      gql(
+        t.url,
+        'mutation($input: CreateWorkflowConnectionInput!) { createWorkflowConnection(input: $input) { connection { arn } } }',
+        { input: { name, authorizationType: 'OAUTH_CLIENT_CREDENTIALS', authorizationEndpoint: `${base}/oauth/token`, clientId: 'client-1', clientSecret: CLIENT_SECRET } },
+        adminToken,
+      );
+    const plainName = uniq('oauth-plain');
+    const refusedSave = await createOauth(plainName);
+    expect(refusedSave.body.data).toBeNull();
+    expect(refusedSave.body.errors).toEqual([
+      expect.objectContaining({
+        message: 'authorizationEndpoint must be an https:// URL (plain http:// is allowed only to hosts WORKFLOW_HTTP_ALLOW lists with an http:// entry: the token request carries the client secret)',
+        extensions: expect.objectContaining({ code: 'BAD_USER_INPUT' }),
+      }),
+    ]);
+    expect(JSON.stringify(refusedSave.body)).not.toContain(CLIENT_SECRET);
+    t.config.workflowHttpAllow = 'http://127.0.0.1';
+    const fresh = await createOauth(plainName);
+    expect(fresh.body.errors).toBeUndefined();
+    // the run checks it again: the configuration may have changed since the save
     t.config.workflowHttpAllow = '127.0.0.1, http://localhost';
     const oauth = await run({ ApiEndpoint: `http://localhost:${port}/echo`, Method: 'GET', Authentication: { ConnectionArn: fresh.body.data.createWorkflowConnection.connection.arn } });
     expect(oauth.d).toMatchObject({ status: 'FAILED' });

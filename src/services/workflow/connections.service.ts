@@ -19,6 +19,7 @@ import { ConflictError, ForbiddenError, NotFoundError, quoteInput, Unauthenticat
 import type { IdentityService } from '../identity/identity.service';
 import { requireWorkflowAccess } from './access';
 import { WORKFLOW_CODES } from './error-codes';
+import { allowListOf } from './http/allow-list';
 
 export type ConnectionAuthType = 'API_KEY' | 'BASIC' | 'OAUTH_CLIENT_CREDENTIALS';
 export const CONNECTION_AUTH_TYPES: readonly ConnectionAuthType[] = ['API_KEY', 'BASIC', 'OAUTH_CLIENT_CREDENTIALS'];
@@ -104,8 +105,13 @@ export function isConnectionArn(arn: string): boolean {
   return ARN.test(arn);
 }
 
-/** The checked, normalised input: readable parameters and the secret text to seal. */
-export function checkConnectionInput(input: CreateConnectionInput): { name: string; description: string | null; type: ConnectionAuthType; params: ConnectionAuthParameters; secret: string } {
+/**
+ * The checked, normalised input: readable parameters and the secret text to seal. `httpAllow` is WORKFLOW_HTTP_ALLOW:
+ * an OAuth token endpoint must be https:// (the grant carries the client secret), plain http:// only to a host an
+ * `http://` entry lists, the rule HTTP task endpoints follow (definition-check.ts); the task checks it again when it
+ * runs, since the configuration may have changed since.
+ */
+export function checkConnectionInput(input: CreateConnectionInput, httpAllow: string): { name: string; description: string | null; type: ConnectionAuthType; params: ConnectionAuthParameters; secret: string } {
   const name = typeof input.name === 'string' ? input.name : '';
   if (!NAME.test(name)) throw bad(`Invalid connection name ${quoteInput(name)}: 1-64 letters, digits, '.', '-' or '_'`);
   const description = text(input.description, 'description', 512, false) ?? null;
@@ -127,9 +133,12 @@ export function checkConnectionInput(input: CreateConnectionInput): { name: stri
     try {
       url = new URL(endpoint);
     } catch {
-      throw bad('authorizationEndpoint must be an absolute http(s) URL');
+      throw bad('authorizationEndpoint must be an absolute https:// URL');
     }
-    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw bad('authorizationEndpoint must be an absolute http(s) URL');
+    if (url.protocol === 'http:' && !allowListOf(httpAllow).plainHttpAllowed(url.hostname)) {
+      throw bad('authorizationEndpoint must be an https:// URL (plain http:// is allowed only to hosts WORKFLOW_HTTP_ALLOW lists with an http:// entry: the token request carries the client secret)');
+    }
+    if (url.protocol !== 'https:' && url.protocol !== 'http:') throw bad('authorizationEndpoint must be an absolute https:// URL');
     if (url.username || url.password) throw bad('authorizationEndpoint must not carry credentials');
     params.authorizationEndpoint = url.toString();
     const method = (text(input.httpMethod, 'httpMethod', 8, false) ?? 'POST').toUpperCase();
@@ -176,7 +185,7 @@ export class WorkflowConnectionService {
 
   /** The admin CLI's create (and the service's): inside the caller's transaction. */
   async createIn(db: EntityManager, config: AppConfig, input: CreateConnectionInput, createdBy: number | null): Promise<ConnectionView> {
-    const c = checkConnectionInput(input);
+    const c = checkConnectionInput(input, config.workflowHttpAllow);
     const repo = db.getRepository(WorkflowConnectionEntity);
     if (await repo.findOne({ where: { name: c.name }, select: { id: true } })) {
       throw new ConflictError(`Connection ${quoteInput(c.name)} already exists.`, { domainCode: WORKFLOW_CODES.CONNECTION_ALREADY_EXISTS });

@@ -9,7 +9,7 @@ import { WORKFLOW_CODES } from './error-codes';
 import { WORKFLOW_TASK_NAMES } from './runner/tasks';
 import { HTTP_INVOKE, PLAIN_HTTP_REFUSED } from './http/invoke';
 import { checkLanguage, checkWarnings, type Diagnostic } from './definition-check-language';
-import { compileAllowList, type AllowList } from './http/allow-list';
+import { allowListOf, type AllowList } from './http/allow-list';
 import { installAslSchemaCache } from './asl-schema-check';
 
 export type { Diagnostic };
@@ -56,12 +56,6 @@ function refused(code: string, message: string): Diagnosis {
 /** What a check needs of the configuration: WORKFLOW_HTTP_ALLOW (which destinations may be called over plain HTTP). */
 export interface CheckOptions {
   httpAllow?: string;
-}
-
-let compiledAllow: { raw: string; list: AllowList } | null = null;
-function allowListOf(raw: string): AllowList {
-  if (!compiledAllow || compiledAllow.raw !== raw) compiledAllow = { raw, list: compileAllowList(raw) };
-  return compiledAllow.list;
 }
 
 export function diagnoseDefinition(text: string, opts: CheckOptions = {}): Diagnosis {

@@ -155,3 +155,10 @@ export function compileAllowList(raw: string | undefined): AllowList {
     },
   };
 }
+
+/** The allow-list of a config value, compiled once per distinct text (the config may be changed at run time). */
+let compiled: { raw: string; list: AllowList } | null = null;
+export function allowListOf(raw: string): AllowList {
+  if (!compiled || compiled.raw !== raw) compiled = { raw, list: compileAllowList(raw) };
+  return compiled.list;
+}

@@ -17,7 +17,7 @@ import type { Json } from '../engine';
 import { TaskFailure } from '../engine';
 import type { ConnectionCredentials } from '../connections.service';
 import { WORKFLOW_CODES } from '../error-codes';
-import { AllowList, compileAllowList } from './allow-list';
+import { allowListOf } from './allow-list';
 import { HttpFailure, safeRequest, SafeResponse } from './safe-request';
 
 export const HTTP_INVOKE = 'arn:aws:states:::http:invoke';
@@ -35,13 +35,6 @@ export const PLAIN_HTTP_REFUSED = 'ApiEndpoint must be an https:// URL (plain ht
 type JsonObject = { [k: string]: Json };
 const isObject = (v: unknown): v is JsonObject => v !== null && typeof v === 'object' && !Array.isArray(v);
 const bad = (message: string) => new TaskFailure('States.Runtime', `HTTP task: ${message}`);
-
-/** The allow-list of a config value, compiled once per distinct text. */
-let compiled: { raw: string; list: AllowList } | null = null;
-function allowListOf(raw: string): AllowList {
-  if (!compiled || compiled.raw !== raw) compiled = { raw, list: compileAllowList(raw) };
-  return compiled.list;
-}
 
 function scalarText(v: Json, what: string): string {
   if (typeof v === 'string') return v;
