@@ -244,6 +244,11 @@ export class WorkflowMapRunResolver {
     return r.stopDate;
   }
 
+  @FieldResolver(() => Date, { nullable: true, description: 'When the run was last redriven (DescribeMapRun\'s redriveDate); null until then.' })
+  redrivenAt(@Root() r: WorkflowMapRunEntity): Date | null {
+    return r.redriveDate;
+  }
+
   @FieldResolver(() => Float)
   toleratedFailurePercentage(@Root() r: WorkflowMapRunEntity): number {
     return r.toleratedFailurePercentage ?? 0;

@@ -143,6 +143,7 @@ export class WorkflowMapRun {
   @Field(() => Int, { description: 'Failed items tolerated.' }) toleratedFailureCount: number;
   @Field(() => String, { nullable: true, description: 'The error a failed run ended with.' }) error: string | null;
   @Field(() => String, { nullable: true }) cause: string | null;
+  @Field(() => Int, { description: 'Times the run was redriven (by redriving its job); 0 until then.' }) redriveCount: number;
 }
 
 @ObjectType('WorkflowJobEvent', { simpleResolvers: true, description: 'One event of a job history (GetExecutionHistory), ids counted from 1 per job.' })

@@ -13,6 +13,7 @@ import {
   ListStateMachineVersionsCommand,
   ListTagsForResourceCommand,
   PublishStateMachineVersionCommand,
+  RedriveExecutionCommand,
   SFNClient,
   StartExecutionCommand,
   TagResourceCommand,
@@ -321,6 +322,8 @@ describe('workflow GraphQL: versions, aliases, tags, Map Runs', () => {
       toleratedFailureCount: 1,
       toleratedFailurePercentage: 0,
       error: null,
+      redriveCount: 0,
+      redrivenAt: null,
       job: { arn: executionArn },
     });
     expect(Date.parse(run.startedAt)).toBe(wire.startDate!.getTime());
@@ -350,5 +353,46 @@ describe('workflow GraphQL: versions, aliases, tags, Map Runs', () => {
     expect(parent.mapRuns.nodes.map((r) => r.arn)).toEqual([run.arn]);
     expect(large.nodes.filter((n) => n.mapRun?.arn === run.arn)).toHaveLength(5);
     if (large.n !== small.n) throw new Error(`2 jobs: ${small.n} statements, 6: ${large.n}\n${large.text}`);
+  }, 180_000);
+
+  it('a redriven Map Run shows DescribeMapRun\u2019s redriveCount and redriveDate', async () => {
+    // Item 1 fails until its child is redriven (it reads its redrive count from the context object).
+    const def = await createDef(
+      uniq('dmapr'),
+      JSON.stringify({
+        StartAt: 'Fan',
+        States: {
+          Fan: {
+            Type: 'Map',
+            Label: 'Fan',
+            ItemsPath: '$.items',
+            ItemSelector: { 'v.$': '$$.Map.Item.Value' },
+            ItemProcessor: {
+              ProcessorConfig: { Mode: 'DISTRIBUTED', ExecutionType: 'STANDARD' },
+              StartAt: 'Check',
+              States: {
+                // No Default: item 1 fails here (States.NoChoiceMatched), and its redrive runs this state again.
+                Check: { Type: 'Choice', Choices: [{ Or: [{ Not: { Variable: '$.v', NumericEquals: 1 } }, { Variable: '$$.Execution.RedriveCount', NumericGreaterThan: 0 }], Next: 'Good' }] },
+                Good: { Type: 'Pass', End: true },
+              },
+            },
+            End: true,
+          },
+        },
+      }),
+    );
+    const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn: def.arn, input: JSON.stringify({ items: [0, 1, 2] }) }));
+    expect((await waitForExecution(sfn, executionArn!, { timeoutMs: 100_000 })).status).toBe('FAILED');
+    const before = (await ok(WorkflowJobMapRunsDocument, { arn: executionArn! })).workflowJob!.mapRuns.nodes[0];
+    expect(before).toMatchObject({ status: 'FAILED', redriveCount: 0, redrivenAt: null });
+
+    await sfn.send(new RedriveExecutionCommand({ executionArn }));
+    expect((await waitForExecution(sfn, executionArn!, { timeoutMs: 100_000 })).status).toBe('SUCCEEDED');
+    const [run] = (await ok(WorkflowJobMapRunsDocument, { arn: executionArn! })).workflowJob!.mapRuns.nodes;
+    const wire = await sfn.send(new DescribeMapRunCommand({ mapRunArn: run.arn }));
+    expect(wire).toMatchObject({ status: 'SUCCEEDED', redriveCount: 1, redriveDate: expect.any(Date) });
+    expect(run).toMatchObject({ arn: before.arn, status: 'SUCCEEDED', redriveCount: 1 });
+    expect(Date.parse(run.redrivenAt!)).toBe(wire.redriveDate!.getTime());
+    expect(Date.parse(run.redrivenAt!)).toBeGreaterThanOrEqual(Date.parse(before.stoppedAt!));
   }, 180_000);
 });
