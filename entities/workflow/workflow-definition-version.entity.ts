@@ -3,7 +3,7 @@ import { WorkflowDefinitionEntity } from './workflow-definition.entity';
 
 /**
  * A published version of a workflow definition (a Step Functions state machine version): an immutable snapshot
- * of its text and role, numbered 1, 2, … per definition (numbers are never reused: the definition keeps the
+ * of its text, role and logging configuration, numbered 1, 2, … per definition (numbers are never reused: the definition keeps the
  * last one given). Jobs can start from it by its ARN (`<definition ARN>:<number>`), directly or through an alias.
  */
 @Entity('workflow_definition_versions')
@@ -31,6 +31,10 @@ export class WorkflowDefinitionVersionEntity {
 
   @Column({ name: 'role_arn', type: 'varchar', length: 256 })
   roleArn: string;
+
+  /** The definition's loggingConfiguration when published (part of a revision, as in Step Functions). */
+  @Column({ name: 'logging_configuration', type: 'text', nullable: true })
+  loggingConfiguration: string | null;
 
   /** The definition's revision this version snapshots (publishing it again is idempotent). */
   @Column({ name: 'revision_id', type: 'varchar', length: 64 })

@@ -50,9 +50,16 @@ export class WorkflowDefinitionEntity {
   @Column({ name: 'updated_at', type: Date })
   updatedAt: Date;
 
-  /** Changes with every update of the definition or role (UpdateStateMachine's revisionId). */
+  /** Changes with every update of the definition, role or logging configuration (UpdateStateMachine's revisionId). */
   @Column({ name: 'revision_id', type: 'varchar', length: 64 })
   revisionId: string;
+
+  /**
+   * Step Functions' loggingConfiguration as given (checked; JSON: level, includeExecutionData, destinations); null:
+   * never set (level OFF). Stored and answered; no log is written to CloudWatch from here.
+   */
+  @Column({ name: 'logging_configuration', type: 'text', nullable: true })
+  loggingConfiguration: string | null;
 
   /** The number of the last version published (versions are numbered 1, 2, … and numbers are never reused). */
   @Column({ name: 'last_version', type: 'integer', default: 0 })

@@ -25,6 +25,7 @@ import { WorkflowMapRuns1795837947896 as SqliteMapRuns } from '../../db/migratio
 import { WorkflowVersionsAliasesTags1795840900092 as SqliteVersions } from '../../db/migrations/sqlite/1795840900092-WorkflowVersionsAliasesTags';
 import { WorkflowOpenJobs1795850267135 as SqliteOpenJobs } from '../../db/migrations/sqlite/1795850267135-WorkflowOpenJobs';
 import { WorkflowMapRunRedrive1795853296278 as SqliteMapRunRedrive } from '../../db/migrations/sqlite/1795853296278-WorkflowMapRunRedrive';
+import { WorkflowLoggingConfiguration1795859632231 as SqliteLogging } from '../../db/migrations/sqlite/1795859632231-WorkflowLoggingConfiguration';
 import { Workflow1795464180426 as PostgresWorkflow } from '../../db/migrations/postgres/1795464180426-Workflow';
 import { JobCredential1795474377021 as PostgresJobCredential } from '../../db/migrations/postgres/1795474377021-JobCredential';
 import { WorkflowActivities1795823891852 as PostgresActivities } from '../../db/migrations/postgres/1795823891852-WorkflowActivities';
@@ -33,6 +34,7 @@ import { WorkflowMapRuns1795837947896 as PostgresMapRuns } from '../../db/migrat
 import { WorkflowVersionsAliasesTags1795840900092 as PostgresVersions } from '../../db/migrations/postgres/1795840900092-WorkflowVersionsAliasesTags';
 import { WorkflowOpenJobs1795850267135 as PostgresOpenJobs } from '../../db/migrations/postgres/1795850267135-WorkflowOpenJobs';
 import { WorkflowMapRunRedrive1795853296278 as PostgresMapRunRedrive } from '../../db/migrations/postgres/1795853296278-WorkflowMapRunRedrive';
+import { WorkflowLoggingConfiguration1795859632231 as PostgresLogging } from '../../db/migrations/postgres/1795859632231-WorkflowLoggingConfiguration';
 import { createWorkflowLoaders } from '../../loaders/workflow';
 import type * as WorkflowMetrics from '../../observability/workflow-metrics';
 import { WORKFLOW_ROUTES } from '../../rest/aws/workflow.routes';
@@ -53,8 +55,8 @@ export const workflowModule = defineModule({
   requires: ['identity', 'secret-scanning', 'calendar'],
   entities: [WorkflowDefinitionEntity, WorkflowJobEntity, WorkflowJobEventEntity, WorkflowActivityEntity, WorkflowTaskEntity, WorkflowMapRunEntity, WorkflowConnectionEntity, WorkflowDefinitionVersionEntity, WorkflowDefinitionAliasEntity, WorkflowTagEntity, WorkflowOpenJobsEntity],
   migrations: {
-    sqlite: [SqliteWorkflow, SqliteJobCredential, SqliteActivities, SqliteConnections, SqliteMapRuns, SqliteVersions, SqliteOpenJobs, SqliteMapRunRedrive],
-    postgres: [PostgresWorkflow, PostgresJobCredential, PostgresActivities, PostgresConnections, PostgresMapRuns, PostgresVersions, PostgresOpenJobs, PostgresMapRunRedrive],
+    sqlite: [SqliteWorkflow, SqliteJobCredential, SqliteActivities, SqliteConnections, SqliteMapRuns, SqliteVersions, SqliteOpenJobs, SqliteMapRunRedrive, SqliteLogging],
+    postgres: [PostgresWorkflow, PostgresJobCredential, PostgresActivities, PostgresConnections, PostgresMapRuns, PostgresVersions, PostgresOpenJobs, PostgresMapRunRedrive, PostgresLogging],
   },
   services({ identity }: IdentityServices) {
     const definitions = new WorkflowDefinitionService();

@@ -9,6 +9,7 @@ export const WORKFLOW_AWS_ERRORS: Record<string, [string, number]> = {
   [WORKFLOW_CODES.INVALID_ARN]: ['InvalidArn', 400],
   [WORKFLOW_CODES.INVALID_NAME]: ['InvalidName', 400],
   [WORKFLOW_CODES.INVALID_DEFINITION]: ['InvalidDefinition', 400],
+  [WORKFLOW_CODES.INVALID_LOGGING_CONFIGURATION]: ['InvalidLoggingConfiguration', 400],
   [WORKFLOW_CODES.INVALID_EXECUTION_INPUT]: ['InvalidExecutionInput', 400],
   [WORKFLOW_CODES.INVALID_TOKEN]: ['InvalidToken', 400],
   [WORKFLOW_CODES.STATE_MACHINE_ALREADY_EXISTS]: ['StateMachineAlreadyExists', 400],

@@ -4,6 +4,7 @@
  */
 import type { WorkflowDefinitionEntity, WorkflowJobEntity, WorkflowMapRunEntity } from '../../../entities/workflow';
 import { definitionVariableReferences } from '../../services/workflow/definitions.service';
+import { loggingOf } from '../../services/workflow/logging-configuration';
 import { mapRunCounts } from '../../services/workflow/map-runs';
 import type { ExpressResult } from '../../services/workflow/express.service';
 import type { JobEvent, WorkflowJobService } from '../../services/workflow/jobs.service';
@@ -27,7 +28,7 @@ export function presentDefinition(d: WorkflowDefinitionEntity & { description?: 
     type: d.type,
     creationDate: epochSeconds(d.createdAt),
     revisionId: d.revisionId,
-    loggingConfiguration: { level: 'OFF', includeExecutionData: false },
+    loggingConfiguration: loggingOf(d.loggingConfiguration),
     tracingConfiguration: { enabled: false },
     description: d.description,
     variableReferences: nonEmpty(definitionVariableReferences(d.definition)),
@@ -41,7 +42,8 @@ export function presentDefinitionForJob(d: Awaited<ReturnType<WorkflowJobService
   return compact({
     ...d,
     updateDate: epochSeconds(d.updateDate),
-    loggingConfiguration: { level: 'OFF', includeExecutionData: false },
+    // Known for the revision the job ran (undefined: a revision replaced since, whose configuration is not kept).
+    loggingConfiguration: d.loggingConfiguration === undefined ? undefined : loggingOf(d.loggingConfiguration),
     tracingConfiguration: { enabled: false },
     variableReferences: nonEmpty(d.variableReferences),
   });

@@ -9,6 +9,7 @@ import type { WorkflowJobEntity, WorkflowMapRunEntity } from '../../../entities/
 import type { RequestContext } from '../../context';
 import { MAX_LIST_SIZE } from '../../services/workflow/definitions.service';
 import type { RedriveStatus } from '../../services/workflow/jobs.service';
+import { LOG_LEVELS, type LoggingConfigurationInput } from '../../services/workflow/logging-configuration';
 import type { Tag } from '../../services/workflow/tags.service';
 import { INSPECTION_LEVELS, MOCK_VALIDATION_MODES, type TestStateInput, type TestStateResult } from '../../services/workflow/test-state.service';
 import { parseRouting } from '../../services/workflow/versions.service';
@@ -176,6 +177,19 @@ const longArnMember: MemberSchema = { type: 'string', minLength: 1, maxLength: 2
 const tagKey: MemberSchema = { type: 'string', minLength: 1, maxLength: 128 };
 const tagsMember: MemberSchema = { type: 'array', items: { type: 'object', properties: { key: tagKey, value: { type: 'string', maxLength: 256 } } } };
 const publishMembers: Record<string, MemberSchema> = { publish: { type: 'boolean' }, versionDescription: { type: 'string', maxLength: 256 } };
+const loggingMember: MemberSchema = {
+  type: 'object',
+  properties: {
+    level: { type: 'string', enum: LOG_LEVELS },
+    includeExecutionData: { type: 'boolean' },
+    destinations: {
+      type: 'array',
+      // More than one is InvalidLoggingConfiguration (the service's rule); past a few is no request worth reading.
+      maxItems: 16,
+      items: { type: 'object', properties: { cloudWatchLogsLogGroup: { type: 'object', properties: { logGroupArn: { type: 'string', minLength: 1, maxLength: 256 } } } } },
+    },
+  },
+};
 
 interface Op<B extends Record<string, unknown>, O> {
   operation: string;
@@ -190,7 +204,7 @@ function op<B extends Record<string, unknown>, O>(o: Op<B, O>): Op<any, any> {
 }
 
 const OPERATIONS: Op<any, any>[] = [
-  op<{ name: string; definition: string; roleArn: string; type: string; publish: boolean; versionDescription: string; tags: Tag[] }, Awaited<ReturnType<RequestContext['services']['workflowDefinitions']['create']>>>({
+  op<{ name: string; definition: string; roleArn: string; type: string; publish: boolean; versionDescription: string; tags: Tag[]; loggingConfiguration: LoggingConfigurationInput }, Awaited<ReturnType<RequestContext['services']['workflowDefinitions']['create']>>>({
     operation: 'CreateStateMachine',
     summary: 'Create a workflow definition (idempotent for the same name, definition, role and type)',
     body: bodySchema(
@@ -201,11 +215,21 @@ const OPERATIONS: Op<any, any>[] = [
         type: { type: 'string', enum: ['STANDARD', 'EXPRESS'] },
         ...publishMembers,
         tags: tagsMember,
+        loggingConfiguration: loggingMember,
       },
       ['name', 'definition', 'roleArn'],
     ),
     handle: (ctx, b) =>
-      ctx.services.workflowDefinitions.create(ctx, { name: b.name!, definition: b.definition!, roleArn: b.roleArn!, type: b.type, publish: b.publish, versionDescription: b.versionDescription, tags: b.tags }),
+      ctx.services.workflowDefinitions.create(ctx, {
+        name: b.name!,
+        definition: b.definition!,
+        roleArn: b.roleArn!,
+        type: b.type,
+        publish: b.publish,
+        versionDescription: b.versionDescription,
+        tags: b.tags,
+        loggingConfiguration: b.loggingConfiguration,
+      }),
     present: (d) => ({ stateMachineArn: d.arn, creationDate: epochSeconds(d.createdAt), ...(d.version ? { stateMachineVersionArn: d.version.arn } : {}) }),
   }),
   op<{ stateMachineArn: string }, Awaited<ReturnType<RequestContext['services']['workflowDefinitions']['describe']>>>({
@@ -215,12 +239,25 @@ const OPERATIONS: Op<any, any>[] = [
     handle: (ctx, b) => ctx.services.workflowDefinitions.describe(ctx, b.stateMachineArn!),
     present: (d) => presentDefinition(d),
   }),
-  op<{ stateMachineArn: string; definition: string; roleArn: string; publish: boolean; versionDescription: string }, Awaited<ReturnType<RequestContext['services']['workflowDefinitions']['update']>>>({
+  op<
+    { stateMachineArn: string; definition: string; roleArn: string; loggingConfiguration: LoggingConfigurationInput; publish: boolean; versionDescription: string },
+    Awaited<ReturnType<RequestContext['services']['workflowDefinitions']['update']>>
+  >({
     operation: 'UpdateStateMachine',
-    summary: 'Change a workflow definition and/or its role (running jobs keep their snapshot); publish: also as a version',
-    body: bodySchema({ stateMachineArn: arnMember, definition: { type: 'string', minLength: 1, maxLength: 1_048_576 }, roleArn: arnMember, ...publishMembers }, ['stateMachineArn']),
+    summary: 'Change a workflow definition, its role and/or its logging configuration (running jobs keep their snapshot); publish: also as a version',
+    body: bodySchema(
+      { stateMachineArn: arnMember, definition: { type: 'string', minLength: 1, maxLength: 1_048_576 }, roleArn: arnMember, loggingConfiguration: loggingMember, ...publishMembers },
+      ['stateMachineArn'],
+    ),
     handle: (ctx, b) =>
-      ctx.services.workflowDefinitions.update(ctx, { arn: b.stateMachineArn!, definition: b.definition, roleArn: b.roleArn, publish: b.publish, versionDescription: b.versionDescription }),
+      ctx.services.workflowDefinitions.update(ctx, {
+        arn: b.stateMachineArn!,
+        definition: b.definition,
+        roleArn: b.roleArn,
+        loggingConfiguration: b.loggingConfiguration,
+        publish: b.publish,
+        versionDescription: b.versionDescription,
+      }),
     present: (d) => ({ updateDate: epochSeconds(d.updatedAt), revisionId: d.revisionId, ...(d.version ? { stateMachineVersionArn: d.version.arn } : {}) }),
   }),
   op<{ stateMachineArn: string }, void>({

@@ -21,6 +21,7 @@ import type { CheckedDefinition } from './definition-check';
 import { expressProblems, requireExpressDefinition } from './definition-check';
 import { WORKFLOW_CODES } from './error-codes';
 import { decodePageToken, encodePageToken, pageTokenKey } from './page-token';
+import { checkLoggingConfiguration, type LoggingConfigurationInput, storedLogging } from './logging-configuration';
 import { checkTags, deleteTagsOf, putTags, Tag } from './tags.service';
 import { publishLocked } from './versions.service';
 import { TextKeyedCache } from './text-cache';
@@ -40,12 +41,16 @@ export interface CreateDefinitionInput {
   versionDescription?: string;
   /** Tags of a new definition (an idempotent repeat ignores them, as Step Functions does). */
   tags?: Partial<Tag>[];
+  /** Step Functions' loggingConfiguration (absent: level OFF). */
+  loggingConfiguration?: LoggingConfigurationInput;
 }
 
 export interface UpdateDefinitionInput {
   arn: string;
   definition?: string;
   roleArn?: string;
+  /** Replaces the logging configuration (members left out take their defaults). */
+  loggingConfiguration?: LoggingConfigurationInput;
   /** Publish the revision after the update as a version (idempotent when it was published already). */
   publish?: boolean;
   versionDescription?: string;
@@ -140,7 +145,7 @@ export class WorkflowDefinitionService {
     };
   }
 
-  /** Create a definition; the same name, definition, role and type again returns the existing one. */
+  /** Create a definition; the same name, definition, role, type and logging configuration again returns the existing one. */
   async create(ctx: RequestContext, input: CreateDefinitionInput): Promise<WithVersion<WorkflowDefinitionEntity>> {
     const userId = requireWorkflowAccess(ctx, 'write');
     const name = requireValidName(input.name);
@@ -151,6 +156,7 @@ export class WorkflowDefinitionService {
     const checked = await this.checker.check(input.definition, { httpAllow: ctx.config.workflowHttpAllow });
     const roleArn = requireRoleArn(input.roleArn);
     const tags = checkTags(input.tags ?? []);
+    const logging = storedLogging(checkLoggingConfiguration(input.loggingConfiguration ?? {}));
     const arn = definitionArn(ctx.config, name);
     return withTransaction(ctx, async (tx) => {
       const existing = await lockedFindOne(tx.db, WorkflowDefinitionEntity, { name });
@@ -159,7 +165,8 @@ export class WorkflowDefinitionService {
         if (existing.status === 'DELETING') {
           throw new ConflictError(`State Machine is being deleted: ${quoteInput(arn)}`, { domainCode: WORKFLOW_CODES.STATE_MACHINE_DELETING });
         }
-        const same = existing.definition === checked.text && existing.roleArn === roleArn && existing.type === type && existing.status === 'ACTIVE';
+        const same =
+          existing.definition === checked.text && existing.roleArn === roleArn && existing.type === type && existing.loggingConfiguration === logging && existing.status === 'ACTIVE';
         if (same) return input.publish ? Object.assign(existing, { version: await publishLocked(tx.db, existing, { description: input.versionDescription }) }) : existing;
         throw new ConflictError(`State Machine Already Exists: ${quoteInput(arn)}`, { domainCode: WORKFLOW_CODES.STATE_MACHINE_ALREADY_EXISTS });
       }
@@ -170,6 +177,7 @@ export class WorkflowDefinitionService {
         definition: checked.text,
         roleArn,
         type,
+        loggingConfiguration: logging,
         status: 'ACTIVE',
         createdBy: userId,
         createdAt: now,
@@ -197,7 +205,16 @@ export class WorkflowDefinitionService {
       const def = await this.find(ctx.db, ctx, definitionArn(ctx.config, parsed.name));
       const v = await ctx.db.getRepository(WorkflowDefinitionVersionEntity).findOne({ where: { definitionId: def.id, number: parsed.version } });
       if (!v) throw stateMachineDoesNotExist(arn);
-      return { ...def, arn: v.arn, definition: v.definition, roleArn: v.roleArn, createdAt: v.createdAt, revisionId: v.revisionId, description: v.description };
+      return {
+        ...def,
+        arn: v.arn,
+        definition: v.definition,
+        roleArn: v.roleArn,
+        loggingConfiguration: v.loggingConfiguration,
+        createdAt: v.createdAt,
+        revisionId: v.revisionId,
+        description: v.description,
+      };
     }
     return this.find(ctx.db, ctx, arn);
   }
@@ -211,13 +228,14 @@ export class WorkflowDefinitionService {
     return row;
   }
 
-  /** Change the definition text and/or role; running jobs keep the text they started with. */
+  /** Change the definition text, role and/or logging configuration; running jobs keep the text they started with. */
   async update(ctx: RequestContext, input: UpdateDefinitionInput): Promise<WithVersion<WorkflowDefinitionEntity>> {
     requireWorkflowAccess(ctx, 'write');
     checkPublish(input);
-    if (input.definition === undefined && input.roleArn === undefined) {
-      throw new ValidationError('Either the definition or the roleArn must be specified');
+    if (input.definition === undefined && input.roleArn === undefined && input.loggingConfiguration === undefined) {
+      throw new ValidationError('Either the definition, the roleArn or the loggingConfiguration must be specified');
     }
+    const logging = input.loggingConfiguration === undefined ? undefined : storedLogging(checkLoggingConfiguration(input.loggingConfiguration));
     const checked = input.definition === undefined ? undefined : await this.checker.check(input.definition, { httpAllow: ctx.config.workflowHttpAllow });
     const roleArn = input.roleArn === undefined ? undefined : requireRoleArn(input.roleArn);
     parseDefinitionArn(ctx.config, input.arn);
@@ -231,11 +249,15 @@ export class WorkflowDefinitionService {
       }
       // A machine's type never changes: an EXPRESS machine's new text must be one Express runs.
       if (checked !== undefined && row.type === 'EXPRESS') requireExpressDefinition(checked.text);
-      const changed = (checked !== undefined && checked.text !== row.definition) || (roleArn !== undefined && roleArn !== row.roleArn);
+      const changed =
+        (checked !== undefined && checked.text !== row.definition) ||
+        (roleArn !== undefined && roleArn !== row.roleArn) ||
+        (logging !== undefined && logging !== row.loggingConfiguration);
       if (changed) {
         const patch = {
           ...(checked ? { definition: checked.text } : {}),
           ...(roleArn ? { roleArn } : {}),
+          ...(logging !== undefined ? { loggingConfiguration: logging } : {}),
           updatedAt: new Date(),
           revisionId: randomUUID(),
         };

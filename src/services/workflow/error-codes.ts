@@ -7,6 +7,8 @@ export const WORKFLOW_CODES = {
   INVALID_ARN: 'INVALID_ARN',
   INVALID_NAME: 'INVALID_NAME',
   INVALID_DEFINITION: 'INVALID_DEFINITION',
+  /** A loggingConfiguration Step Functions refuses (no destination for a level other than OFF, a malformed log group ARN). */
+  INVALID_LOGGING_CONFIGURATION: 'INVALID_LOGGING_CONFIGURATION',
   INVALID_EXECUTION_INPUT: 'INVALID_EXECUTION_INPUT',
   /** A paging token this server did not issue for this operation and filter, or one older than 24 hours. */
   INVALID_TOKEN: 'INVALID_TOKEN',

@@ -961,6 +961,7 @@ export class WorkflowJobService {
     const job = await this.findVisible(ctx, executionArn);
     const parsed = parseJobArn(ctx.config, job.arn)!;
     return {
+      loggingConfiguration: await revisionLogging(ctx.db, job),
       stateMachineArn: job.versionArn ?? definitionArn(ctx.config, parsed.definitionName),
       name: parsed.definitionName,
       definition: job.definitionText,
@@ -991,6 +992,33 @@ async function requireOpenJobSlot(db: EntityManager, max: number): Promise<void>
   if (Number(row?.n ?? 0) >= max) {
     throw new ConflictError(`Execution Limit Exceeded: ${max} executions are open (running); they must end or be stopped first`, { domainCode: WORKFLOW_CODES.EXECUTION_LIMIT_EXCEEDED });
   }
+}
+
+/**
+ * The stored loggingConfiguration of the revision a job runs (a Map Run's child: its parent's): its version's, or
+ * the definition's while that is still the job's revision; undefined when that revision is gone (jobs keep no copy).
+ */
+async function revisionLogging(db: EntityManager, job: WorkflowJobEntity): Promise<string | null | undefined> {
+  let from: { versionArn: string | null; revisionId: string | null } = job;
+  if (job.mapRunId != null) {
+    const [p] = await queryRows<{ version_arn: string | null; revision_id: string | null }>(
+      db,
+      'SELECT j.version_arn, j.revision_id FROM workflow_map_runs r JOIN workflow_jobs j ON j.id = r.job_id WHERE r.id = ?',
+      [job.mapRunId],
+    );
+    if (!p) return undefined;
+    from = { versionArn: p.version_arn, revisionId: p.revision_id };
+  }
+  if (from.versionArn) {
+    const [v] = await queryRows<{ logging_configuration: string | null }>(db, 'SELECT logging_configuration FROM workflow_definition_versions WHERE arn = ?', [from.versionArn]);
+    return v ? v.logging_configuration : undefined;
+  }
+  const [d] = await queryRows<{ logging_configuration: string | null; revision_id: string }>(
+    db,
+    'SELECT logging_configuration, revision_id FROM workflow_definitions WHERE id = ?',
+    [job.definitionId],
+  );
+  return d && from.revisionId !== null && d.revision_id === from.revisionId ? d.logging_configuration : undefined;
 }
 
 /** Step Functions: a job can be redriven within 14 days of its end, with fewer than 24,999 history events. */

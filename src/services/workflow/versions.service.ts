@@ -125,6 +125,7 @@ export async function publishLocked(db: EntityManager, def: WorkflowDefinitionEn
     arn: versionArnOf(def, number),
     definition: def.definition,
     roleArn: def.roleArn,
+    loggingConfiguration: def.loggingConfiguration,
     revisionId: def.revisionId,
     description: input.description ?? null,
     createdAt: new Date(),
