@@ -217,6 +217,12 @@ function awsValue(name: string, fx: FuzzFixtures): fc.Arbitrary<FuzzValue> | und
       return fc.array(fc.constantFrom('team', 'env', 'absent'), { maxLength: 3 });
     case 'resourceArn':
       return fc.constantFrom(...fx.workflow.stateMachineArns, ...fx.workflow.activityArns);
+    case 'loggingConfiguration':
+      return fc.constantFrom<FuzzValue>(
+        { level: 'OFF' },
+        { level: 'ERROR', includeExecutionData: false, destinations: [{ cloudWatchLogsLogGroup: { logGroupArn: 'arn:aws:logs:us-east-1:000000000000:log-group:fuzz:*' } }] },
+        { level: 'ALL', includeExecutionData: true, destinations: [{ cloudWatchLogsLogGroup: { logGroupArn: 'arn:aws:logs:eu-west-1:123456789012:log-group:/aws/vendedlogs/states/fuzz-Logs:*' } }] },
+      );
     default:
       return undefined;
   }
