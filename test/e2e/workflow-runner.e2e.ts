@@ -157,6 +157,27 @@ describe('workflow runner (embedded)', () => {
     expect((await history(arn)).at(-1)!.executionFailedEventDetails).toEqual({ error: 'Nope', cause: 'said no' });
   });
 
+  it('states named Next, End, Default and StartAt are states like any other (created, run, in the history by name)', async () => {
+    const arn = await run(
+      {
+        StartAt: 'Next',
+        States: {
+          Next: { Type: 'Pass', Parameters: { Next: 'data, not a transition', 'v.$': '$.v' }, Next: 'Choose' },
+          Choose: { Type: 'Choice', Choices: [{ Variable: '$.v', NumericEquals: 1, Next: 'End' }], Default: 'Default' },
+          End: { Type: 'Parallel', Branches: [{ StartAt: 'StartAt', States: { StartAt: { Type: 'Pass', Result: 'inner', End: true } } }], ResultPath: '$.branch', Next: 'Done' },
+          Default: { Type: 'Fail', Error: 'Unexpected' },
+          Done: { Type: 'Succeed' },
+        },
+      },
+      { v: 1 },
+    );
+    const d = await settle(arn);
+    expect(d.status).toBe('SUCCEEDED');
+    expect(JSON.parse(d.output!)).toEqual({ Next: 'data, not a transition', v: 1, branch: ['inner'] });
+    const entered = (await history(arn)).filter((e) => e.stateEnteredEventDetails).map((e) => e.stateEnteredEventDetails!.name);
+    expect(entered).toEqual(['Next', 'Choose', 'End', 'StartAt', 'Done']);
+  });
+
   it('Map and Parallel run their branches and collect the results in order', async () => {
     const arn = await run(
       {

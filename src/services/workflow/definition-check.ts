@@ -11,6 +11,7 @@ import { HTTP_INVOKE, PLAIN_HTTP_REFUSED } from './http/invoke';
 import { checkLanguage, checkWarnings, type Diagnostic } from './definition-check-language';
 import { allowListOf, type AllowList } from './http/allow-list';
 import { installAslSchemaCache } from './asl-schema-check';
+import { installAslStructureChecks } from './asl-structure-check';
 
 export type { Diagnostic };
 
@@ -28,6 +29,8 @@ type AslValidator = (definition: unknown, options: { checkPaths: boolean; checkA
 const aslValidator = require('asl-validator') as AslValidator;
 // Its schemas compiled once, not on every call (see the module).
 installAslSchemaCache();
+// Its transition, terminal-state and state-name checks read the structure, not every member of those names.
+installAslStructureChecks();
 
 function invalid(detail: string): ValidationError {
   return new ValidationError(`Invalid State Machine Definition: '${detail}'`, { domainCode: WORKFLOW_CODES.INVALID_DEFINITION });

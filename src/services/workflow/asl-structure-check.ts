@@ -1,0 +1,167 @@
+/**
+ * asl-validator's structural checks (states, transitions, terminal states, duplicate names) over the state
+ * machine's structure instead of recursive JSONPath.
+ *
+ * asl-validator 4.0.0 finds state machines with `$..States` and transitions with `$..[StartAt,Next,Default]`: any
+ * member of that name anywhere counts. So a state NAMED "Next", "End" or "Default" (its definition sits under that
+ * key) was taken for a transition to "[object Object]" and the definition refused with MISSING_TRANSITION_TARGET;
+ * a `Parameters`/`Result`/`Arguments` member named `Next`, `Default` or `States` was read as a transition or as a
+ * nested state machine; and a Map's `ItemProcessor` (only `Iterator` was looked at) could name a state outside it.
+ * Step Functions reads transitions only where the States Language puts them: `StartAt`; a state's `Next`; a
+ * Choice's `Default` and its rules' `Next`; a catcher's `Next`; nested machines only in a Parallel's `Branches` and a
+ * Map's `ItemProcessor` / `Iterator`.
+ *
+ * This module puts structural versions in place of the four exports (the validator reads them at call time), with
+ * asl-validator's error codes and messages, in the same order: on a definition without such members they answer
+ * exactly what asl-validator's do (`test/unit/workflow/asl-structure-check.spec.ts` compares both). Installed with
+ * the schema cache (asl-schema-check.ts), on the same pinned version.
+ */
+
+type Doc = Record<string, unknown>;
+type Errors = Array<Record<string, unknown>>;
+
+interface Scope {
+  states: Doc;
+  /** where it sits: the top level, a Parallel branch or a Map's item processor */
+  kind: 'top' | 'branch' | 'map';
+}
+
+const isObject = (v: unknown): v is Doc => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** The nested machines of a state, in the order its members are written. */
+function nestedMachines(state: Doc): Array<{ doc: Doc; kind: 'branch' | 'map' }> {
+  const out: Array<{ doc: Doc; kind: 'branch' | 'map' }> = [];
+  for (const [key, value] of Object.entries(state)) {
+    if (key === 'Branches' && Array.isArray(value)) for (const b of value) if (isObject(b)) out.push({ doc: b, kind: 'branch' });
+    if ((key === 'ItemProcessor' || key === 'Iterator') && isObject(value)) out.push({ doc: value, kind: 'map' });
+  }
+  return out;
+}
+
+/** Every state machine of a definition (its States objects), outer before inner, in document order. */
+function scopes(doc: Doc, kind: Scope['kind'] = 'top', out: Scope[] = []): Scope[] {
+  const states = doc.States;
+  if (!isObject(states)) return out;
+  out.push({ states, kind });
+  for (const state of Object.values(states)) {
+    if (!isObject(state)) continue;
+    for (const m of nestedMachines(state)) scopes(m.doc, m.kind, out);
+  }
+  return out;
+}
+
+/** The transitions written in a state itself (not in its nested machines), in asl-validator's order. */
+function ownTransitions(state: Doc): string[] {
+  const out: string[] = [];
+  const push = (v: unknown) => typeof v === 'string' && out.push(v);
+  push(state.Next);
+  push(state.Default);
+  for (const [key, value] of Object.entries(state)) {
+    if ((key === 'Choices' || key === 'Catch') && Array.isArray(value)) for (const r of value) if (isObject(r)) push(r.Next);
+  }
+  return out;
+}
+
+/** Every transition target (StartAt included) of a machine and the machines in it, outer before inner. */
+function allTargets(doc: Doc, out: string[] = []): string[] {
+  if (typeof doc.StartAt === 'string') out.push(doc.StartAt);
+  const states = doc.States;
+  if (!isObject(states)) return out;
+  for (const state of Object.values(states)) {
+    if (!isObject(state)) continue;
+    out.push(...ownTransitions(state));
+    for (const m of nestedMachines(state)) allTargets(m.doc, out);
+  }
+  return out;
+}
+
+/** Replaces get-states' `getStatesContainer` (asl-validator's state checks and terminal-state check use it). */
+export function structuralStatesContainer(definition: Doc): Doc[] {
+  return scopes(definition).map((s) => s.states);
+}
+
+/** Replaces `missingTransitionTargetErrors`: states nothing transitions to, and targets that name no state. */
+export function structuralMissingTransitionTargetErrors(definition: Doc): Errors {
+  const names = scopes(definition).flatMap((s) => Object.keys(s.states));
+  const targets = [...new Set(allTargets(definition))];
+  const unreachable = names.filter((n) => !targets.includes(n)).map((n) => ({ 'Error code': 'MISSING_TRANSITION_TARGET', Message: `State ${n} is not reachable` }));
+  const missing = targets.filter((t) => !names.includes(t)).map((t) => ({ 'Error code': 'MISSING_TRANSITION_TARGET', Message: `Missing 'StartAt'|'Next'|'Default' target: ${t}` }));
+  return [...unreachable, ...missing];
+}
+
+/**
+ * Replaces `stateTransitionsErrors`: a state of a Parallel branch or a Map's item processor transitions only to
+ * states of its own machine (a nested machine's own states and transitions are checked as a machine of their own).
+ */
+export function structuralStateTransitionsErrors(definition: Doc): Errors {
+  // asl-validator's order: every Parallel's branches (a Parallel's all together), then every Map's processor, each
+  // as met going down the definition.
+  const groups: Array<{ kind: 'branch' | 'map'; machines: Doc[] }> = [];
+  const walk = (doc: Doc) => {
+    if (!isObject(doc.States)) return;
+    for (const state of Object.values(doc.States)) {
+      if (!isObject(state)) continue;
+      const nested = nestedMachines(state);
+      const branches = nested.filter((m) => m.kind === 'branch').map((m) => m.doc);
+      if (branches.length) groups.push({ kind: 'branch', machines: branches });
+      for (const m of nested) if (m.kind === 'map') groups.push({ kind: 'map', machines: [m.doc] });
+      for (const m of nested) walk(m.doc);
+    }
+  };
+  walk(definition);
+  const outbound = (machine: Doc) => {
+    const states = isObject(machine.States) ? machine.States : {};
+    const own = Object.keys(states);
+    return Object.values(states)
+      .filter(isObject)
+      .flatMap(ownTransitions)
+      .filter((t) => !own.includes(t));
+  };
+  return [
+    ...groups
+      .filter((g) => g.kind === 'branch')
+      .flatMap((g) => g.machines.flatMap(outbound))
+      .map((t) => ({ 'Error code': 'BRANCH_OUTBOUND_TRANSITION_TARGET', Message: `Parallel branch state cannot transition to target: ${t}` })),
+    ...groups
+      .filter((g) => g.kind === 'map')
+      .flatMap((g) => g.machines.flatMap(outbound))
+      .map((t) => ({ 'Error code': 'MAP_OUTBOUND_TRANSITION_TARGET', Message: `Map branch state cannot transition to target: ${t}` })),
+  ];
+}
+
+/** Replaces `duplicateStateNames`: a state name used more than once anywhere in the definition. */
+export function structuralDuplicateStateNames(definition: Doc): Errors {
+  const counts = new Map<string, number>();
+  for (const s of scopes(definition)) for (const n of Object.keys(s.states)) counts.set(n, (counts.get(n) ?? 0) + 1);
+  return [...counts].filter(([, c]) => c > 1).map(([n]) => ({ 'Error code': 'DUPLICATE_STATE_NAMES', Message: `A state with this name already exists: ${n}` }));
+}
+
+/* eslint-disable @typescript-eslint/no-require-imports */
+type Check = (definition: Doc, options?: unknown) => Errors;
+const REPLACED = [
+  ['asl-validator/dist/src/checks/get-states', 'getStatesContainer', structuralStatesContainer],
+  ['asl-validator/dist/src/checks/missing-transition-target-errors', 'missingTransitionTargetErrors', structuralMissingTransitionTargetErrors],
+  ['asl-validator/dist/src/checks/state-transitions-errors', 'stateTransitionsErrors', structuralStateTransitionsErrors],
+  ['asl-validator/dist/src/checks/duplicate-state-names-errors', 'duplicateStateNames', structuralDuplicateStateNames],
+] as const;
+
+const originals = new Map<string, Check>();
+
+/** asl-validator's own versions (for the differential test), by export name. */
+export function originalStructureChecks(): Record<string, Check> {
+  installAslStructureChecks();
+  return Object.fromEntries(originals);
+}
+
+/** Put the structural checks in place of asl-validator's (idempotent). Throws if the module is not shaped as expected. */
+export function installAslStructureChecks(): void {
+  if (originals.size) return;
+  const modules = REPLACED.map(([path, name]) => ({ mod: require(path) as Record<string, unknown>, name }));
+  for (const { mod, name } of modules) {
+    if (typeof mod[name] !== 'function') throw new Error(`asl-validator has no ${name} where src/services/workflow/asl-structure-check.ts expects it`);
+  }
+  REPLACED.forEach(([, name, check], i) => {
+    originals.set(name, modules[i].mod[name] as Check);
+    modules[i].mod[name] = check;
+  });
+}
