@@ -10,8 +10,10 @@ import type { ErrorReply, ErrorStyle, IncomingLike } from '../rest/family';
 import { githubFamily } from '../rest/github/family';
 
 export function isGraphqlPath(url: string): boolean {
-  const path = url.split('?')[0];
-  return path === '/graphql' || path === '/graphql/';
+  // Asked several times per request (body parser, error style): compared in place, no split array.
+  if (!url.startsWith('/graphql')) return false;
+  const rest = url.length === 8 ? '' : url[8] === '/' ? url.slice(9, 10) : url[8];
+  return rest === '' || rest === '?';
 }
 
 function graphqlError(status: number, message: string, code: string, headers?: Record<string, string>): ErrorReply {
