@@ -17,16 +17,22 @@ const BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5
  */
 export class TalliedCounter<L extends string> {
   readonly counter: Counter<L>;
-  private readonly tally = new Map<string, { labels: Record<L, string>; n: number }>();
+  /** The tallies, one per label set seen. */
+  private readonly tallies: Array<{ labels: Record<L, string>; n: number }> = [];
+  /**
+   * The tally of a label set, found through one Map per label (in declared order) keyed by the label's value: no
+   * key string is built per increment.
+   */
+  private readonly root = new Map<string, unknown>();
   private readonly labelNames: readonly L[];
 
   constructor(config: Omit<CounterConfiguration<L>, 'collect' | 'labelNames'> & { labelNames: readonly L[] }) {
-    const tally = this.tally;
+    const tallies = this.tallies;
     this.labelNames = config.labelNames;
     this.counter = new Counter<L>({
       ...config,
       collect() {
-        for (const t of tally.values()) {
+        for (const t of tallies) {
           if (t.n > 0) {
             this.inc(t.labels, t.n);
             t.n = 0;
@@ -37,17 +43,26 @@ export class TalliedCounter<L extends string> {
   }
 
   inc(labels: Record<L, string>): void {
-    let key = '';
-    for (const name of this.labelNames) key += `${labels[name]}\u0000`;
-    const t = this.tally.get(key);
+    const names = this.labelNames;
+    let level = this.root;
+    for (let i = 0; i < names.length - 1; i++) {
+      const value = labels[names[i]];
+      let next = level.get(value) as Map<string, unknown> | undefined;
+      if (!next) level.set(value, (next = new Map()));
+      level = next;
+    }
+    const last = labels[names[names.length - 1]];
+    const t = level.get(last) as { n: number } | undefined;
     if (t) {
       t.n++;
       return;
     }
     // The series' labels in the declared order (prom-client writes them in the order of the object it is given).
     const kept = {} as Record<L, string>;
-    for (const name of this.labelNames) kept[name] = labels[name];
-    this.tally.set(key, { labels: kept, n: 1 });
+    for (const name of names) kept[name] = labels[name];
+    const tally = { labels: kept, n: 1 };
+    level.set(last, tally);
+    this.tallies.push(tally);
   }
 }
 
