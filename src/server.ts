@@ -382,7 +382,9 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const graphqlHandler = fastifyGraphqlHandler(apollo, {
     context: async (req: FastifyRequest) => {
       try {
-        const ctx: GraphqlContext = { ...(await createContext(deps, { id: req.id, headers: req.headers, log: req.log })), graphql: {} };
+        // createContext answers a fresh object: the GraphQL holder is added to it rather than spread into a copy.
+        const ctx: GraphqlContext = await createContext(deps, { id: req.id, headers: req.headers, log: req.log });
+        ctx.graphql = {};
         req.appContext = ctx;
         return ctx;
       } catch (e) {
