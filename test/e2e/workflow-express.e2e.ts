@@ -184,6 +184,20 @@ describe('workflow EXPRESS state machines (@aws-sdk/client-sfn)', () => {
     }
   });
 
+  it('Standard\u2019s 25,000-event history quota does not bound an Express execution (no history is kept)', async () => {
+    // 7,000 rounds of Pass + Choice: 28,000 events' worth of transitions, within Express' time bound.
+    const loop = {
+      StartAt: 'Count',
+      States: {
+        Count: { Type: 'Pass', Parameters: { 'n.$': 'States.MathAdd($.n, 1)' }, Next: 'More' },
+        More: { Type: 'Choice', Choices: [{ Variable: '$.n', NumericLessThan: 7_000, Next: 'Count' }], Default: 'Done' },
+        Done: { Type: 'Succeed' },
+      },
+    };
+    const r = await sfn.send(new StartSyncExecutionCommand({ stateMachineArn: await express(JSON.stringify(loop)), input: '{"n":0}' }));
+    expect(r).toMatchObject({ status: 'SUCCEEDED', output: '{"n":7000}' });
+  });
+
   it('a StartSyncExecution whose client goes away ends its execution', async () => {
     const waits = await express(JSON.stringify({ StartAt: 'W', States: { W: { Type: 'Wait', Seconds: 240, End: true } } }));
     const aborted = await metric('aborted');

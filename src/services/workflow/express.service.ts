@@ -9,8 +9,10 @@
  *   dropped once taken, and memory holds one checkpoint per running execution.
  * - Bounded: an execution runs WORKFLOW_EXPRESS_MAX_SECONDS at most (Step Functions' five minutes; a smaller top-level
  *   TimeoutSeconds wins), then it is TIMED_OUT with States.Timeout; at most WORKFLOW_EXPRESS_MAX_RUNNING run at once
- *   (more starts answer ThrottlingException). The engine's other bounds hold as for jobs (256 KiB per state,
- *   25,000 events' worth of transitions, WORKFLOW_JOB_HISTORY_BYTES).
+ *   (more starts answer ThrottlingException). The engine's other bounds hold as for jobs (256 KiB per state, 25,000
+ *   events in one step). Standard's history quota (25,000 events per execution) and WORKFLOW_JOB_HISTORY_BYTES do
+ *   not apply: no history is kept, as in Step Functions, where an Express execution may take any number of
+ *   transitions within its five minutes.
  * - A synchronous execution ends with its request: a client that goes away aborts it. Asynchronous ones live in the
  *   process that started them: closing the app aborts them, and a crash loses them (Step Functions re-runs a lost
  *   asynchronous Express execution, at least once; here it is at most once).
@@ -211,7 +213,9 @@ export class WorkflowExpressService {
         now: () => new Date(),
         runTask,
         signal,
-        maxHistoryBytes: ctx.config.workflowJobHistoryBytes,
+        // No history is kept, so Standard's quota of 25,000 events (and the stored-bytes bound) does not apply: the
+        // execution's duration bounds it, and the engine still bounds what one step holds.
+        maxHistoryEvents: Infinity,
         pause: () => new Promise<void>((r) => setImmediate(r)),
       });
       if (signal.aborted) return this.aborted(signal);

@@ -59,6 +59,13 @@ export interface AdvanceOptions {
    * with States.DataLimitExceeded. Default: unbounded (the runner passes WORKFLOW_JOB_HISTORY_BYTES).
    */
   maxHistoryBytes?: number;
+  /**
+   * History events one execution may have; a step that would pass it is not taken and the execution fails. Default:
+   * MAX_HISTORY_EVENTS, Step Functions' quota for Standard executions. Express executions keep no history and have
+   * no such quota (their bound is their duration): they pass Infinity. Either way one step's events, held in memory
+   * until the step is taken, are at most MAX_HISTORY_EVENTS.
+   */
+  maxHistoryEvents?: number;
   /** Called between batches of branches/iterations stepped in one advance (the runner lets other work in). */
   pause?: () => Promise<void>;
   /** Activity and callback tasks (external.ts); without it such tasks fail with States.Runtime. */
@@ -155,6 +162,7 @@ class Run {
   /** History bytes of the job including this step's events so far. */
   historyBytes: number;
   readonly maxHistoryBytes: number;
+  readonly maxHistoryEvents: number;
   /** JSON texts of this step's values (one text per value, however many events carry it). */
   readonly ser = new Serializer();
 
@@ -167,6 +175,7 @@ class Run {
     this.jobDeadline = cp.dl ? Date.parse(cp.dl) : Infinity;
     this.historyBytes = cp.hb ?? 0;
     this.maxHistoryBytes = opts.maxHistoryBytes ?? Infinity;
+    this.maxHistoryEvents = opts.maxHistoryEvents ?? MAX_HISTORY_EVENTS;
   }
 
   text(v: Json | undefined): string {
@@ -203,7 +212,7 @@ class Run {
    * starts and steps no more threads (nested Maps would otherwise start 40 times the last step's iterations first).
    */
   overQuota(): boolean {
-    return this.cp.nid + this.emitted - 1 > MAX_HISTORY_EVENTS || this.historyBytes > this.maxHistoryBytes;
+    return this.emitted > MAX_HISTORY_EVENTS || this.cp.nid + this.emitted - 1 > this.maxHistoryEvents || this.historyBytes > this.maxHistoryBytes;
   }
 
   emitAfter(sc: StepCtx, th: Thread | null, prev: Prev, type: string, details?: Record<string, unknown>): PEvent {
@@ -1541,8 +1550,12 @@ export async function advance(
   // The history quota: a step whose events would pass it is not taken; the job fails with one last event instead
   // (a step that ends the job may use the last id, a step that goes on must leave it for that failure).
   const lastId = events.length ? events[events.length - 1].id : 0;
-  if (lastId > MAX_HISTORY_EVENTS || (!cp.st && lastId >= MAX_HISTORY_EVENTS)) {
-    return failInstead(checkpoint, m, opts, `The execution reached the maximum number of history events (${MAX_HISTORY_EVENTS}).`);
+  const max = run.maxHistoryEvents;
+  if (lastId > max || (!cp.st && lastId >= max)) {
+    return failInstead(checkpoint, m, opts, `The execution reached the maximum number of history events (${max}).`);
+  }
+  if (events.length > MAX_HISTORY_EVENTS) {
+    return failInstead(checkpoint, m, opts, `One step of the execution would take more than ${MAX_HISTORY_EVENTS} history events.`);
   }
   // The history bytes quota, the same way: the step whose events would pass it is not stored.
   if (run.historyBytes > run.maxHistoryBytes) {

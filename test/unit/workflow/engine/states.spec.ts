@@ -298,4 +298,55 @@ describe('history quota', () => {
     // Without the bound: 320,000 iterations started (nearly 1,000,000 events computed, seconds of CPU, > 1 GB).
     expect(reads).toBeLessThan(5_000);
   });
+  test('an execution without the quota (Express: maxHistoryEvents Infinity) goes past 25,000 events to its end', async () => {
+    // 8,000 rounds of Pass + Choice: 32,000 events.
+    const loop = {
+      StartAt: 'Count',
+      States: {
+        Count: { Type: 'Pass', Parameters: { 'n.$': 'States.MathAdd($.n, 1)' }, Next: 'More' },
+        More: { Type: 'Choice', Choices: [{ Variable: '$.n', NumericLessThan: 8_000, Next: 'Count' }], Default: 'Done' },
+        Done: { Type: 'Succeed' },
+      },
+    };
+    const clock = new Clock();
+    const run = async (maxHistoryEvents?: number) => {
+      let cp = initialCheckpoint(loop, { n: 0 }, CTX, clock.now());
+      let events = 0;
+      for (;;) {
+        const r = await advance(loop, cp, { now: clock.now, runTask: noTask, maxHistoryEvents });
+        events += r.events.length;
+        cp = r.checkpoint;
+        if (r.status !== 'RUNNING') return { r, events };
+      }
+    };
+    const express = await run(Infinity);
+    expect([express.r.status, express.r.output]).toEqual(['SUCCEEDED', '{"n":8000}']);
+    expect(express.events).toBeGreaterThan(32_000);
+    // The same flow as a Standard execution stops at the quota.
+    const standard = await run();
+    expect([standard.r.status, standard.r.cause]).toEqual(['FAILED', 'The execution reached the maximum number of history events (25000).']);
+    expect(standard.events).toBeLessThanOrEqual(25_000);
+  });
+  test('without the quota one step still holds at most 25,000 events (nested Maps stop there, not at 320,000 iterations)', async () => {
+    const level = (items: string, processor: object) => ({ StartAt: 'M', States: { M: { Type: 'Map', ItemsPath: `$$.Execution.Input.${items}`, ItemProcessor: processor, End: true } } });
+    const def = level('a', level('b', level('c', level('d', single({ Type: 'Wait', Seconds: 3600 })))));
+    const n = (k: number) => Array.from({ length: k }, (_, i) => i);
+    let reads = 0;
+    const clock = new Clock();
+    const now = () => {
+      reads++;
+      return clock.now();
+    };
+    let cp = initialCheckpoint(def, { a: n(40), b: n(5), c: n(40), d: n(40) }, CTX, clock.now());
+    let r;
+    for (let i = 0; i < 10; i++) {
+      reads = 0;
+      r = await advance(def, cp, { now, runTask: noTask, maxHistoryEvents: Infinity });
+      cp = r.checkpoint;
+      if (r.status !== 'RUNNING') break;
+    }
+    expect([r!.status, r!.cause]).toEqual(['FAILED', 'One step of the execution would take more than 25000 history events.']);
+    // About two clock reads per event of the step: 25,000 events' work, not the 1,000,000 of 320,000 iterations.
+    expect(reads).toBeLessThan(60_000);
+  });
 });
