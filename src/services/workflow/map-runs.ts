@@ -23,7 +23,7 @@ import type { Checkpoint, Json, MapRunProgress, MapRuns, MapRunSpec } from './en
 import { jobArn, mapRunArn, parseJobArn, parseMapRunArn } from './arn';
 import { jobVisible } from './access';
 import { WORKFLOW_CODES } from './error-codes';
-import { definitionTimeoutSeconds, insertJobEvents, insertJobRows, lastJobEventId, redrivenJobPatch } from './jobs.service';
+import { definitionTimeoutSeconds, insertJobEvents, insertJobRows, lastJobEventId, redrivenJobPatch } from './job-rows';
 
 type Config = Pick<AppConfig, 'workflowRegion' | 'workflowAccountId'>;
 

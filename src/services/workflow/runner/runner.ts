@@ -22,7 +22,7 @@ import type { AppDeps, RequestContext } from '../../../context';
 import { contextFor } from '../../../context';
 import { finishDeletion } from '../definitions.service';
 import { taskViewer } from '../job-credential';
-import { lastJobEventId } from '../jobs.service';
+import { lastJobEventId } from '../job-rows';
 import { advance, Checkpoint, decodeCheckpoint, encodeCheckpoint, externalWaits, HistoryEvent, Json, RunTask, TaskFailure } from '../engine';
 import type { ExternalTasks } from '../engine';
 import { closeOpenTasks } from '../activities.service';

@@ -9,7 +9,7 @@ import { WorkflowJobEntity } from '../../../../entities/workflow';
 import { sqlFor } from '../../../db/rows';
 import { writeTransaction } from '../../../db/transaction';
 import type { HistoryEvent } from '../engine';
-import { insertJobEvent } from '../jobs.service';
+import { insertJobEvent } from '../job-rows';
 
 export interface Transition {
   checkpoint: string;
