@@ -106,6 +106,14 @@ export function contextFor(deps: AppDeps, requestId: string, viewer: Viewer = AN
 }
 
 /**
+ * A context of the same app as `ctx` for another viewer and request id (a workflow task acting as the execution's
+ * starter): fresh loaders, no HTTP request, no REST answer memos.
+ */
+export function contextOfApp(ctx: RequestContext, requestId: string, viewer: Viewer): RequestContext {
+  return contextFor({ dataSource: ctx.dataSource, services: ctx.services, config: ctx.config, log: ctx.log }, requestId, viewer);
+}
+
+/**
  * Run `fn` in a write transaction with a child context bound to it (fresh loaders see the transaction's
  * writes; the request's own loaders are cleared once it ends). Every read-modify-write goes through here: see src/db/transaction.ts (BEGIN IMMEDIATE and one
  * writer per process on SQLite, `SELECT … FOR UPDATE` via `lockedFindOne` on PostgreSQL, bounded retry of

@@ -32,7 +32,7 @@ async function main(): Promise<void> {
   const dataSource = await openDatabase(config);
   const services = createServices({ detectorThreads: config.detectorThreads });
   const deps: AppDeps = { dataSource, services, config, log };
-  const running = startWorkflowRunning(deps, 'queue');
+  const running = startWorkflowRunning(services, deps, 'queue');
   log.info({ owner: running.runner?.owner, concurrency: config.workflowConcurrency }, 'workflow worker ready');
   process.stdout.write(`workflow worker ready (${running.runner?.owner})\n`);
 

@@ -99,6 +99,49 @@ function moduleLevelWeakCollections(source: ts.SourceFile): string[] {
   return out;
 }
 
+/**
+ * Where a file looks services up at call time (`ctx.services.x`, `tx.services`, `deps.services`, `{ services } = ctx`):
+ * "file:line: text" of each. A service's own fields (`this.services`) are what its module gave it.
+ */
+function serviceLookups(source: ts.SourceFile): string[] {
+  const out: string[] = [];
+  const at = (node: ts.Node) => `${source.fileName}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1}: ${node.getText(source)}`;
+  const visit = (node: ts.Node): void => {
+    if (ts.isPropertyAccessExpression(node) && node.name.text === 'services' && node.expression.kind !== ts.SyntaxKind.ThisKeyword) out.push(at(node));
+    else if (ts.isElementAccessExpression(node) && ts.isStringLiteralLike(node.argumentExpression) && node.argumentExpression.text === 'services') out.push(at(node));
+    else if (ts.isBindingElement(node) && ts.isObjectBindingPattern(node.parent) && ((node.propertyName ?? node.name).getText(source) === 'services')) out.push(at(node.parent));
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return out;
+}
+
+describe('services get the services they use from their module', () => {
+  it('no file under src/services/ looks services up on a context (or the app\'s deps)', () => {
+    // src/services/index.ts is the registry: it calls each module's services(needs).
+    const found = sourcesUnder('src/services')
+      .filter((file) => file !== path.join('src', 'services', 'index.ts'))
+      .flatMap((file) => serviceLookups(parse(file)));
+    expect(found).toEqual([]);
+  });
+
+  it('sees a lookup (the checker itself)', () => {
+    const text = [
+      'class A {',
+      '  constructor(private readonly services: object) {}',
+      '  a(ctx: any, tx: any, deps: any) {',
+      '    this.services;',
+      '    ctx.services.workflowVersions.startTarget();',
+      "    tx['services'];",
+      '    const { config, services } = deps;',
+      '    const services2 = { services: 1 };',
+      '  }',
+      '}',
+    ].join('\n');
+    expect(serviceLookups(parse('x.ts', text))).toEqual(['x.ts:5: ctx.services', "x.ts:6: tx['services']", 'x.ts:7: { config, services }']);
+  });
+});
+
 describe('per-request state', () => {
   it('lives on the request (its loaders or context), never in module-level WeakMaps of the resolvers', () => {
     const found = sourcesUnder('resolvers').flatMap((file) => moduleLevelWeakCollections(parse(file)).map((name) => `${file}: ${name}`));

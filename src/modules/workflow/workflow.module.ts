@@ -43,11 +43,15 @@ import { WorkflowConnectionService } from '../../services/workflow/connections.s
 import { WorkflowDefinitionService } from '../../services/workflow/definitions.service';
 import { WorkflowExpressService } from '../../services/workflow/express.service';
 import { WorkflowJobService } from '../../services/workflow/jobs.service';
+import { PageTokenKeys } from '../../services/workflow/page-token';
+import { WorkflowTaskService } from '../../services/workflow/runner/tasks';
 import { WorkflowTagService } from '../../services/workflow/tags.service';
 import { WorkflowTestStateService } from '../../services/workflow/test-state.service';
 import { WorkflowVersionService } from '../../services/workflow/versions.service';
 import type * as WorkflowRunning from '../../services/workflow/runner/setup';
+import type { CalendarServices } from '../calendar/calendar.module';
 import type { IdentityServices } from '../identity/identity.module';
+import type { SecretScanningServices } from '../secret-scanning/secret-scanning.module';
 import { defineModule, ServicesOf } from '../module';
 
 export const workflowModule = defineModule({
@@ -58,25 +62,33 @@ export const workflowModule = defineModule({
     sqlite: [SqliteWorkflow, SqliteJobCredential, SqliteActivities, SqliteConnections, SqliteMapRuns, SqliteVersions, SqliteOpenJobs, SqliteMapRunRedrive, SqliteLogging],
     postgres: [PostgresWorkflow, PostgresJobCredential, PostgresActivities, PostgresConnections, PostgresMapRuns, PostgresVersions, PostgresOpenJobs, PostgresMapRunRedrive, PostgresLogging],
   },
-  services({ identity }: IdentityServices) {
-    const definitions = new WorkflowDefinitionService();
+  services({ identity, secretScanningPush, secretScanningAlertUpdates, calendarImport }: IdentityServices & SecretScanningServices & CalendarServices) {
+    const tokenKeys = new PageTokenKeys(identity);
+    const definitions = new WorkflowDefinitionService(tokenKeys);
+    const connections = new WorkflowConnectionService(identity);
+    const versions = new WorkflowVersionService(tokenKeys);
+    // Tasks call the other domains' services as the job's starter (their access rules apply).
+    const tasks = new WorkflowTaskService({ secretScanningPush, secretScanningAlertUpdates, calendarImport, workflowConnections: connections });
+    const express = new WorkflowExpressService({ versions, tasks });
     return {
       /** workflow: definitions (state machines): create, describe, update, delete, list */
       workflowDefinitions: definitions,
       /** workflow: TestState (one state run by the engine, nothing stored) */
-      workflowTestState: new WorkflowTestStateService(definitions),
+      workflowTestState: new WorkflowTestStateService(definitions, tasks),
       /** workflow: jobs (executions): start, describe, list, stop, history; the runner plugs in with setHooks */
-      workflowJobs: new WorkflowJobService(),
+      workflowJobs: new WorkflowJobService({ tokenKeys, versions, express }),
       /** workflow: Express executions (StartSyncExecution; StartExecution of EXPRESS machines), run in memory, stored nowhere */
-      workflowExpress: new WorkflowExpressService(),
+      workflowExpress: express,
       /** workflow: activities, GetActivityTask long polls, task tokens (SendTask*) of activities and callbacks */
-      workflowActivities: new WorkflowActivityService(),
+      workflowActivities: new WorkflowActivityService(tokenKeys),
       /** workflow: connections of HTTP tasks (admins manage them; secrets sealed like access keys) */
-      workflowConnections: new WorkflowConnectionService(identity),
+      workflowConnections: connections,
       /** workflow: versions and aliases of definitions; resolves what a start of a version or alias ARN runs */
-      workflowVersions: new WorkflowVersionService(),
+      workflowVersions: versions,
       /** workflow: tags of definitions and activities */
       workflowTags: new WorkflowTagService(),
+      /** workflow: the tasks a Task state may name (runner, Express, TestState), with the services they call */
+      workflowTasks: tasks,
     };
   },
   loaders: createWorkflowLoaders,
@@ -96,10 +108,10 @@ export const workflowModule = defineModule({
   },
   // Jobs run here (embedded), through BullMQ (queue, dispatch) or elsewhere (off): WORKFLOW_RUNNER. Closing aborts
   // running steps unpersisted: their jobs resume from the last transition at the next start.
-  start(_services, deps) {
+  start(services, deps) {
     // The runner (and BullMQ, for the queue modes) is loaded here: the admin CLI never starts it.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    return (require('../../services/workflow/runner/setup') as typeof WorkflowRunning).startWorkflowRunning(deps);
+    return (require('../../services/workflow/runner/setup') as typeof WorkflowRunning).startWorkflowRunning(services, deps);
   },
   // Running Express executions are aborted (they are not stored); the definition checker's threads end.
   close: async (services) => {

@@ -29,7 +29,7 @@ import { ListArgs, ListPage, listSize } from './definitions.service';
 import { hashTaskToken, isTaskTokenShape, newTaskToken } from './engine/external';
 import { WORKFLOW_CODES } from './error-codes';
 import { checkTags, deleteTagsOf, putTags, Tag } from './tags.service';
-import { decodePageToken, encodePageToken, pageTokenKey } from './page-token';
+import { decodePageToken, encodePageToken, type PageTokenKeys } from './page-token';
 import { describeStartedCredential } from './job-credential';
 
 /** Step Functions' default quota of activities per account and region. */
@@ -105,6 +105,9 @@ export async function closeOpenTasks(m: EntityManager, jobId: number, waiting: s
 }
 
 export class WorkflowActivityService {
+  /** Signs and checks nextTokens (the key comes from the identity module's secret box). */
+  constructor(private readonly tokenKeys: PageTokenKeys) {}
+
   readonly polls = new ActivityPolls();
   private hooks: ActivityHooks = {};
   private closed = false;
@@ -172,7 +175,7 @@ export class WorkflowActivityService {
   async list(ctx: RequestContext, args: ListArgs): Promise<ListPage<WorkflowActivityEntity>> {
     requireWorkflowAccess(ctx, 'read');
     const size = listSize(args.maxResults);
-    const key = await pageTokenKey(ctx);
+    const key = await this.tokenKeys.of(ctx);
     const qb = ctx.db.getRepository(WorkflowActivityEntity).createQueryBuilder('a');
     if (args.nextToken !== undefined) {
       const [after] = decodePageToken(key, args.nextToken, 'ListActivities', null, (p): p is [string] => p.length === 1 && typeof p[0] === 'string' && p[0].length <= 80);

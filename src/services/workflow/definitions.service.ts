@@ -20,7 +20,7 @@ import { DefinitionCheckPool } from './definition-check-pool';
 import type { CheckedDefinition } from './definition-check';
 import { expressProblems, requireExpressDefinition } from './definition-check';
 import { WORKFLOW_CODES } from './error-codes';
-import { decodePageToken, encodePageToken, pageTokenKey } from './page-token';
+import { decodePageToken, encodePageToken, type PageTokenKeys } from './page-token';
 import { checkLoggingConfiguration, type LoggingConfigurationInput, storedLogging } from './logging-configuration';
 import { checkTags, deleteTagsOf, putTags, Tag } from './tags.service';
 import { publishLocked } from './versions.service';
@@ -105,6 +105,9 @@ export function definitionVariableReferences(text: string): Record<string, strin
 }
 
 export class WorkflowDefinitionService {
+  /** Signs and checks nextTokens (the key comes from the identity module's secret box). */
+  constructor(private readonly tokenKeys: PageTokenKeys) {}
+
   /** Large definitions are checked in a worker thread (asl-validator: ~0.5 s per MiB). */
   private readonly checker = new DefinitionCheckPool();
 
@@ -311,7 +314,7 @@ export class WorkflowDefinitionService {
   async list(ctx: RequestContext, args: ListArgs): Promise<ListPage<WorkflowDefinitionEntity>> {
     requireWorkflowAccess(ctx, 'read');
     const size = listSize(args.maxResults);
-    const key = await pageTokenKey(ctx);
+    const key = await this.tokenKeys.of(ctx);
     const qb = ctx.db.getRepository(WorkflowDefinitionEntity).createQueryBuilder('d');
     if (args.nextToken !== undefined) {
       const [after] = decodePageToken(key, args.nextToken, 'ListStateMachines', null, (p): p is [string] => p.length === 1 && typeof p[0] === 'string' && p[0].length <= 80);

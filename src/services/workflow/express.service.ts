@@ -22,18 +22,18 @@
  */
 import { randomUUID } from 'node:crypto';
 import { WorkflowDefinitionEntity } from '../../../entities/workflow';
-import type { AppDeps, RequestContext } from '../../context';
-import { contextFor } from '../../context';
+import type { RequestContext } from '../../context';
+import { contextOfApp } from '../../context';
 import { ConflictError, quoteInput, RateLimitedError, UnavailableError, ValidationError } from '../../errors/app-error';
 import { requireWorkflowAccess } from './access';
 import { definitionArn, expressJobArn, parseQualifiedDefinitionArn, requireValidName } from './arn';
-import { advance, Checkpoint, encodeCheckpoint, initialCheckpoint, Json, RunTask, TaskFailure } from './engine';
+import { advance, Checkpoint, encodeCheckpoint, initialCheckpoint, Json, RunTask } from './engine';
 import { WORKFLOW_CODES } from './error-codes';
 import { describeStartedCredential, taskViewer } from './job-credential';
 import { checkJobInput, lengthCheck, MAX_TRACE_HEADER } from './jobs.service';
 import { stateMachineDoesNotExist } from './lists';
-import { asTaskFailure, WORKFLOW_TASKS } from './runner/tasks';
-import type { StartTarget } from './versions.service';
+import type { WorkflowTaskService } from './runner/tasks';
+import type { StartTarget, WorkflowVersionService } from './versions.service';
 
 export interface StartSyncInput {
   stateMachineArn: string;
@@ -93,6 +93,14 @@ export class WorkflowExpressService {
   private readonly ends = new Set<Promise<unknown>>();
   private closed = false;
 
+  /** Starts resolve versions and aliases; tasks run through the workflow module's task service. */
+  constructor(
+    private readonly deps: {
+      versions: WorkflowVersionService;
+      tasks: WorkflowTaskService;
+    },
+  ) {}
+
   /** How many run now (metrics, tests). */
   get runningCount(): number {
     return this.running.size;
@@ -124,7 +132,7 @@ export class WorkflowExpressService {
         domainCode: WORKFLOW_CODES.STATE_MACHINE_TYPE_NOT_SUPPORTED,
       });
     }
-    const target = await ctx.services.workflowVersions.startTarget(ctx.db, def, input.stateMachineArn, qualified);
+    const target = await this.deps.versions.startTarget(ctx.db, def, input.stateMachineArn, qualified);
     const run = this.begin(ctx, { def, target, stateMachineArn: input.stateMachineArn, name, input: text, traceHeader: input.traceHeader }, ctx.request?.signal);
     const result = await run.done;
     return { ...result, includedData: input.includedData !== 'METADATA_ONLY' };
@@ -179,18 +187,14 @@ export class WorkflowExpressService {
     const text = start.target.definition;
     const stateMachineArn = definitionArn(ctx.config, start.def.name);
     // Tasks act as the starter, with the credential that started the execution, checked again for every task.
-    const deps: AppDeps = { dataSource: ctx.dataSource, services: ctx.services, config: ctx.config, log: ctx.log };
     const starter = { id: 0, startedBy: run.userId, startedCredential: describeStartedCredential(ctx.viewer) };
-    const runTask: RunTask = async (t) => {
-      const task = WORKFLOW_TASKS[t.resource];
-      if (!task) throw new TaskFailure('States.TaskFailed', `Unknown task resource ${JSON.stringify(t.resource.slice(0, 100))}`);
-      try {
-        const taskCtx = contextFor(deps, `express-${name}`, await taskViewer(ctx.dataSource.manager, starter));
-        return await task.run({ ctx: taskCtx, input: t.input, attemptKey: `${executionArn}:${t.attemptKey}`, signal: t.signal });
-      } catch (e) {
-        throw asTaskFailure(e);
-      }
-    };
+    const runTask: RunTask = (t) =>
+      this.deps.tasks.run(t.resource, async () => ({
+        ctx: contextOfApp(ctx, `express-${name}`, await taskViewer(ctx.dataSource.manager, starter)),
+        input: t.input,
+        attemptKey: `${executionArn}:${t.attemptKey}`,
+        signal: t.signal,
+      }));
     let checkpoint: Checkpoint = initialCheckpoint(
       text,
       JSON.parse(start.input) as Json,

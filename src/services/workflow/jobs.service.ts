@@ -22,7 +22,9 @@ import { WORKFLOW_CODES } from './error-codes';
 import { abortRunsOfJob, checkMapRunUpdate, childEnded, findMapRun, type MapRunHooks, type MapRunUpdate } from './map-runs';
 import { describeStartedCredential } from './job-credential';
 import { definitionTimeoutSeconds, insertJobEvent, insertJobRow, lastJobEventId, redrivenJobPatch } from './job-rows';
-import { decodePageToken, encodePageToken, pageTokenKey } from './page-token';
+import { decodePageToken, encodePageToken, type PageTokenKeys } from './page-token';
+import type { WorkflowExpressService } from './express.service';
+import type { WorkflowVersionService } from './versions.service';
 
 /** Step Functions' limit on an execution's input: 256 KiB of UTF-8. */
 export const MAX_INPUT_BYTES = 256 * 1024;
@@ -165,7 +167,15 @@ export class WorkflowJobService {
   private hooks: JobHooks;
   readonly stats: JobStats = { started: 0, succeeded: 0, failed: 0, timed_out: 0, aborted: 0, redriven: 0 };
 
-  constructor(hooks: JobHooks = {}) {
+  /** Starts resolve versions and aliases and hand EXPRESS machines' executions to the Express service. */
+  constructor(
+    private readonly deps: {
+      tokenKeys: PageTokenKeys;
+      versions: WorkflowVersionService;
+      express: WorkflowExpressService;
+    },
+    hooks: JobHooks = {},
+  ) {
     this.hooks = hooks;
   }
 
@@ -219,7 +229,7 @@ export class WorkflowJobService {
       if (def.type === 'EXPRESS') {
         // Express executions are not jobs (no row, no history): only the Step Functions API starts them.
         if (!express) throw expressNotJobs(input.stateMachineArn);
-        return { expressOf: { def, target: await ctx.services.workflowVersions.startTarget(tx.db, def, input.stateMachineArn, qualified) } };
+        return { expressOf: { def, target: await this.deps.versions.startTarget(tx.db, def, input.stateMachineArn, qualified) } };
       }
       // A name the caller gave may be taken (the same start again, or another job). A generated one is a random UUID
       // drawn per attempt, so no job can have it: no lookup. Should the unique index still refuse it, writeTransaction
@@ -227,7 +237,7 @@ export class WorkflowJobService {
       const name = given ?? randomUUID();
       const arn = jobArn(ctx.config, def.name, name);
       // A version or alias ARN runs that version (an alias picks one of its two by weight).
-      const target = await ctx.services.workflowVersions.startTarget(tx.db, def, input.stateMachineArn, qualified);
+      const target = await this.deps.versions.startTarget(tx.db, def, input.stateMachineArn, qualified);
       const existing = given === undefined ? null : await lockedFindOne(tx.db, WorkflowJobEntity, { definitionId: def.id, name });
       if (existing) {
         const visible = jobVisible(ctx.viewer, existing);
@@ -298,7 +308,7 @@ export class WorkflowJobService {
     });
     if ('expressOf' in result && result.expressOf) {
       const { def, target } = result.expressOf;
-      return { express: ctx.services.workflowExpress.startAsync(ctx, { def, target, stateMachineArn: input.stateMachineArn, name: given, input: text, traceHeader: input.traceHeader }) };
+      return { express: this.deps.express.startAsync(ctx, { def, target, stateMachineArn: input.stateMachineArn, name: given, input: text, traceHeader: input.traceHeader }) };
     }
     if (result.created) this.stats.started++;
     if (result.created && this.hooks.onStarted) {
@@ -438,7 +448,7 @@ export class WorkflowJobService {
     const qualified = parseQualifiedDefinitionArn(ctx.config, args.stateMachineArn!);
     if (qualified === null) throw stateMachineDoesNotExist(args.stateMachineArn!);
     const defName = qualified.name;
-    const key = await pageTokenKey(ctx);
+    const key = await this.deps.tokenKeys.of(ctx);
     // The jobs started from a version (directly or through an alias) or through an alias, when the ARN names one.
     const origin = qualified.version !== undefined || qualified.alias !== undefined ? args.stateMachineArn : null;
     const filter = [defName, args.statusFilter ?? null, ...(args.redriveFilter ? [args.redriveFilter] : []), ...(origin ? [origin] : [])];
@@ -477,7 +487,7 @@ export class WorkflowJobService {
   /** A Map Run's children (ListExecutions with mapRunArn), in item order. */
   private async listChildren(ctx: RequestContext, args: ListJobsArgs & { mapRunArn: string }, size: number): Promise<ListPage<WorkflowJobEntity>> {
     const run = await findMapRun(ctx, args.mapRunArn);
-    const key = await pageTokenKey(ctx);
+    const key = await this.deps.tokenKeys.of(ctx);
     const filter = [args.mapRunArn, args.statusFilter ?? null, args.redriveFilter ?? null];
     const position =
       args.nextToken === undefined
@@ -497,7 +507,7 @@ export class WorkflowJobService {
   async listMapRuns(ctx: RequestContext, args: ListArgs & { executionArn: string }): Promise<ListPage<WorkflowMapRunEntity>> {
     requireWorkflowAccess(ctx, 'read');
     const size = listSize(args.maxResults);
-    const key = await pageTokenKey(ctx);
+    const key = await this.deps.tokenKeys.of(ctx);
     const position =
       args.nextToken === undefined
         ? undefined
@@ -749,7 +759,7 @@ export class WorkflowJobService {
     requireWorkflowAccess(ctx, 'read');
     const size = listSize(args.maxResults);
     const reverse = args.reverseOrder === true;
-    const key = await pageTokenKey(ctx);
+    const key = await this.deps.tokenKeys.of(ctx);
     const filter = [args.executionArn, reverse, args.includeExecutionData !== false];
     const position =
       args.nextToken === undefined

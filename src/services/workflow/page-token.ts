@@ -10,6 +10,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { RequestContext } from '../../context';
 import { ValidationError } from '../../errors/app-error';
+import type { IdentityService } from '../identity/identity.service';
 import { WORKFLOW_CODES } from './error-codes';
 
 export const TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
@@ -18,16 +19,21 @@ export const MAX_TOKEN_LENGTH = 1024;
 
 export type TokenPosition = Array<string | number>;
 
-const keys = new WeakMap<DataSource, Buffer>();
+/** The token-signing key of this server, from the identity service's secret box (given by the workflow module). */
+export class PageTokenKeys {
+  /** Per DataSource: the server key never changes while it runs. */
+  private readonly keys = new WeakMap<DataSource, Buffer>();
 
-/** The token-signing key of this server (cached per DataSource: the server key never changes while it runs). */
-export async function pageTokenKey(ctx: RequestContext): Promise<Buffer> {
-  const known = keys.get(ctx.dataSource);
-  if (known) return known;
-  const box = await ctx.services.identity.secretBox(ctx.dataSource.manager, ctx.config.secretKey);
-  const key = box.derive('workflow-page-token/v1');
-  keys.set(ctx.dataSource, key);
-  return key;
+  constructor(private readonly identity: IdentityService) {}
+
+  async of(ctx: RequestContext): Promise<Buffer> {
+    const known = this.keys.get(ctx.dataSource);
+    if (known) return known;
+    const box = await this.identity.secretBox(ctx.dataSource.manager, ctx.config.secretKey);
+    const key = box.derive('workflow-page-token/v1');
+    this.keys.set(ctx.dataSource, key);
+    return key;
+  }
 }
 
 function digest(filter: unknown): string {

@@ -25,9 +25,9 @@ import type { WorkflowDefinitionService } from './definitions.service';
 import { advance, initialCheckpoint, TaskFailure, type Json, type JsonObject, type ProbeStep, type StateProbe } from './engine';
 import { externalKind } from './engine/external';
 import { WORKFLOW_CODES } from './error-codes';
-import { HTTP_INVOKE, httpInvoke, type HttpTrace } from './http/invoke';
+import type { HttpTrace } from './http/invoke';
 import { checkJobInput } from './jobs.service';
-import { asTaskFailure, WORKFLOW_TASKS } from './runner/tasks';
+import type { WorkflowTaskService } from './runner/tasks';
 
 export const INSPECTION_LEVELS = ['INFO', 'DEBUG', 'TRACE'] as const;
 export const MOCK_VALIDATION_MODES = ['STRICT', 'PRESENT', 'NONE'] as const;
@@ -160,7 +160,10 @@ function prepare(doc: Json, stateName: string | undefined, variables: JsonObject
 }
 
 export class WorkflowTestStateService {
-  constructor(private readonly definitions: WorkflowDefinitionService) {}
+  constructor(
+    private readonly definitions: WorkflowDefinitionService,
+    private readonly tasks: WorkflowTaskService,
+  ) {}
 
   async testState(ctx: RequestContext, input: TestStateInput): Promise<TestStateResult> {
     requireWorkflowAccess(ctx, 'write');
@@ -280,14 +283,7 @@ export class WorkflowTestStateService {
         if ('error' in mock) throw new TaskFailure(mock.error, mock.cause);
         return mock.result;
       }
-      try {
-        if (t.resource === HTTP_INVOKE) return await httpInvoke(ctx, t.input, t.signal, trace);
-        const task = WORKFLOW_TASKS[t.resource];
-        if (!task) throw new TaskFailure('States.TaskFailed', `Unknown task resource ${JSON.stringify(t.resource.slice(0, 100))}`);
-        return await task.run({ ctx, input: t.input, attemptKey: `test-state:${id}:${t.attemptKey}`, signal: t.signal });
-      } catch (e) {
-        throw asTaskFailure(e);
-      }
+      return this.tasks.run(t.resource, () => ({ ctx, input: t.input, attemptKey: `test-state:${id}:${t.attemptKey}`, signal: t.signal, trace }));
     };
 
     let checkpoint = cp;

@@ -15,7 +15,7 @@ import { requireDefinitionOwner, requireWorkflowAccess } from './access';
 import { ALIAS_NAME, parseQualifiedDefinitionArn } from './arn';
 import { ListPage, listSize, stateMachineDoesNotExist } from './lists';
 import { WORKFLOW_CODES } from './error-codes';
-import { decodePageToken, encodePageToken, pageTokenKey } from './page-token';
+import { decodePageToken, encodePageToken, type PageTokenKeys } from './page-token';
 import { DEFAULT_PAGE_SIZE, encodeCursor, keysetPage, validatePageArgs } from '../common/pagination';
 import type { Page, PageArgs } from '../common/pagination';
 
@@ -135,6 +135,9 @@ export async function publishLocked(db: EntityManager, def: WorkflowDefinitionEn
 }
 
 export class WorkflowVersionService {
+  /** Signs and checks nextTokens (the key comes from the identity module's secret box). */
+  constructor(private readonly tokenKeys: PageTokenKeys) {}
+
   /** Picks an alias's route on every start through it; replaceable so tests can choose the outcome. */
   random: () => number = Math.random;
 
@@ -155,7 +158,7 @@ export class WorkflowVersionService {
     requireWorkflowAccess(ctx, 'read');
     const size = listSize(args.maxResults);
     const name = this.unqualified(ctx, args.stateMachineArn);
-    const key = await pageTokenKey(ctx);
+    const key = await this.tokenKeys.of(ctx);
     const before = args.nextToken === undefined ? undefined : decodePageToken(key, args.nextToken, 'ListStateMachineVersions', [name], (p): p is [number] => p.length === 1 && Number.isSafeInteger(p[0]))[0];
     const def = await this.definition(ctx.db, name, args.stateMachineArn);
     const qb = ctx.db.getRepository(WorkflowDefinitionVersionEntity).createQueryBuilder('v').where('v.definition_id = :id', { id: def.id });
@@ -308,7 +311,7 @@ export class WorkflowVersionService {
     const parsed = parseQualifiedDefinitionArn(ctx.config, args.stateMachineArn);
     if (parsed?.alias !== undefined) throw invalidArn(args.stateMachineArn, 'a state machine or version ARN');
     if (!parsed) throw stateMachineDoesNotExist(args.stateMachineArn);
-    const key = await pageTokenKey(ctx);
+    const key = await this.tokenKeys.of(ctx);
     const after =
       args.nextToken === undefined
         ? undefined

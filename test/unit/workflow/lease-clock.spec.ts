@@ -62,7 +62,7 @@ describe('workflow runner leases: jobs written leased to the embedded runner', (
     const ctx = await contexts.as(await f.classicToken(alice, ['workflow']));
     const def = await f.services.workflowDefinitions.create(ctx, { name: uniq('d'), definition: '{"StartAt":"A","States":{"A":{"Type":"Pass","End":true}}}', roleArn: ROLE });
     // The embedded runner's hook (setup.ts), with a poll that does not come round during the test.
-    const runner = new WorkflowRunner(contexts.deps, { owner: 'runner-a', leaseMs: 60_000, pollMs: 3_600_000 });
+    const runner = new WorkflowRunner(contexts.deps, contexts.deps.services, { owner: 'runner-a', leaseMs: 60_000, pollMs: 3_600_000 });
     runner.start();
     f.services.workflowJobs.setHooks({ leaseOnStart: () => runner.leaseForNewJob() });
     const postgres = db.dataSource.options.type === 'postgres';

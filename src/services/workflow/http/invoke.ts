@@ -15,7 +15,7 @@ import type { RequestContext } from '../../../context';
 import { AppError } from '../../../errors/app-error';
 import type { Json } from '../engine';
 import { TaskFailure } from '../engine';
-import type { ConnectionCredentials } from '../connections.service';
+import type { ConnectionCredentials, WorkflowConnectionService } from '../connections.service';
 import { WORKFLOW_CODES } from '../error-codes';
 import { allowListOf } from './allow-list';
 import { HttpFailure, safeRequest, SafeResponse } from './safe-request';
@@ -206,7 +206,7 @@ export interface HttpTrace {
   report(request: { protocol: string; method: string; url: string; headers: string; body: string }, response: { protocol: string; statusCode: string; statusMessage: string; headers: string; body: string }): void;
 }
 
-export async function httpInvoke(ctx: RequestContext, input: Json, signal: AbortSignal, trace?: HttpTrace): Promise<Json> {
+export async function httpInvoke(ctx: RequestContext, connections: WorkflowConnectionService, input: Json, signal: AbortSignal, trace?: HttpTrace): Promise<Json> {
   const p = prepare(input);
   const allow = allowListOf(ctx.config.workflowHttpAllow);
   // before the connection's secret is read: a plain-HTTP request would carry it in clear
@@ -216,7 +216,7 @@ export async function httpInvoke(ctx: RequestContext, input: Json, signal: Abort
   try {
     let c: ConnectionCredentials;
     try {
-      c = await ctx.services.workflowConnections.credentialsFor(ctx, p.connectionArn);
+      c = await connections.credentialsFor(ctx, p.connectionArn);
     } catch (e) {
       if (e instanceof AppError && e.domainCode === WORKFLOW_CODES.CONNECTION_DOES_NOT_EXIST) throw new TaskFailure('Events.ConnectionResource.ResourceNotFound', e.message);
       if (e instanceof AppError && e.domainCode === WORKFLOW_CODES.CONNECTION_INVALID_STATE) throw new TaskFailure('Events.ConnectionResource.InvalidConnectionState', e.message);

@@ -23,13 +23,21 @@ import { contextFor } from '../../../context';
 import { finishDeletion } from '../definitions.service';
 import { taskViewer } from '../job-credential';
 import { lastJobEventId } from '../job-rows';
-import { advance, Checkpoint, decodeCheckpoint, encodeCheckpoint, externalWaits, HistoryEvent, Json, RunTask, TaskFailure } from '../engine';
+import { advance, Checkpoint, decodeCheckpoint, encodeCheckpoint, externalWaits, HistoryEvent, Json, RunTask } from '../engine';
 import type { ExternalTasks } from '../engine';
-import { closeOpenTasks } from '../activities.service';
+import { closeOpenTasks, type WorkflowActivityService } from '../activities.service';
+import type { WorkflowJobService } from '../jobs.service';
 import { abortRunsOfJob, childEnded, JobMapRuns, startCheckpointOf } from '../map-runs';
 import { RunnerStore } from './store';
 import { TaskStore } from './task-store';
-import { asTaskFailure, WORKFLOW_TASKS } from './tasks';
+import type { WorkflowTaskService } from './tasks';
+
+/** The workflow module's services a runner works with (given when it starts; the registry's names). */
+export interface RunnerServices {
+  workflowJobs: WorkflowJobService;
+  workflowActivities: WorkflowActivityService;
+  workflowTasks: WorkflowTaskService;
+}
 
 export interface RunnerOptions {
   /** How long a claim lasts without renewal (a dead runner's jobs are taken over after it). */
@@ -75,6 +83,7 @@ export class WorkflowRunner {
 
   constructor(
     private readonly deps: AppDeps,
+    private readonly services: RunnerServices,
     opts: RunnerOptions = {},
   ) {
     this.owner = opts.owner ?? `runner-${randomUUID().slice(0, 8)}`;
@@ -83,7 +92,7 @@ export class WorkflowRunner {
     this.concurrency = opts.concurrency ?? 64;
     this.later = opts.later;
     this.store = new RunnerStore(deps.dataSource);
-    this.tasks = new TaskStore(deps.dataSource, deps.config, (activityId) => deps.services.workflowActivities.polls.notify(activityId));
+    this.tasks = new TaskStore(deps.dataSource, deps.config, (activityId) => services.workflowActivities.polls.notify(activityId));
   }
 
   /**
@@ -203,18 +212,15 @@ export class WorkflowRunner {
       // instead of being retried by every runner forever.
       return void (await this.failJob(job, e));
     }
-    const runTask: RunTask = async (t) => {
-      const task = WORKFLOW_TASKS[t.resource];
-      if (!task) throw new TaskFailure('States.TaskFailed', `Unknown task resource ${JSON.stringify(t.resource.slice(0, 100))}`);
-      try {
+    const runTask: RunTask = (t) =>
+      this.services.workflowTasks.run(t.resource, async () => ({
         // A fresh context (and loaders) per task: the credential is checked again, no cached rows carry over.
-        const ctx = await contextOfStarter();
+        ctx: await contextOfStarter(),
+        input: t.input,
         // The job's own id in the key: a job of a recreated definition may reuse an ARN, never an id.
-        return await task.run({ ctx, input: t.input, attemptKey: `${jobId}:${t.attemptKey}`, signal: t.signal });
-      } catch (e) {
-        throw asTaskFailure(e);
-      }
-    };
+        attemptKey: `${jobId}:${t.attemptKey}`,
+        signal: t.signal,
+      }));
     // Activity and callback tasks (engine/external.ts): rows of workflow_tasks; a step that scheduled one, or a job
     // that waits for one, also closes the tasks it no longer waits for when it is written.
     let scheduled = false;
@@ -227,7 +233,7 @@ export class WorkflowRunner {
       check: (key, now) => jobTasks.check(key, now),
     };
     // Distributed Maps: their runs and children (map-runs.ts).
-    const hooks = this.deps.services.workflowJobs.mapRunHooks(this.deps.log);
+    const hooks = this.services.workflowJobs.mapRunHooks(this.deps.log);
     const mapRuns = new JobMapRuns(this.deps.dataSource, this.deps.config, job, hooks);
     let transitions = 0;
     let lastYield = performance.now();
@@ -363,7 +369,7 @@ export class WorkflowRunner {
     this.mapRunNews(parent, aborted);
     if (terminal) this.deps.log.info({ jobId: job.id, arn: job.arn, status: adv.status, runner: this.owner }, 'workflow job ended');
     if (terminal) {
-      const stats = this.deps.services.workflowJobs.stats;
+      const stats = this.services.workflowJobs.stats;
       if (adv.status === 'SUCCEEDED') stats.succeeded++;
       else if (adv.status === 'TIMED_OUT') stats.timed_out++;
       else stats.failed++;
@@ -382,7 +388,7 @@ export class WorkflowRunner {
     const id = (await lastJobEventId(this.deps.dataSource.manager, job.id)) + 1;
     const event: HistoryEvent = { id, previousEventId: id - 1, timestamp: now.toISOString(), type: 'ExecutionFailed', executionFailedEventDetails: { error: 'States.Runtime', cause } };
     const t = { checkpoint: job.checkpoint ?? 'null', currentState: null, status: 'FAILED', output: null, error: 'States.Runtime', cause, stopDate: now, leaseOwner: null, leaseUntil: null, leaseMs: null, wakeAt: null };
-    this.deps.services.workflowJobs.stats.failed++;
+    this.services.workflowJobs.stats.failed++;
     let parent: number | null = null;
     let aborted: number[] = [];
     const ok = await this.store.persist(job.id, job.version, this.owner, t, [event], async (m) => {
@@ -397,7 +403,7 @@ export class WorkflowRunner {
   /** After a job's end was written: its Map Run's parent looks (here or via the queue), aborted children stop. */
   private mapRunNews(parent: number | null, aborted: number[]): void {
     if (parent === null && aborted.length === 0) return;
-    const hooks = this.deps.services.workflowJobs.mapRunHooks(this.deps.log);
+    const hooks = this.services.workflowJobs.mapRunHooks(this.deps.log);
     if (parent !== null) hooks.parentNews(parent);
     if (aborted.length) hooks.childrenStopped(aborted);
   }

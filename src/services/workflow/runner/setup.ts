@@ -11,7 +11,7 @@
 import type { AppDeps } from '../../../context';
 import { startActivitySignals } from './activity-signals';
 import { WorkflowQueue } from './queue';
-import { WorkflowRunner } from './runner';
+import { RunnerServices, WorkflowRunner } from './runner';
 
 export interface WorkflowRunning {
   runner?: WorkflowRunner;
@@ -19,8 +19,8 @@ export interface WorkflowRunning {
   close(): Promise<void>;
 }
 
-export function startWorkflowRunning(deps: AppDeps, mode: AppDeps['config']['workflowRunner'] = deps.config.workflowRunner): WorkflowRunning {
-  const { config, services, log } = deps;
+export function startWorkflowRunning(services: RunnerServices, deps: AppDeps, mode: AppDeps['config']['workflowRunner'] = deps.config.workflowRunner): WorkflowRunning {
+  const { config, log } = deps;
   // GetActivityTask polls park in every mode (any instance serves workers); they re-check for tasks periodically
   // and wake on news from this process or another.
   const activities = services.workflowActivities;
@@ -36,7 +36,7 @@ export function startWorkflowRunning(deps: AppDeps, mode: AppDeps['config']['wor
   const runner =
     mode === 'dispatch'
       ? undefined
-      : new WorkflowRunner(deps, {
+      : new WorkflowRunner(deps, services, {
           leaseMs: config.workflowLeaseMs,
           concurrency: config.workflowConcurrency,
           ...(queue ? { later: (jobId: number, delayMs: number, turn?: boolean) => queue.enqueue(jobId, delayMs, turn) } : {}),

@@ -12,9 +12,13 @@
  */
 import type { RequestContext } from '../../../context';
 import { AppError } from '../../../errors/app-error';
+import type { CalendarImportService } from '../../calendar/import.service';
+import type { SecretScanningAlertUpdateService } from '../../secret-scanning/alert-updates';
 import type { AlertFilter, AlertUpdate } from '../../secret-scanning/alert-types';
+import type { SecretScanningPushService } from '../../secret-scanning/push.service';
+import type { WorkflowConnectionService } from '../connections.service';
 import { Json, TaskFailure } from '../engine';
-import { HTTP_INVOKE, httpInvoke } from '../http/invoke';
+import { HTTP_INVOKE, httpInvoke, type HttpTrace } from '../http/invoke';
 
 export interface TaskRun {
   /** The job starter's context, with the credential that started the job (see job-credential.ts). */
@@ -22,11 +26,21 @@ export interface TaskRun {
   input: Json;
   attemptKey: string;
   signal: AbortSignal;
+  /** TestState's inspection of an HTTP task's request and response. */
+  trace?: HttpTrace;
+}
+
+/** The services tasks call: given by the workflow module (from the modules it requires), never looked up per call. */
+export interface TaskServices {
+  secretScanningPush: SecretScanningPushService;
+  secretScanningAlertUpdates: SecretScanningAlertUpdateService;
+  calendarImport: CalendarImportService;
+  workflowConnections: WorkflowConnectionService;
 }
 
 export interface WorkflowTask {
   description: string;
-  run(t: TaskRun): Promise<Json>;
+  run(t: TaskRun, services: TaskServices): Promise<Json>;
 }
 
 const ERROR_NAMES: Record<string, string> = {
@@ -107,13 +121,13 @@ export const WORKFLOW_TASKS: Record<string, WorkflowTask> = {
   },
   'secret-scanning.startScan': {
     description: 'Rescans a repository ({ owner, repo, kind? = "backfill" }) and returns the scan as it ended.',
-    run: async ({ ctx, input, signal, attemptKey }) => {
+    run: async ({ ctx, input, signal, attemptKey }, services) => {
       const o = object(input, 'secret-scanning.startScan');
       const owner = str(o, 'owner', 'secret-scanning.startScan')!;
       const repo = str(o, 'repo', 'secret-scanning.startScan')!;
       const kind = str(o, 'kind', 'secret-scanning.startScan', true) ?? 'backfill';
       // The attempt key finds the scan a crashed run of this step started (no second scan in the history).
-      const started = await ctx.services.secretScanningPush.startScan(ctx, { repository: `${owner}/${repo}`, kind, attemptKey });
+      const started = await services.secretScanningPush.startScan(ctx, { repository: `${owner}/${repo}`, kind, attemptKey });
       signal.throwIfAborted();
       const scan = await started.done;
       if (scan.status === 'failed') throw new TaskFailure('ScanFailed', `The scan of ${owner}/${repo} failed.`);
@@ -131,7 +145,7 @@ export const WORKFLOW_TASKS: Record<string, WorkflowTask> = {
   'secret-scanning.bulkUpdateAlerts': {
     description:
       'Updates the alerts a filter matches ({ owner, repo?, filter: { state, secret_type, resolution, validity, assignee }, update: { state, resolution, resolution_comment, assignee, validity } }), each by the PATCH rules.',
-    run: async ({ ctx, input, signal }) => {
+    run: async ({ ctx, input, signal }, services) => {
       const o = object(input, 'secret-scanning.bulkUpdateAlerts');
       const owner = str(o, 'owner', 'secret-scanning.bulkUpdateAlerts')!;
       const repo = str(o, 'repo', 'secret-scanning.bulkUpdateAlerts', true);
@@ -147,23 +161,42 @@ export const WORKFLOW_TASKS: Record<string, WorkflowTask> = {
       for (const [from, to] of [['state', 'state'], ['resolution', 'resolution'], ['resolution_comment', 'resolutionComment'], ['assignee', 'assignee'], ['validity', 'validity']] as const) {
         if (from in u) (update as Record<string, unknown>)[to] = u[from];
       }
-      const result = await ctx.services.secretScanningAlertUpdates.bulkUpdate(ctx, { owner, ...(repo ? { repo } : {}) }, filter, update, signal);
+      const result = await services.secretScanningAlertUpdates.bulkUpdate(ctx, { owner, ...(repo ? { repo } : {}) }, filter, update, signal);
       return result as unknown as Json;
     },
   },
   'calendar.importEvents': {
     description: 'Imports an iCalendar text ({ ics, status? }) into the calendar; repeatable (events keyed by UID).',
-    run: async ({ ctx, input, signal }) => {
+    run: async ({ ctx, input, signal }, services) => {
       const o = object(input, 'calendar.importEvents');
-      const result = await ctx.services.calendarImport.importIcs(ctx, { ics: o.ics, status: o.status }, signal);
+      const result = await services.calendarImport.importIcs(ctx, { ics: o.ics, status: o.status }, signal);
       return result as unknown as Json;
     },
   },
   [HTTP_INVOKE]: {
     description:
       'Calls an HTTP API ({ ApiEndpoint, Method, Authentication: { ConnectionArn }, Headers?, QueryParameters?, RequestBody?, Transform? }) as Step Functions\' HTTP task; answers { Headers, ResponseBody, StatusCode, StatusText }. Destinations must be allowed by WORKFLOW_HTTP_ALLOW.',
-    run: ({ ctx, input, signal }) => httpInvoke(ctx, input, signal),
+    run: ({ ctx, input, signal, trace }, services) => httpInvoke(ctx, services.workflowConnections, input, signal, trace),
   },
 };
 
 export const WORKFLOW_TASK_NAMES = Object.keys(WORKFLOW_TASKS);
+
+/**
+ * Runs the task a Task state names, with the services tasks call (the job runner, Express executions and TestState
+ * share it): an unknown resource fails with States.TaskFailed, a service's AppError becomes the task's ASL error.
+ * `run` is made only for a known task, inside the error mapping (a context whose credential was revoked fails the task).
+ */
+export class WorkflowTaskService {
+  constructor(private readonly services: TaskServices) {}
+
+  async run(resource: string, run: () => TaskRun | Promise<TaskRun>): Promise<Json> {
+    const task = WORKFLOW_TASKS[resource];
+    if (!task) throw new TaskFailure('States.TaskFailed', `Unknown task resource ${JSON.stringify(resource.slice(0, 100))}`);
+    try {
+      return await task.run(await run(), this.services);
+    } catch (e) {
+      throw asTaskFailure(e);
+    }
+  }
+}
