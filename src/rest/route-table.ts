@@ -42,6 +42,8 @@ export interface RestRequest {
   raw: FastifyRequest;
   /** The content language the request chose (set by the family's preHandler; see RequestContext.language). */
   language?: Language;
+  /** The request's argument values as its family's preHandler checked them (WordPress: every declared argument). */
+  args?: Record<string, unknown>;
 }
 
 export interface RestResult {

@@ -143,8 +143,8 @@ describe('services get the services they use from their module', () => {
 });
 
 describe('per-request state', () => {
-  it('lives on the request (its loaders or context), never in module-level WeakMaps of the resolvers', () => {
-    const found = sourcesUnder('resolvers').flatMap((file) => moduleLevelWeakCollections(parse(file)).map((name) => `${file}: ${name}`));
+  it('lives on the request (its loaders, context or REST request), never in module-level WeakMaps of the resolvers or REST rows', () => {
+    const found = ['resolvers', 'src/rest'].flatMap((dir) => sourcesUnder(dir).flatMap((file) => moduleLevelWeakCollections(parse(file)).map((name) => `${file}: ${name}`)));
     expect(found).toEqual([]);
     // The checker itself sees one.
     expect(moduleLevelWeakCollections(parse('x.ts', 'const memo = new WeakMap<object, number>();\nfunction f() { const local = new WeakSet(); }'))).toEqual(['memo']);

@@ -310,12 +310,14 @@ export function readWpArgs<A extends WpArgs>(req: Pick<RestRequest, 'method' | '
 // ---------------------------------------------------------------------------------------------------------
 // Rows.
 
-const ROUTE_ARGS = new WeakMap<RestRoute<any, any>, WpArgs>();
-const REQUEST_VALUES = new WeakMap<object, Record<string, unknown>>();
+/** A row built by wpRoute: it carries its argument declarations (the preHandler and the namespace index read them). */
+export interface WpRestRoute<I = unknown, O = unknown> extends RestRoute<I, O> {
+  readonly wpArgs: WpArgs;
+}
 
 /** The arguments a WordPress-family row declares (i18n_language included); rows not built by wpRoute: just that one. */
 export function routeArgs(route: RestRoute<any, any>): WpArgs {
-  return ROUTE_ARGS.get(route) ?? { [LANGUAGE_ARG_NAME]: LANGUAGE_ARG };
+  return (route as Partial<WpRestRoute>).wpArgs ?? { [LANGUAGE_ARG_NAME]: LANGUAGE_ARG };
 }
 
 /**
@@ -328,12 +330,13 @@ export function prepareWordpressRequest(req: RestRequest, route: RestRoute<any, 
   // The query is bounded like a form body (the same count as PHP's max_input_vars).
   const q = req.target.indexOf('?');
   if (q >= 0) checkParamCount(req.target.slice(q + 1));
-  REQUEST_VALUES.set(req, readWpArgs(req, routeArgs(route)));
+  // Kept on the request: the row's input() reads them (the values live and die with the request).
+  req.args = readWpArgs(req, routeArgs(route));
 }
 
 /** The checked values of this request's arguments (computed by the preHandler, or now). */
 export function argValues<A extends WpArgs>(req: RestRequest, args: A): ArgValues<A> {
-  return (REQUEST_VALUES.get(req) as ArgValues<A> | undefined) ?? readWpArgs(req, args);
+  return (req.args as ArgValues<A> | undefined) ?? readWpArgs(req, args);
 }
 
 /** The JSON schema of an argument (OpenAPI and the route table's documents). */
@@ -367,34 +370,24 @@ export interface WpRouteSpec<A extends WpArgs, I, O> {
   present(result: O, ctx: RequestContext, req: RestRequest, input: I): RestResult | Promise<RestResult>;
 }
 
-const SPECS = new WeakMap<WpArg<any>, Map<string, Param<unknown>>>();
-
 /**
- * The documented parameter of an argument: one object per declaration and name (rows that share a declaration
- * share it), and a declaration that reads the value too (checked as the row checks it), like every REST
- * parameter (src/rest/params.ts).
+ * The documented parameter of an argument, and a declaration that reads the value too (checked as the row checks
+ * it), like every REST parameter (src/rest/params.ts). Made once per row, when the row is built.
  */
 function paramSpecOf(name: string, arg: WpArg<any>): Param<unknown> {
-  let byName = SPECS.get(arg);
-  if (!byName) SPECS.set(arg, (byName = new Map()));
-  let spec = byName.get(name);
-  if (!spec) {
-    spec = {
-      name,
-      in: arg.path ? 'path' : 'query',
-      ...(arg.path || arg.required ? { required: true } : {}),
-      description: arg.description,
-      field: arg.field,
-      schema: argSchema(arg),
-      read: (req) => readWpArgs({ method: 'GET', params: req.params, query: req.query, body: undefined }, { [name]: arg })[name],
-    };
-    byName.set(name, spec);
-  }
-  return spec;
+  return {
+    name,
+    in: arg.path ? 'path' : 'query',
+    ...(arg.path || arg.required ? { required: true } : {}),
+    description: arg.description,
+    field: arg.field,
+    schema: argSchema(arg),
+    read: (req) => readWpArgs({ method: 'GET', params: req.params, query: req.query, body: undefined }, { [name]: arg })[name],
+  };
 }
 
 /** A WordPress-family route row whose arguments are declared once (checked, documented, listed in the index). */
-export function wpRoute<A extends WpArgs, I = ArgValues<A>, O = unknown>(spec: WpRouteSpec<A, I, O>): RestRoute<I, O> {
+export function wpRoute<A extends WpArgs, I = ArgValues<A>, O = unknown>(spec: WpRouteSpec<A, I, O>): WpRestRoute<I, O> {
   const args: WpArgs = { ...spec.args };
   if (!Object.hasOwn(args, LANGUAGE_ARG_NAME)) args[LANGUAGE_ARG_NAME] = LANGUAGE_ARG;
   const writes = spec.method === 'POST' || spec.method === 'PUT' || spec.method === 'PATCH';
@@ -410,7 +403,7 @@ export function wpRoute<A extends WpArgs, I = ArgValues<A>, O = unknown>(spec: W
       if (arg.required) bodyRequired.push(name);
     } else parameters.push(paramSpecOf(name, arg));
   }
-  const row: RestRoute<I, O> = {
+  return {
     family: 'wordpress',
     method: spec.method,
     path: spec.path,
@@ -427,7 +420,6 @@ export function wpRoute<A extends WpArgs, I = ArgValues<A>, O = unknown>(spec: W
     },
     handle: spec.handle,
     present: spec.present,
+    wpArgs: args,
   };
-  ROUTE_ARGS.set(row, args);
-  return row;
 }

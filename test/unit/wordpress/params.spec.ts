@@ -4,7 +4,7 @@
  */
 import { NotFoundError, ValidationError } from '../../../src/errors/app-error';
 import { wordpressFamily } from '../../../src/rest/wordpress/family';
-import { readWpArgs, wp, WpArgs, WpParamsError, wpRoute } from '../../../src/rest/wordpress/params';
+import { prepareWordpressRequest, readWpArgs, wp, WpArgs, WpParamsError, wpRoute } from '../../../src/rest/wordpress/params';
 import type { RestRequest } from '../../../src/rest/route-table';
 
 type Req = Pick<RestRequest, 'method' | 'params' | 'query' | 'body'>;
@@ -185,5 +185,38 @@ describe('one error for every problem of a request', () => {
       expect(e).toBeInstanceOf(WpParamsError);
       expect((e as ValidationError).fieldErrors).toEqual([{ field: 'page', code: 'rest_invalid_type', message: 'page is not of type integer.' }]);
     }
+  });
+});
+
+describe('checked values of a request', () => {
+  const row = wpRoute({
+    method: 'GET',
+    path: '/x/v1/things',
+    operationId: 'listThings',
+    summary: 'Things',
+    args: { n: wp.integer({ default: 3 }) },
+    handle: async (_ctx, input) => input,
+    present: (result) => ({ body: result }),
+  });
+  const request = (query: Record<string, string>): RestRequest =>
+    ({ ...get(query), target: `/x/v1/things?${new URLSearchParams(query).toString()}` }) as unknown as RestRequest;
+
+  it("are kept on the request by the family's preHandler, and the row's input reads them from there", async () => {
+    const req = request({ n: '5' });
+    prepareWordpressRequest(req, row);
+    expect(req.args).toEqual({ n: 5 });
+    // Read once: what the query says afterwards is not read again.
+    req.query = { n: 'five' };
+    expect(await row.input(req, undefined as never)).toEqual({ n: 5 });
+  });
+
+  it('belong to their request only (another request reads its own, or the defaults)', async () => {
+    const first = request({ n: '5' });
+    prepareWordpressRequest(first, row);
+    const second = request({ n: '8' });
+    prepareWordpressRequest(second, row);
+    expect(await row.input(first, undefined as never)).toEqual({ n: 5 });
+    expect(await row.input(second, undefined as never)).toEqual({ n: 8 });
+    expect(await row.input(request({}), undefined as never)).toEqual({ n: 3 });
   });
 });
