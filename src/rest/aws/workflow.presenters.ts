@@ -69,7 +69,7 @@ export function presentExpressResult(r: ExpressResult) {
   });
 }
 
-export function presentDefinitionItem(d: WorkflowDefinitionEntity) {
+export function presentDefinitionItem(d: Pick<WorkflowDefinitionEntity, 'arn' | 'name' | 'type' | 'createdAt'>) {
   return { stateMachineArn: d.arn, name: d.name, type: d.type, creationDate: epochSeconds(d.createdAt) };
 }
 

@@ -25,11 +25,12 @@ import { ConflictError, ForbiddenError, NotFoundError, quoteInput, ValidationErr
 import { jobVisible, requireWorkflowAccess } from './access';
 import { ActivityPolls } from './activity-polls';
 import { activityArn, parseActivityArn, requireValidName } from './arn';
-import { ListArgs, ListPage, listSize } from './definitions.service';
+import { ListArgs, ListPage } from './definitions.service';
+import { pageByName } from './lists';
 import { hashTaskToken, isTaskTokenShape, newTaskToken } from './engine/external';
 import { WORKFLOW_CODES } from './error-codes';
 import { checkTags, deleteTagsOf, putTags, Tag } from './tags.service';
-import { decodePageToken, encodePageToken, type PageTokenKeys } from './page-token';
+import type { PageTokenKeys } from './page-token';
 import { describeStartedCredential } from './job-credential';
 
 /** Step Functions' default quota of activities per account and region. */
@@ -174,17 +175,8 @@ export class WorkflowActivityService {
   /** ListActivities: by name, `maxResults` at a time (keyset on the unique name). */
   async list(ctx: RequestContext, args: ListArgs): Promise<ListPage<WorkflowActivityEntity>> {
     requireWorkflowAccess(ctx, 'read');
-    const size = listSize(args.maxResults);
     const key = await this.tokenKeys.of(ctx);
-    const qb = ctx.db.getRepository(WorkflowActivityEntity).createQueryBuilder('a');
-    if (args.nextToken !== undefined) {
-      const [after] = decodePageToken(key, args.nextToken, 'ListActivities', null, (p): p is [string] => p.length === 1 && typeof p[0] === 'string' && p[0].length <= 80);
-      qb.where('a.name > :after', { after });
-    }
-    const rows = await qb.orderBy('a.name', 'ASC').limit(size + 1).getMany();
-    const more = rows.length > size;
-    const items = more ? rows.slice(0, size) : rows;
-    return { items, nextToken: more ? encodePageToken(key, 'ListActivities', null, [items[items.length - 1].name]) : undefined };
+    return pageByName(ctx, WorkflowActivityEntity, 'ListActivities', key, args);
   }
 
   /* ---------------------------------------------------------------------------------------- workers */

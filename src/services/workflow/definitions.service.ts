@@ -20,7 +20,7 @@ import { DefinitionCheckPool } from './definition-check-pool';
 import type { CheckedDefinition } from './definition-check';
 import { expressProblems, requireExpressDefinition } from './definition-check';
 import { WORKFLOW_CODES } from './error-codes';
-import { decodePageToken, encodePageToken, type PageTokenKeys } from './page-token';
+import type { PageTokenKeys } from './page-token';
 import { checkLoggingConfiguration, type LoggingConfigurationInput, storedLogging } from './logging-configuration';
 import { checkTags, deleteTagsOf, putTags, Tag } from './tags.service';
 import { publishLocked } from './versions.service';
@@ -67,7 +67,7 @@ function checkPublish(input: { publish?: boolean; versionDescription?: string })
 
 export { DEFAULT_LIST_SIZE, MAX_LIST_SIZE, listSize, stateMachineDoesNotExist } from './lists';
 export type { ListArgs, ListPage } from './lists';
-import { listSize, stateMachineDoesNotExist } from './lists';
+import { pageByName, stateMachineDoesNotExist } from './lists';
 import type { ListArgs, ListPage } from './lists';
 
 function checkType(type: string | undefined): WorkflowType {
@@ -103,6 +103,10 @@ export function definitionVariableReferences(text: string): Record<string, strin
   }
   return refs;
 }
+
+/** What a ListStateMachines item says of a definition (never its text: up to 1 MiB each). */
+const DEFINITION_LIST_COLUMNS = Object.freeze(['id', 'arn', 'name', 'type', 'createdAt'] as const);
+export type DefinitionListItem = Pick<WorkflowDefinitionEntity, (typeof DEFINITION_LIST_COLUMNS)[number]>;
 
 export class WorkflowDefinitionService {
   /** Signs and checks nextTokens (the key comes from the identity module's secret box). */
@@ -311,19 +315,11 @@ export class WorkflowDefinitionService {
   }
 
   /** Definitions by name, `maxResults` at a time (keyset on the unique name). */
-  async list(ctx: RequestContext, args: ListArgs): Promise<ListPage<WorkflowDefinitionEntity>> {
+  /** ListStateMachines: by name, `maxResults` at a time (keyset on the unique name); items carry what the list answers. */
+  async list(ctx: RequestContext, args: ListArgs): Promise<ListPage<DefinitionListItem>> {
     requireWorkflowAccess(ctx, 'read');
-    const size = listSize(args.maxResults);
     const key = await this.tokenKeys.of(ctx);
-    const qb = ctx.db.getRepository(WorkflowDefinitionEntity).createQueryBuilder('d');
-    if (args.nextToken !== undefined) {
-      const [after] = decodePageToken(key, args.nextToken, 'ListStateMachines', null, (p): p is [string] => p.length === 1 && typeof p[0] === 'string' && p[0].length <= 80);
-      qb.where('d.name > :after', { after });
-    }
-    const rows = await qb.orderBy('d.name', 'ASC').limit(size + 1).getMany();
-    const more = rows.length > size;
-    const items = more ? rows.slice(0, size) : rows;
-    return { items, nextToken: more ? encodePageToken(key, 'ListStateMachines', null, [items[items.length - 1].name]) : undefined };
+    return pageByName(ctx, WorkflowDefinitionEntity, 'ListStateMachines', key, args, DEFINITION_LIST_COLUMNS);
   }
 }
 

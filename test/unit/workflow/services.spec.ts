@@ -6,6 +6,8 @@ import { WorkflowJobEntity, WorkflowJobEventEntity } from '../../../entities/wor
 import type { AccountEntity } from '../../../entities/identity';
 import type { RequestContext } from '../../../src/context';
 import { AppError } from '../../../src/errors/app-error';
+import { cachedStatementCount } from '../../../src/services/common/list-query';
+import type { ListArgs, ListPage } from '../../../src/services/workflow/lists';
 import { IdentityFixtures, uniq } from '../../fixtures/identity';
 import { testContexts, TestContexts } from '../../helpers/context';
 import { openTestDatabase, TestDatabase } from '../../helpers/db';
@@ -150,5 +152,44 @@ describe('workflow services', () => {
     expect(await reason(defs().create(await as('alice'), { name: uniq('x'), definition: activity, roleArn: ROLE, type: 'EXPRESS' }))).toBe('INVALID_DEFINITION');
     const deep = '{"a":'.repeat(5000) + '1' + '}'.repeat(5000);
     expect(await reason(defs().create(await as('alice'), { name: uniq('deep'), definition: deep, roleArn: ROLE }))).toBe('INVALID_DEFINITION');
+  });
+
+  it('ListStateMachines and ListActivities page by name: each item once, in name order; every page after the first re-binds one statement', async () => {
+    const ctx = await as('alice');
+    const prefix = uniq('paged');
+    const names = ['c', 'a', 'e', 'b', 'd'].map((s) => `${prefix}-${s}`);
+    for (const name of names) await defs().create(ctx, { name, definition: PASS, roleArn: ROLE });
+    for (const name of names) await f.services.workflowActivities.create(ctx, { name });
+    const walk = async <T extends { name: string }>(list: (args: ListArgs) => Promise<ListPage<T>>) => {
+      const items: T[] = [];
+      const shapes: number[] = [];
+      let nextToken: string | undefined;
+      do {
+        const page = await list({ maxResults: 2, nextToken });
+        expect(page.items.length).toBeLessThanOrEqual(2);
+        items.push(...page.items);
+        shapes.push(cachedStatementCount());
+        nextToken = page.nextToken;
+      } while (nextToken);
+      return { items, shapes };
+    };
+    const sorted = [...names].sort();
+    const machines = await walk((args) => defs().list(ctx, args));
+    const activities = await walk((args) => f.services.workflowActivities.list(ctx, args));
+    for (const { items, shapes } of [machines, activities]) {
+      const all = items.map((i) => i.name);
+      expect(new Set(all).size).toBe(all.length);
+      expect(all).toEqual([...all].sort());
+      expect(all.filter((n) => n.startsWith(prefix))).toEqual(sorted);
+      // A list's statement text is built once per shape (a ListQuery), then only re-bound: no new shape after page 2.
+      expect(shapes.length).toBeGreaterThanOrEqual(3);
+      expect(new Set(shapes.slice(1)).size).toBe(1);
+    }
+    const machine = machines.items.find((m) => m.name === sorted[0])!;
+    expect(machine).toMatchObject({ name: sorted[0], type: 'STANDARD', arn: expect.stringMatching(new RegExp(`:stateMachine:${sorted[0]}$`)) });
+    expect(machine.createdAt).toBeInstanceOf(Date);
+    const activity = activities.items.find((a) => a.name === sorted[0])!;
+    expect(activity).toMatchObject({ name: sorted[0], arn: expect.stringMatching(new RegExp(`:activity:${sorted[0]}$`)) });
+    expect(activity.createdAt).toBeInstanceOf(Date);
   });
 });
