@@ -43,6 +43,14 @@ export interface JobsRun {
    * CPU is not in it.
    */
   cpuUsPerJob: number;
+  /** SQL statements the bench process ran per job while this target ran (gateway targets, when counted). */
+  statementsPerJob?: number;
+}
+
+/** Counts the statements of the bench's DataSource while armed (bench/run.ts's TypeORM logger). */
+export interface StatementCount {
+  armed: boolean;
+  count: number;
 }
 
 export interface JobsBenchResult {
@@ -84,18 +92,36 @@ async function call(baseUrl: string, spec: HttpRequestSpec): Promise<Record<stri
   return JSON.parse(text) as Record<string, unknown>;
 }
 
-/** Start `jobs` jobs (one pre-signed StartExecution without a name: each creates a new job) and wait for all to end. */
-async function measureGateway(label: JobsRun['target'], baseUrl: string, ds: DataSource, key: { accessKeyId: string; secretAccessKey: string }, jobs: number, connections: number): Promise<JobsRun> {
+/**
+ * Start `jobs` jobs (one pre-signed StartExecution without a name: each creates a new job) and wait for all to end.
+ * With `counter`, the statements of the bench's DataSource in that window (the counting query every 50 ms and the
+ * due-jobs poll every second are left out) per job.
+ */
+export async function measureGateway(
+  label: JobsRun['target'],
+  baseUrl: string,
+  ds: DataSource,
+  key: { accessKeyId: string; secretAccessKey: string },
+  jobs: number,
+  connections: number,
+  counter?: StatementCount,
+): Promise<JobsRun> {
   const { stateMachineArn } = await call(baseUrl, await signed(baseUrl, key, 'CreateStateMachine', JSON.stringify({ name: `bench-${label}-${randomUUID().slice(0, 8)}`, roleArn: ROLE, definition: DEFINITION })));
   const start = await signed(baseUrl, key, 'StartExecution', JSON.stringify({ stateMachineArn, input: INPUT }));
   const [{ id: definitionId }] = (await ds.query('SELECT id FROM workflow_definitions WHERE arn = $1'.replace('$1', ds.options.type === 'postgres' ? '$1' : '?'), [stateMachineArn])) as Array<{ id: number }>;
   const t0 = Date.now();
   const cpu0 = process.cpuUsage();
+  let polls = 0;
+  if (counter) {
+    counter.count = 0;
+    counter.armed = true;
+  }
   const load = await runLoad({ baseUrl, request: start, connections, durationSec: 3600, amount: jobs, title: `${JOBS_WORKLOAD} / ${label}` });
   if (load.summary.non2xx || load.summary.errors) throw new BenchFailure(`${label}: ${load.summary.non2xx} non-2xx, ${load.summary.errors} errors, ${load.summary.timeouts} timeouts starting jobs (${JSON.stringify(load.summary.statusCodes)}; ${load.summary.requests} requests)`);
   const q = (sql: string) => (ds.options.type === 'postgres' ? sql.replace(/\?/g, () => '$1') : sql);
   const deadline = Date.now() + 10 * 60_000;
   for (;;) {
+    polls++;
     const [row] = (await ds.query(q("SELECT COUNT(*) AS n, SUM(CASE WHEN status = 'SUCCEEDED' THEN 1 ELSE 0 END) AS ok FROM workflow_jobs WHERE definition_id = ? AND status <> 'RUNNING'"), [definitionId])) as Array<{ n: number | string; ok: number | string }>;
     if (Number(row.n) >= jobs) {
       if (Number(row.ok) !== jobs) throw new BenchFailure(`${label}: ${jobs - Number(row.ok)} jobs did not succeed`);
@@ -107,13 +133,22 @@ async function measureGateway(label: JobsRun['target'], baseUrl: string, ds: Dat
   }
   const seconds = (Date.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
+  let statementsPerJob: number | undefined;
+  if (counter) {
+    counter.armed = false;
+    // the embedded runner's due-jobs poll runs once a second
+    statementsPerJob = (counter.count - polls - Math.floor(seconds)) / jobs;
+  }
   // Every job has its whole history: ExecutionStarted, 3 x (Entered, Exited), ExecutionSucceeded.
   const [ev] = (await ds.query(q('SELECT COUNT(*) AS n FROM workflow_job_events e JOIN workflow_jobs j ON j.id = e.job_id WHERE j.definition_id = ?'), [definitionId])) as Array<{ n: number | string }>;
   if (Number(ev.n) !== jobs * 8) throw new BenchFailure(`${label}: ${ev.n} history events for ${jobs} jobs (expected ${jobs * 8})`);
-  return { target: label, jobs, seconds, jobsPerSec: jobs / seconds, cpuUsPerJob: (cpu.user + cpu.system) / jobs };
+  return { target: label, jobs, seconds, jobsPerSec: jobs / seconds, cpuUsPerJob: (cpu.user + cpu.system) / jobs, ...(statementsPerJob !== undefined ? { statementsPerJob } : {}) };
 }
 
-/** The same rows by hand-written SQL: the job + ExecutionStarted, then one transaction per transition. */
+/**
+ * The same rows by hand-written SQL: the job + ExecutionStarted, then one transaction per transition (the job row's
+ * UPDATE and the transition's events: one multi-row INSERT on PostgreSQL, as the runner writes them).
+ */
 async function measureBaseline(database: DatabaseConfig, definitionId: number, jobs: number, connections: number): Promise<JobsRun> {
   const events = (jobId: number, from: number, types: string[]) => types.map((type, i) => [jobId, from + i, from + i - 1, type, new Date().toISOString(), JSON.stringify({ [`${type[0].toLowerCase()}${type.slice(1)}EventDetails`]: { name: 'A', input: INPUT } })]);
   const steps = [['PassStateEntered', 'PassStateExited'], ['PassStateEntered', 'PassStateExited'], ['PassStateEntered', 'PassStateExited', 'ExecutionSucceeded']];
@@ -167,7 +202,9 @@ async function measureBaseline(database: DatabaseConfig, definitionId: number, j
             const last = i === steps.length - 1;
             await c.query('BEGIN');
             await c.query('UPDATE workflow_jobs SET checkpoint = $1, version = version + 1, current_state = $2, status = $3, output = $4, wake_at = $5 WHERE id = $6 AND version = $7', [JSON.stringify({ v: 1, state: 'ABC'[i], input: INPUT }), last ? null : 'ABC'[i + 1], last ? 'SUCCEEDED' : 'RUNNING', last ? INPUT : null, last ? null : now, jobId, i + 1]);
-            for (const e of events(jobId, next, steps[i])) await c.query('INSERT INTO workflow_job_events (job_id, event_id, previous_event_id, type, timestamp, details) VALUES ($1, $2, $3, $4, $5, $6)', e);
+            // a step's events in one statement, as the runner writes them on PostgreSQL
+            const rows = events(jobId, next, steps[i]);
+            await c.query(`INSERT INTO workflow_job_events (job_id, event_id, previous_event_id, type, timestamp, details) VALUES ${rows.map((_, r) => `(${[1, 2, 3, 4, 5, 6].map((k) => `$${r * 6 + k}`).join(', ')})`).join(', ')}`, rows.flat());
             await c.query('COMMIT');
             next += steps[i].length;
           }

@@ -328,11 +328,12 @@ export class WorkflowDefinitionService {
  * (and it is DELETING, unless `force`). True when it was removed. The job runner calls this when a job of a
  * DELETING definition ends; StopExecution does too.
  */
-export async function finishDeletion(db: EntityManager, definitionId: number, opts: { force?: boolean } = {}): Promise<boolean> {
+export async function finishDeletion(db: EntityManager, definitionId: number, opts: { force?: boolean; status?: string | null } = {}): Promise<boolean> {
   if (!opts.force) {
-    // One fixed statement: the runner asks this at the end of every job.
-    const [def] = await queryRows<{ status: string }>(db, 'SELECT status FROM workflow_definitions WHERE id = ?', [definitionId]);
-    if (!def || def.status !== 'DELETING') return false;
+    // The runner read the status with the job's last write (`status`: null when the definition is gone); else one
+    // fixed statement.
+    const status = opts.status !== undefined ? opts.status : ((await queryRows<{ status: string }>(db, 'SELECT status FROM workflow_definitions WHERE id = ?', [definitionId]))[0]?.status ?? null);
+    if (status !== 'DELETING') return false;
     // Jobs ending at once must not each see the other still RUNNING (READ COMMITTED): the last one to take the
     // definition's row lock sees every other's end, and removes it.
     if (isPostgres(db)) await queryRows(db, 'SELECT id FROM workflow_definitions WHERE id = ? FOR UPDATE', [definitionId]);

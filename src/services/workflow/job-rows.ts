@@ -120,20 +120,34 @@ export async function insertJobRows(m: EntityManager, jobs: WorkflowJobEntity[])
   return res.map((r) => Number(r.id));
 }
 
-/** Insert first events of jobs (ExecutionStarted), one statement on PostgreSQL. */
+/** Events per multi-row INSERT on PostgreSQL (6 parameters each, far below its 65,535 bind parameters). */
+const EVENTS_PER_INSERT = 1000;
+/** PostgreSQL's multi-row INSERT texts, by row count. */
+const insertEventsText = new Map<number, string>();
+
+/**
+ * Insert history events (inside a transaction): first events of jobs (ExecutionStarted), a runner step's events.
+ * PostgreSQL: one multi-row statement per EVENTS_PER_INSERT (a round trip per event made a step's writes slow);
+ * SQLite: one prepared statement per row (no round trips).
+ */
 export async function insertJobEvents(m: EntityManager, events: Array<Pick<WorkflowJobEventEntity, 'jobId' | 'eventId' | 'previousEventId' | 'type' | 'timestamp' | 'details'>>): Promise<void> {
-  if (m.connection.options.type !== 'postgres') {
+  if (m.connection.options.type !== 'postgres' || events.length === 1) {
     for (const e of events) await insertJobEvent(m, e);
     return;
   }
-  const values: unknown[] = [];
-  const rows = events.map((e) => {
-    values.push(e.jobId, e.eventId, e.previousEventId, e.type, persistent(m, WorkflowJobEventEntity, 'timestamp', e.timestamp), e.details);
-    return '(?, ?, ?, ?, ?, ?)';
-  });
-  let n = 0;
-  const sql = `INSERT INTO workflow_job_events (job_id, event_id, previous_event_id, type, timestamp, details) VALUES ${rows.join(', ')}`;
-  await m.query(sql.replace(/\?/g, () => `$${++n}`), values);
+  for (let from = 0; from < events.length; from += EVENTS_PER_INSERT) {
+    const chunk = events.slice(from, from + EVENTS_PER_INSERT);
+    const values: unknown[] = [];
+    for (const e of chunk) values.push(e.jobId, e.eventId, e.previousEventId, e.type, persistent(m, WorkflowJobEventEntity, 'timestamp', e.timestamp), e.details);
+    let sql = insertEventsText.get(chunk.length);
+    if (sql === undefined) {
+      let n = 0;
+      const rows = chunk.map(() => `($${++n}, $${++n}, $${++n}, $${++n}, $${++n}, $${++n})`);
+      sql = `INSERT INTO workflow_job_events (job_id, event_id, previous_event_id, type, timestamp, details) VALUES ${rows.join(', ')}`;
+      if (chunk.length <= 64) insertEventsText.set(chunk.length, sql);
+    }
+    await m.query(sql, values);
+  }
 }
 
 /** Insert one history event (inside a transaction). */

@@ -9,7 +9,7 @@ import type { EntityManager } from 'typeorm';
 import { WORKFLOW_JOB_STATUSES, WorkflowDefinitionEntity, WorkflowJobEntity, WorkflowJobEventEntity, WorkflowJobStatus, WorkflowMapRunEntity } from '../../../entities/workflow';
 import type { RequestContext } from '../../context';
 import { withTransaction } from '../../context';
-import { queryRows } from '../../db/rows';
+import { entityColumns, queryRows } from '../../db/rows';
 import { isPostgres, lockedFindOne } from '../../db/transaction';
 import { ConflictError, NotFoundError, quoteInput, UnavailableError, ValidationError } from '../../errors/app-error';
 import { DEFAULT_PAGE_SIZE, encodeCursor, keysetPage, Page, PageArgs, validatePageArgs } from '../common/pagination';
@@ -221,7 +221,7 @@ export class WorkflowJobService {
       // FOR KEY SHARE on PostgreSQL: only a delete (FOR UPDATE) waits for a start, or a start for it; starts wait
       // neither for each other nor for UpdateStateMachine (FOR NO KEY UPDATE), so a burst of both does not queue on
       // the row (queued, they ran past the lock timeout under load and answered 503).
-      const def = await lockedFindOne(tx.db, WorkflowDefinitionEntity, { name: names }, 'key-share');
+      const { def, openJobs } = await definitionToStart(tx.db, names);
       if (!def) throw stateMachineDoesNotExist(input.stateMachineArn);
       if (def.status === 'DELETING') {
         throw new ConflictError(`State Machine is being deleted: ${quoteInput(input.stateMachineArn)}`, { domainCode: WORKFLOW_CODES.STATE_MACHINE_DELETING });
@@ -251,7 +251,7 @@ export class WorkflowJobService {
         }
         throw new ConflictError(`Execution Already Exists: ${quoteInput(arn)}`, { domainCode: WORKFLOW_CODES.EXECUTION_ALREADY_EXISTS });
       }
-      await requireOpenJobSlot(tx.db, ctx.config.workflowMaxOpenJobs);
+      requireOpenJobSlotOf(openJobs, ctx.config.workflowMaxOpenJobs);
       const now = new Date();
       const lease = this.hooks.leaseOnStart?.();
       // Stored definitions were checked (asl-validator) when written: only the job timeout is read here.
@@ -848,7 +848,11 @@ export class WorkflowJobService {
  */
 async function requireOpenJobSlot(db: EntityManager, max: number): Promise<void> {
   const [row] = await queryRows<{ n: number | string | null }>(db, 'SELECT SUM(jobs) AS n FROM workflow_open_jobs', []);
-  if (Number(row?.n ?? 0) >= max) {
+  requireOpenJobSlotOf(Number(row?.n ?? 0), max);
+}
+
+function requireOpenJobSlotOf(open: number, max: number): void {
+  if (open >= max) {
     throw new ConflictError(`Execution Limit Exceeded: ${max} executions are open (running); they must end or be stopped first`, { domainCode: WORKFLOW_CODES.EXECUTION_LIMIT_EXCEEDED });
   }
 }
@@ -878,6 +882,26 @@ async function revisionLogging(db: EntityManager, job: WorkflowJobEntity): Promi
     [job.definitionId],
   );
   return d && from.revisionId !== null && d.revision_id === from.revisionId ? d.logging_configuration : undefined;
+}
+
+/**
+ * A start's definition by name (FOR KEY SHARE on PostgreSQL, see startAny) and the count of open jobs, in one fixed
+ * statement: the start's first two reads, on every StartExecution (TypeORM's findOne built its query each time).
+ */
+const START_SQL = new WeakMap<object, string>();
+async function definitionToStart(db: EntityManager, name: string): Promise<{ def: WorkflowDefinitionEntity | null; openJobs: number }> {
+  const d = entityColumns(db, WorkflowDefinitionEntity, 'd', 'd_');
+  let sql = START_SQL.get(d);
+  if (sql === undefined) {
+    sql = `SELECT ${d.select}, (SELECT SUM(jobs) FROM workflow_open_jobs) AS open_jobs FROM workflow_definitions d WHERE d.name = ?${isPostgres(db) ? ' FOR KEY SHARE OF d' : ''}`;
+    START_SQL.set(d, sql);
+  }
+  const rows = await queryRows<Record<string, unknown>>(db, sql, [name]);
+  if (!rows.length) {
+    // no definition of that name: the count decides nothing
+    return { def: null, openJobs: 0 };
+  }
+  return { def: d.hydrate(rows[0]), openJobs: Number(rows[0].open_jobs ?? 0) };
 }
 
 /** Step Functions: a job can be redriven within 14 days of its end, with fewer than 24,999 history events. */

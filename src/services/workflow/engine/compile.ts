@@ -119,6 +119,8 @@ export interface Machine {
   states: Map<string, CState>;
   timeoutSeconds: number | null;
   problem: string | null;
+  /** A Distributed Map is among its states, in any branch or processor (its jobs may have Map Runs). */
+  distributed: boolean;
 }
 
 const TYPES = new Set(['Pass', 'Task', 'Choice', 'Wait', 'Succeed', 'Fail', 'Parallel', 'Map']);
@@ -283,7 +285,7 @@ function compileDist(name: string, s: Record<string, unknown>, proc: Record<stri
 
 /** `inherited`: the query language of the enclosing machine (nested branches and processors take the top level's). */
 export function compileMachine(def: unknown, top: boolean, inherited: QueryLanguage = 'JSONPath'): Machine {
-  const m: Machine = { startAt: '', states: new Map(), timeoutSeconds: null, problem: null };
+  const m: Machine = { startAt: '', states: new Map(), timeoutSeconds: null, problem: null, distributed: false };
   if (!isObj(def)) {
     m.problem = 'The state machine definition is not an object';
     return m;
@@ -295,6 +297,9 @@ export function compileMachine(def: unknown, top: boolean, inherited: QueryLangu
     for (const [name, s] of Object.entries(def.States)) m.states.set(name, compileState(name, s, ql));
   } else m.problem ??= 'The state machine definition has no States';
   if (!m.problem && !m.states.has(m.startAt)) m.problem = `StartAt names a missing state '${m.startAt.slice(0, 80)}'`;
+  for (const st of m.states.values()) {
+    if (st.dist || st.processor?.distributed || st.branches?.some((b) => b.distributed)) m.distributed = true;
+  }
   if (top) {
     const t = num(def.TimeoutSeconds);
     if (t !== undefined && t > 0) m.timeoutSeconds = t;
@@ -318,6 +323,14 @@ export function compileMachine(def: unknown, top: boolean, inherited: QueryLangu
 /** At most 256 definitions and 16 Mi characters of definition text (a compiled machine is smaller than its text). */
 const byText = new TextKeyedCache<Machine>(256, 16 * 1024 * 1024);
 const byObject = new WeakMap<object, Machine>();
+
+/**
+ * Whether jobs of this definition text may have Map Runs (a Distributed Map anywhere in it): the runner looks for
+ * runs to abort at a job's end only then. A text that does not compile has none (its jobs fail before any Map).
+ */
+export function usesDistributedMap(definition: string): boolean {
+  return machineOf(definition).distributed;
+}
 
 /** The compiled machine of a definition (text or object), cached. */
 export function machineOf(definition: AslDefinition | string): Machine {

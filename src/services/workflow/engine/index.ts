@@ -57,6 +57,7 @@ export type {
 export type { ProbeStep, StateProbe } from './types';
 export { TaskFailure } from './types';
 export { initialCheckpoint, advance, type AdvanceOptions } from './interpreter';
+export { usesDistributedMap } from './compile';
 export { AslError } from './errors';
 export { encodeCheckpoint, decodeCheckpoint } from './checkpoint-codec';
 export { engineStats } from './bounds';

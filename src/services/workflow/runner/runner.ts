@@ -23,7 +23,7 @@ import { contextFor } from '../../../context';
 import { finishDeletion } from '../definitions.service';
 import { taskViewer } from '../job-credential';
 import { lastJobEventId } from '../job-rows';
-import { advance, Checkpoint, decodeCheckpoint, encodeCheckpoint, externalWaits, HistoryEvent, Json, RunTask } from '../engine';
+import { advance, Checkpoint, decodeCheckpoint, encodeCheckpoint, externalWaits, HistoryEvent, Json, RunTask, usesDistributedMap } from '../engine';
 import type { ExternalTasks } from '../engine';
 import { closeOpenTasks, type WorkflowActivityService } from '../activities.service';
 import type { WorkflowJobService } from '../jobs.service';
@@ -59,6 +59,12 @@ type JobRow = WorkflowJobEntity;
 
 /** Transitions a job makes in one go before others waiting for a slot get their turn. */
 export const TRANSITIONS_PER_TURN = 100;
+/**
+ * Started jobs written leased to a runner while they wait for one of its slots, at most, and the characters of
+ * definition text and input their rows may hold in memory meanwhile (later ones wait as ids and are claimed).
+ */
+const MAX_LEASED_WAITING = 2000;
+const MAX_HELD_CHARS = 32 * 1024 * 1024;
 /** Longest a job's transitions run without letting other work of the event loop in. */
 const YIELD_MS = 10;
 
@@ -68,7 +74,14 @@ export class WorkflowRunner {
   private readonly pollMs: number;
   private readonly concurrency: number;
   private readonly active = new Map<number, Promise<void>>();
-  private readonly queued = new Set<number>();
+  /**
+   * Jobs waiting for a slot, oldest first; a job written leased to this runner keeps its row here (and when its
+   * lease was taken), so it runs without a claim while the lease is young (leaseForNewJob).
+   */
+  private readonly queued = new Map<number, { leased: JobRow; at: number } | undefined>();
+  /** Leased rows held in `queued`: how many, and their definition and input characters. */
+  private leasedWaiting = 0;
+  private heldChars = 0;
   /** Jobs woken while a step of theirs ran here: they run again when it ends (a Map Run's parent). */
   private readonly again = new Set<number>();
   private readonly timers = new Map<number, NodeJS.Timeout>();
@@ -119,21 +132,36 @@ export class WorkflowRunner {
   kick(jobId: number, leased?: JobRow): void {
     if (this.stopped || this.active.has(jobId)) return;
     if (this.active.size >= this.concurrency) {
-      this.queued.add(jobId);
+      if (!this.queued.has(jobId)) {
+        // Over the bounds only the id waits (the lease is still ours: the claim takes it at once).
+        const keep = leased !== undefined && this.leasedWaiting < MAX_LEASED_WAITING && this.heldChars < MAX_HELD_CHARS;
+        this.queued.set(jobId, keep ? { leased: leased!, at: performance.now() } : undefined);
+        if (keep) this.hold(leased!, 1);
+      }
       return;
+    }
+    // A leased row that waited here for a slot runs unclaimed only while most of its lease is left (a lease
+    // that ran out may have been taken by another runner's poll: then the claim decides).
+    const waited = this.queued.get(jobId);
+    this.queued.delete(jobId);
+    if (waited) {
+      this.hold(waited.leased, -1);
+      if (!leased && performance.now() - waited.at < this.leaseMs / 2) leased = waited.leased;
     }
     const run = this.runJob(jobId, leased)
       .catch((err) => this.deps.log.error({ err, jobId }, 'workflow runner: job step failed unexpectedly'))
       .finally(() => {
         this.active.delete(jobId);
-        if (this.again.delete(jobId)) this.queued.add(jobId);
-        const next = this.queued.values().next();
-        if (!next.done) {
-          this.queued.delete(next.value);
-          this.kick(next.value);
-        }
+        if (this.again.delete(jobId) && !this.queued.has(jobId)) this.queued.set(jobId, undefined);
+        const next = this.queued.keys().next();
+        if (!next.done) this.kick(next.value);
       });
     this.active.set(jobId, run);
+  }
+
+  private hold(row: JobRow, sign: 1 | -1): void {
+    this.leasedWaiting += sign;
+    this.heldChars += sign * (row.definitionText.length + row.input.length);
   }
 
   /** The job has news (a child of its Map Run ended): run it now, or once more after the step running now. */
@@ -154,6 +182,8 @@ export class WorkflowRunner {
     for (const t of this.timers.values()) clearTimeout(t);
     this.timers.clear();
     this.queued.clear();
+    this.leasedWaiting = 0;
+    this.heldChars = 0;
     this.stopAll.abort(new Error('the runner is stopping'));
     await Promise.allSettled([...this.active.values()]);
   }
@@ -184,10 +214,13 @@ export class WorkflowRunner {
 
   /**
    * A lease for a job this runner is about to be handed (the embedded runner's jobs are written leased to it): its
-   * length, counted from the insert on the database's clock on PostgreSQL (as every lease of store.ts).
+   * length, counted from the insert on the database's clock on PostgreSQL (as every lease of store.ts). Also when
+   * the job will wait for a slot, within the bounds of leased rows held (MAX_LEASED_WAITING, MAX_HELD_CHARS): a
+   * burst of starts then runs without a claim each.
    */
   leaseForNewJob(): { owner: string; ms: number } | undefined {
-    if (this.stopped || this.active.size >= this.concurrency) return undefined;
+    if (this.stopped) return undefined;
+    if (this.active.size >= this.concurrency && (this.leasedWaiting >= MAX_LEASED_WAITING || this.heldChars >= MAX_HELD_CHARS)) return undefined;
     return { owner: this.owner, ms: this.leaseMs };
   }
 
@@ -245,7 +278,7 @@ export class WorkflowRunner {
         await this.release(job);
         if (this.later) {
           await Promise.resolve(this.later(jobId, 0, true)).catch((err) => this.deps.log.error({ err, jobId }, 'workflow runner: requeueing a job failed (the poll will find it)'));
-        } else this.queued.add(jobId);
+        } else if (!this.queued.has(jobId)) this.queued.set(jobId, undefined);
         return;
       }
       transitions++;
@@ -355,12 +388,13 @@ export class WorkflowRunner {
     let aborted: number[] = [];
     const then =
       terminal || waiting !== undefined
-        ? async (m: import('typeorm').EntityManager) => {
+        ? async (m: import('typeorm').EntityManager, definitionStatus: string | null | undefined) => {
             if (waiting) await closeOpenTasks(m, job.id, terminal ? [] : waiting);
             if (terminal) {
-              aborted = await abortRunsOfJob(m, job.id);
+              // only a Distributed Map starts Map Runs: other jobs have none to abort
+              if (usesDistributedMap(job.definitionText)) aborted = await abortRunsOfJob(m, job.id);
               parent = await childEnded(m, job, adv.status);
-              await finishDeletion(m, job.definitionId);
+              await finishDeletion(m, job.definitionId, { status: definitionStatus });
             }
           }
         : undefined;
@@ -391,11 +425,11 @@ export class WorkflowRunner {
     this.services.workflowJobs.stats.failed++;
     let parent: number | null = null;
     let aborted: number[] = [];
-    const ok = await this.store.persist(job.id, job.version, this.owner, t, [event], async (m) => {
+    const ok = await this.store.persist(job.id, job.version, this.owner, t, [event], async (m, definitionStatus) => {
       await closeOpenTasks(m, job.id);
       aborted = await abortRunsOfJob(m, job.id, now);
       parent = await childEnded(m, job, 'FAILED');
-      await finishDeletion(m, job.definitionId);
+      await finishDeletion(m, job.definitionId, { status: definitionStatus });
     });
     if (ok) this.mapRunNews(parent, aborted);
   }

@@ -1,4 +1,4 @@
-import { advance, initialCheckpoint, TaskFailure, type Advance, type HistoryEvent, type Json, type RunTask } from '../../../../src/services/workflow/engine';
+import { advance, initialCheckpoint, TaskFailure, usesDistributedMap, type Advance, type HistoryEvent, type Json, type RunTask } from '../../../../src/services/workflow/engine';
 import { checkIds, Clock, CTX, echo, noTask, runToEnd, T0, types } from './helpers';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -272,5 +272,24 @@ describe('Parallel', () => {
       [[6], { n: 1 }],
     ]);
     checkIds(r.events);
+  });
+});
+
+describe('usesDistributedMap (whether a job of the definition may have Map Runs to abort at its end)', () => {
+  const dist = { Type: 'Map', ItemProcessor: { ProcessorConfig: { Mode: 'DISTRIBUTED', ExecutionType: 'STANDARD' }, StartAt: 'W', States: { W: { Type: 'Pass', End: true } } }, End: true };
+  const inline = (processor: object) => ({ Type: 'Map', ItemProcessor: processor, End: true });
+  test.each([
+    ['Pass states', { StartAt: 'A', States: { A: { Type: 'Pass', End: true } } }, false],
+    ['an inline Map', { StartAt: 'M', States: { M: inline({ StartAt: 'W', States: { W: { Type: 'Pass', End: true } } }) } }, false],
+    ['a Distributed Map', { StartAt: 'M', States: { M: dist } }, true],
+    ['one in a Parallel branch', { StartAt: 'P', States: { P: { Type: 'Parallel', Branches: [{ StartAt: 'A', States: { A: { Type: 'Pass', End: true } } }, { StartAt: 'M', States: { M: dist } }], End: true } } }, true],
+    ['one in an inline Map', { StartAt: 'M', States: { M: inline({ StartAt: 'D', States: { D: dist } }) } }, true],
+  ])('%s: %s', (_, definition, expected) => {
+    expect(usesDistributedMap(JSON.stringify(definition))).toBe(expected);
+  });
+  test('an escaped "DISTRIBUTED" in the text is still a Distributed Map; text that is not JSON has none', () => {
+    const text = JSON.stringify({ StartAt: 'M', States: { M: dist } }).replace('"DISTRIBUTED"', '"\\u0044ISTRIBUTED"');
+    expect(usesDistributedMap(text)).toBe(true);
+    expect(usesDistributedMap('{')).toBe(false);
   });
 });
