@@ -10,3 +10,4 @@ export * from './workflow-definition-version.entity';
 export * from './workflow-definition-alias.entity';
 export * from './workflow-tag.entity';
 export * from './workflow-open-jobs.entity';
+export * from './workflow-express-run.entity';

@@ -15,6 +15,7 @@ import {
   WorkflowDefinitionAliasEntity,
   WorkflowTagEntity,
   WorkflowOpenJobsEntity,
+  WorkflowExpressRunEntity,
 } from '../../../entities/workflow';
 import type * as WorkflowResolvers from '../../../resolvers/workflow/workflow.resolver';
 import { Workflow1795464180426 as SqliteWorkflow } from '../../db/migrations/sqlite/1795464180426-Workflow';
@@ -26,6 +27,7 @@ import { WorkflowVersionsAliasesTags1795840900092 as SqliteVersions } from '../.
 import { WorkflowOpenJobs1795850267135 as SqliteOpenJobs } from '../../db/migrations/sqlite/1795850267135-WorkflowOpenJobs';
 import { WorkflowMapRunRedrive1795853296278 as SqliteMapRunRedrive } from '../../db/migrations/sqlite/1795853296278-WorkflowMapRunRedrive';
 import { WorkflowLoggingConfiguration1795859632231 as SqliteLogging } from '../../db/migrations/sqlite/1795859632231-WorkflowLoggingConfiguration';
+import { WorkflowExpressRuns1795861978006 as SqliteExpressRuns } from '../../db/migrations/sqlite/1795861978006-WorkflowExpressRuns';
 import { Workflow1795464180426 as PostgresWorkflow } from '../../db/migrations/postgres/1795464180426-Workflow';
 import { JobCredential1795474377021 as PostgresJobCredential } from '../../db/migrations/postgres/1795474377021-JobCredential';
 import { WorkflowActivities1795823891852 as PostgresActivities } from '../../db/migrations/postgres/1795823891852-WorkflowActivities';
@@ -35,6 +37,7 @@ import { WorkflowVersionsAliasesTags1795840900092 as PostgresVersions } from '..
 import { WorkflowOpenJobs1795850267135 as PostgresOpenJobs } from '../../db/migrations/postgres/1795850267135-WorkflowOpenJobs';
 import { WorkflowMapRunRedrive1795853296278 as PostgresMapRunRedrive } from '../../db/migrations/postgres/1795853296278-WorkflowMapRunRedrive';
 import { WorkflowLoggingConfiguration1795859632231 as PostgresLogging } from '../../db/migrations/postgres/1795859632231-WorkflowLoggingConfiguration';
+import { WorkflowExpressRuns1795861978006 as PostgresExpressRuns } from '../../db/migrations/postgres/1795861978006-WorkflowExpressRuns';
 import { createWorkflowLoaders } from '../../loaders/workflow';
 import type * as WorkflowMetrics from '../../observability/workflow-metrics';
 import { WORKFLOW_ROUTES } from '../../rest/aws/workflow.routes';
@@ -57,10 +60,10 @@ import { defineModule, ServicesOf } from '../module';
 export const workflowModule = defineModule({
   name: 'workflow',
   requires: ['identity', 'secret-scanning', 'calendar'],
-  entities: [WorkflowDefinitionEntity, WorkflowJobEntity, WorkflowJobEventEntity, WorkflowActivityEntity, WorkflowTaskEntity, WorkflowMapRunEntity, WorkflowConnectionEntity, WorkflowDefinitionVersionEntity, WorkflowDefinitionAliasEntity, WorkflowTagEntity, WorkflowOpenJobsEntity],
+  entities: [WorkflowDefinitionEntity, WorkflowJobEntity, WorkflowJobEventEntity, WorkflowActivityEntity, WorkflowTaskEntity, WorkflowMapRunEntity, WorkflowConnectionEntity, WorkflowDefinitionVersionEntity, WorkflowDefinitionAliasEntity, WorkflowTagEntity, WorkflowOpenJobsEntity, WorkflowExpressRunEntity],
   migrations: {
-    sqlite: [SqliteWorkflow, SqliteJobCredential, SqliteActivities, SqliteConnections, SqliteMapRuns, SqliteVersions, SqliteOpenJobs, SqliteMapRunRedrive, SqliteLogging],
-    postgres: [PostgresWorkflow, PostgresJobCredential, PostgresActivities, PostgresConnections, PostgresMapRuns, PostgresVersions, PostgresOpenJobs, PostgresMapRunRedrive, PostgresLogging],
+    sqlite: [SqliteWorkflow, SqliteJobCredential, SqliteActivities, SqliteConnections, SqliteMapRuns, SqliteVersions, SqliteOpenJobs, SqliteMapRunRedrive, SqliteLogging, SqliteExpressRuns],
+    postgres: [PostgresWorkflow, PostgresJobCredential, PostgresActivities, PostgresConnections, PostgresMapRuns, PostgresVersions, PostgresOpenJobs, PostgresMapRunRedrive, PostgresLogging, PostgresExpressRuns],
   },
   services({ identity, secretScanningPush, secretScanningAlertUpdates, calendarImport }: IdentityServices & SecretScanningServices & CalendarServices) {
     const tokenKeys = new PageTokenKeys(identity);
@@ -77,7 +80,7 @@ export const workflowModule = defineModule({
       workflowTestState: new WorkflowTestStateService(definitions, tasks),
       /** workflow: jobs (executions): start, describe, list, stop, history; the runner plugs in with setHooks */
       workflowJobs: new WorkflowJobService({ tokenKeys, versions, express }),
-      /** workflow: Express executions (StartSyncExecution; StartExecution of EXPRESS machines), run in memory, stored nowhere */
+      /** workflow: Express executions (StartSyncExecution; StartExecution of EXPRESS machines), run in memory; asynchronous ones recorded until they end */
       workflowExpress: express,
       /** workflow: activities, GetActivityTask long polls, task tokens (SendTask*) of activities and callbacks */
       workflowActivities: new WorkflowActivityService(tokenKeys),
@@ -109,11 +112,14 @@ export const workflowModule = defineModule({
   // Jobs run here (embedded), through BullMQ (queue, dispatch) or elsewhere (off): WORKFLOW_RUNNER. Closing aborts
   // running steps unpersisted: their jobs resume from the last transition at the next start.
   start(services, deps) {
+    // Asynchronous Express executions whose process died are run again by any gateway (whatever WORKFLOW_RUNNER).
+    services.workflowExpress.start(deps);
     // The runner (and BullMQ, for the queue modes) is loaded here: the admin CLI never starts it.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     return (require('../../services/workflow/runner/setup') as typeof WorkflowRunning).startWorkflowRunning(services, deps);
   },
-  // Running Express executions are aborted (they are not stored); the definition checker's threads end.
+  // Running Express executions are aborted (asynchronous ones are left recorded, to run again); the definition
+  // checker's threads end.
   close: async (services) => {
     await services.workflowExpress.close();
     await services.workflowDefinitions.close();

@@ -308,7 +308,7 @@ export class WorkflowJobService {
     });
     if ('expressOf' in result && result.expressOf) {
       const { def, target } = result.expressOf;
-      return { express: this.deps.express.startAsync(ctx, { def, target, stateMachineArn: input.stateMachineArn, name: given, input: text, traceHeader: input.traceHeader }) };
+      return { express: await this.deps.express.startAsync(ctx, { def, target, stateMachineArn: input.stateMachineArn, name: given, input: text, traceHeader: input.traceHeader }) };
     }
     if (result.created) this.stats.started++;
     if (result.created && this.hooks.onStarted) {
