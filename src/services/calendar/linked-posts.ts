@@ -19,10 +19,12 @@ import {
 import { AccountEntity } from '../../../entities/identity';
 import type { Viewer } from '../../auth/viewer';
 import { RequestContext, withTransaction } from '../../context';
+import { entityColumns } from '../../db/rows';
 import { lockedFindOne } from '../../db/transaction';
 import { ForbiddenError, GoneError, NotFoundError, ValidationError } from '../../errors/app-error';
 import { canDeletePost, canEditPost, editableCondition, effectiveStatus, notAllowed, postVisible, requireCalendar, restoredStatus, visibilityCondition } from './access';
 import { lookupKey } from '../common/decode';
+import { ListQuery } from '../common/list-query';
 import { CALENDAR_CODES, CALENDAR_MESSAGES } from './error-codes';
 import { contentLanguage } from './language';
 import { allocatePostId, idOf, isPostStatus, postDatesNow, postKind, trashedColumns, uniquePostSlug, untrashedSlug, visibleEventId } from './posts';
@@ -232,13 +234,16 @@ export class LinkedPostService<E extends LinkedEntity, I extends LinkedPostCommo
       qb.andWhere(this.linkedEventsExist(ctx, qb, 'up', ctx.config.now()));
     }
 
-    const total = await qb.clone().getCount();
-    const rows = await qb
+    const total = await qb.clone().count();
+    const columns = entityColumns(ctx.db, this.spec.entity as new () => LinkedEntity, 'p', 'p_');
+    const raw = await qb
+      .select(columns.jsonRow, 'p_row')
       .orderBy('p.dateLocal', 'DESC')
       .addOrderBy('p.id', 'DESC')
       .offset((page - 1) * perPage)
       .limit(perPage)
-      .getMany();
+      .getRawMany();
+    const rows = raw.map((r) => columns.hydrateJsonArray(r.p_row)!);
     if (rows.length === 0 && (total > 0 || page > 1)) {
       throw new NotFoundError(CALENDAR_MESSAGES[this.spec.codes.archivePageNotFound], { domainCode: this.spec.codes.archivePageNotFound });
     }
@@ -500,8 +505,9 @@ export class LinkedPostService<E extends LinkedEntity, I extends LinkedPostCommo
     return id!;
   }
 
-  private listQuery(db: EntityManager, viewer: Viewer, statuses: CalendarPostStatus[] | undefined, language: CalendarLanguage | undefined): SelectQueryBuilder<LinkedEntity> {
-    const qb = db.getRepository(this.spec.entity as new () => LinkedEntity).createQueryBuilder('p');
+  /** A ListQuery (its statement text built once per shape, then re-bound), as the other lists of the gateway. */
+  private listQuery(db: EntityManager, viewer: Viewer, statuses: CalendarPostStatus[] | undefined, language: CalendarLanguage | undefined): ListQuery<LinkedEntity> {
+    const qb = new ListQuery(db, this.spec.entity as new () => LinkedEntity, 'p');
     applyVisibility(qb, 'p', viewer, 'pv');
     if (statuses) qb.andWhere('p.status IN (:...pStatuses)', { pStatuses: statuses });
     if (language !== undefined) {
@@ -514,13 +520,13 @@ export class LinkedPostService<E extends LinkedEntity, I extends LinkedPostCommo
    * WordPress' search: space-separated terms (or a "quoted phrase") all must match; `-term` must not. A term
    * matches the title, description or excerpt in the request's language, or one of the kind's meta columns.
    */
-  private applySearch(qb: SelectQueryBuilder<LinkedEntity>, viewer: Viewer, search: string, translated: boolean): void {
+  private applySearch(qb: Conditions, viewer: Viewer, search: string, translated: boolean): void {
     const terms = searchTerms(search);
     if (terms.length === 0) return;
     // A password-protected post is searched only for those who may read it unmasked (mustMask's rule, in SQL):
     // WordPress leaves protected posts out of searches for logged-out visitors, so its text cannot be probed.
     const editable = editableCondition(viewer, { status: 'p.status', authorId: 'p.authorId' }, (me) => {
-      qb.setParameter('searchViewer', me);
+      qb.setParameters({ searchViewer: me });
       return ':searchViewer';
     });
     qb.andWhere(`(p.password IS NULL OR p.password = '' OR ${editable})`);
@@ -534,11 +540,11 @@ export class LinkedPostService<E extends LinkedEntity, I extends LinkedPostCommo
   }
 
   /** EXISTS (a linked event the viewer may see [that has not ended by `now`]). */
-  private linkedEventsExist(ctx: RequestContext, qb: SelectQueryBuilder<ObjectLiteral>, prefix: string, now: Date | undefined): string {
+  private linkedEventsExist(ctx: RequestContext, qb: Conditions, prefix: string, now: Date | undefined): string {
     const conds = [
       `l.${this.spec.linkColumn} = p.id`,
       visibilityCondition(ctx.viewer, { status: 'e.status', authorId: 'e.author_id' }, (v) => {
-        qb.setParameter(`${prefix}Author`, v);
+        qb.setParameters({ [`${prefix}Author`]: v });
         return `:${prefix}Author`;
       }),
     ];
@@ -546,7 +552,7 @@ export class LinkedPostService<E extends LinkedEntity, I extends LinkedPostCommo
       const meta = ctx.db.connection.getMetadata(CalendarEventEntity);
       const col = meta.findColumnWithPropertyName('endUtc')!;
       conds.push(`e.end_utc >= :${prefix}Now`);
-      qb.setParameter(`${prefix}Now`, ctx.db.connection.driver.preparePersistentValue(now, col));
+      qb.setParameters({ [`${prefix}Now`]: ctx.db.connection.driver.preparePersistentValue(now, col) });
     }
     return `EXISTS (SELECT 1 FROM ${this.spec.linkTable} l JOIN calendar_events e ON e.id = l.event_id WHERE ${conds.join(' AND ')})`;
   }
@@ -580,10 +586,13 @@ export class LinkedPostService<E extends LinkedEntity, I extends LinkedPostCommo
 }
 
 /** The visibility rule (access.ts) on a post alias of a query builder. */
-export function applyVisibility(qb: SelectQueryBuilder<ObjectLiteral>, alias: string, viewer: Viewer, prefix: string): void {
+/** What the list conditions are added to: a query builder or a ListQuery. */
+type Conditions = Pick<SelectQueryBuilder<ObjectLiteral> | ListQuery<ObjectLiteral>, 'andWhere' | 'setParameters'>;
+
+export function applyVisibility(qb: Conditions, alias: string, viewer: Viewer, prefix: string): void {
   qb.andWhere(
     visibilityCondition(viewer, { status: `${alias}.status`, authorId: `${alias}.authorId` }, (v) => {
-      qb.setParameter(`${prefix}Author`, v);
+      qb.setParameters({ [`${prefix}Author`]: v });
       return `:${prefix}Author`;
     }),
   );

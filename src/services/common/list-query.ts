@@ -192,6 +192,11 @@ export class ListQuery<T extends ObjectLiteral> {
     return this.record('R', () => undefined);
   }
 
+  /** A join whose columns are not selected (its alias is for conditions and sorting). */
+  leftJoin(entity: new () => ObjectLiteral, alias: string, condition: string, params?: ObjectLiteral): this {
+    return this.record(`j${this.db.connection.getMetadata(entity).name}\u0002${alias}\u0002${condition}`, (qb) => qb.leftJoin(entity, alias, condition), params);
+  }
+
   leftJoinAndSelect(entity: new () => ObjectLiteral, alias: string, condition: string): this {
     return this.record(`J${this.db.connection.getMetadata(entity).name}\u0002${alias}\u0002${condition}`, (qb) => qb.leftJoinAndSelect(entity, alias, condition));
   }

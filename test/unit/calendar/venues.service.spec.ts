@@ -11,6 +11,7 @@ import { loadConfig } from '../../../src/config';
 import { RequestContext, withTransaction } from '../../../src/context';
 import { AppError, ForbiddenError, GoneError, NotFoundError, UnauthenticatedError, ValidationError } from '../../../src/errors/app-error';
 import { allocatePostId } from '../../../src/services/calendar/posts';
+import { cachedStatementCount } from '../../../src/services/common/list-query';
 import type { CalendarVenueInput } from '../../../src/services/calendar/venues.service';
 import { IdentityFixtures } from '../../fixtures/identity';
 import { testContexts, TestContexts } from '../../helpers/context';
@@ -223,6 +224,20 @@ describe('calendar venues service', () => {
       expect(await svc().list(as(), { page: 1, perPage: 2, search: 'zzz-nothing' })).toEqual({ items: [], total: 0 });
       expect(await failure(svc().list(as(), { page: 2, perPage: 2, search: 'zzz-nothing' }))).toBeInstanceOf(NotFoundError);
       expect(await failure(svc().list(as(), { page: 0, perPage: 2 }))).toMatchObject({ fieldErrors: [{ field: 'page' }] });
+    });
+
+    it('pages of one filter re-bind one statement (the list is a ListQuery), and every venue is on one page', async () => {
+      const seen: string[] = [];
+      const shapes: number[] = [];
+      const before = cachedStatementCount();
+      for (const page of [1, 2, 3]) {
+        seen.push(...(await svc().list(as('alice'), { page, perPage: 2, search: '-nothing' })).items.map((v) => v.title));
+        shapes.push(cachedStatementCount());
+      }
+      expect(seen).toEqual(['Delta Dock', 'Carol Pending', 'Gamma Garden', 'Beta Barn', 'Alpha Arena']);
+      // The first page compiled the new filter's statements (a query builder's would not be kept), the others re-bind them.
+      expect(shapes[0]).toBeGreaterThan(before);
+      expect(new Set(shapes).size).toBe(1);
     });
 
     it('search: every term in the name, text or address fields, case-insensitive; -term excludes; % is literal', async () => {
