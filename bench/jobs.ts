@@ -63,6 +63,8 @@ export interface JobsBenchResult {
   /** Medians of cpuUsPerJob. */
   embeddedCpuUsPerJob: number;
   baselineCpuUsPerJob: number;
+  /** Median of the embedded target's statementsPerJob (when the bench counted them). */
+  embeddedStatementsPerJob?: number;
 }
 
 const median = (xs: number[]) => {
@@ -241,7 +243,19 @@ async function redisAnswers(url: string): Promise<boolean> {
  * The jobs workload on the bench's database, with `app` the bench's gateway (embedded runner). Rounds alternate the
  * targets so the machine's noise falls on all of them.
  */
-export async function runJobsBench(opts: { app: App; gatewayUrl: string; database: DatabaseConfig; databaseUrl: string; adminLogin: string; rounds: number; jobs: number; connections: number; log: (m: string) => void }): Promise<JobsBenchResult> {
+export async function runJobsBench(opts: {
+  app: App;
+  gatewayUrl: string;
+  database: DatabaseConfig;
+  databaseUrl: string;
+  adminLogin: string;
+  rounds: number;
+  jobs: number;
+  connections: number;
+  log: (m: string) => void;
+  /** The bench DataSource's statement counter: the embedded target's statements per job are reported. */
+  counter?: StatementCount;
+}): Promise<JobsBenchResult> {
   const { app, gatewayUrl, database, log } = opts;
   const ds = app.dataSource;
   const k = await app.deps.services.identity.createAccessKey(ds.manager, { user: opts.adminLogin }, app.config.secretKey);
@@ -251,8 +265,11 @@ export async function runJobsBench(opts: { app: App; gatewayUrl: string; databas
   if (!withRedis) log(`${JOBS_WORKLOAD}: Redis does not answer at ${redisUrl}: the redis target is skipped`);
   const rounds: JobsBenchResult['rounds'] = [];
   for (let round = 1; round <= opts.rounds; round++) {
-    const embedded = await measureGateway('embedded', gatewayUrl, ds, key, opts.jobs, opts.connections);
-    log(`${JOBS_WORKLOAD} round ${round}: embedded ${embedded.jobsPerSec.toFixed(0)} jobs/s (${opts.jobs} jobs in ${embedded.seconds.toFixed(2)} s, ${embedded.cpuUsPerJob.toFixed(0)} us CPU per job)`);
+    const embedded = await measureGateway('embedded', gatewayUrl, ds, key, opts.jobs, opts.connections, opts.counter);
+    log(
+      `${JOBS_WORKLOAD} round ${round}: embedded ${embedded.jobsPerSec.toFixed(0)} jobs/s (${opts.jobs} jobs in ${embedded.seconds.toFixed(2)} s, ${embedded.cpuUsPerJob.toFixed(0)} us CPU per job` +
+        `${embedded.statementsPerJob !== undefined ? `, ${embedded.statementsPerJob.toFixed(1)} statements per job` : ''})`,
+    );
     const [{ id: definitionId }] = (await ds.query('SELECT MIN(id) AS id FROM workflow_definitions')) as Array<{ id: number }>;
     const baseline = await measureBaseline(database, Number(definitionId), opts.jobs, opts.connections);
     log(`${JOBS_WORKLOAD} round ${round}: baseline ${baseline.jobsPerSec.toFixed(0)} jobs/s (${baseline.cpuUsPerJob.toFixed(0)} us CPU per job)`);
@@ -292,5 +309,6 @@ export async function runJobsBench(opts: { app: App; gatewayUrl: string; databas
     embeddedRatio: median(rounds.map((r) => r.embedded.jobsPerSec / r.baseline.jobsPerSec)),
     embeddedCpuUsPerJob: median(rounds.map((r) => r.embedded.cpuUsPerJob)),
     baselineCpuUsPerJob: median(rounds.map((r) => r.baseline.cpuUsPerJob)),
+    ...(opts.counter ? { embeddedStatementsPerJob: median(rounds.map((r) => r.embedded.statementsPerJob ?? 0)) } : {}),
   };
 }

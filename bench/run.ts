@@ -615,6 +615,7 @@ async function main(): Promise<number> {
         jobs: intEnv('BENCH_JOBS', 3000, 10),
         connections: 32,
         log,
+        counter,
       });
     }
 
@@ -657,7 +658,8 @@ async function main(): Promise<number> {
         `\n${JOBS_WORKLOAD} (3 Pass states, started over the wire protocol, every transition persisted; ${r.rounds[0].embedded.jobs} jobs per target per round, medians):\n` +
           `  embedded ${r.embeddedJobsPerSec.toFixed(0)} jobs/s, raw SQL baseline ${r.baselineJobsPerSec.toFixed(0)} jobs/s (embedded/baseline ${r.embeddedRatio.toFixed(3)})` +
           (r.redisJobsPerSec !== undefined ? `, redis/BullMQ with 2 workers ${r.redisJobsPerSec.toFixed(0)} jobs/s` : ', redis skipped') +
-          `\n  CPU of the bench process per job: embedded ${r.embeddedCpuUsPerJob.toFixed(0)} us, baseline ${r.baselineCpuUsPerJob.toFixed(0)} us (baseline/embedded ${(r.baselineCpuUsPerJob / r.embeddedCpuUsPerJob).toFixed(3)})`,
+          `\n  CPU of the bench process per job: embedded ${r.embeddedCpuUsPerJob.toFixed(0)} us, baseline ${r.baselineCpuUsPerJob.toFixed(0)} us (baseline/embedded ${(r.baselineCpuUsPerJob / r.embeddedCpuUsPerJob).toFixed(3)})` +
+          (r.embeddedStatementsPerJob !== undefined ? `; embedded SQL statements per job ${r.embeddedStatementsPerJob.toFixed(1)}` : ''),
       );
     }
     if (activities) {
