@@ -453,6 +453,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
           for (const r of [...running].reverse()) await Promise.resolve(r.close()).catch((err) => log.error({ err }, 'stopping a module failed'));
           await closeModules(modules, services, log);
           memos.close();
+          metrics.close();
           if (redis) await redis.quit().catch(() => undefined);
           if (dataSource.isInitialized) await dataSource.destroy();
         }

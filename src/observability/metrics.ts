@@ -3,7 +3,8 @@
  * route template, GraphQL operation counts and latency per operation name. Label values are bounded
  * (route templates, not raw URLs; a capped set of operation names) so clients cannot explode cardinality.
  */
-import { collectDefaultMetrics, Counter, CounterConfiguration, Gauge, Histogram, Registry } from 'prom-client';
+import { Counter, CounterConfiguration, Gauge, Histogram, Registry } from 'prom-client';
+import { ProcessMetrics, startProcessMetrics } from './process-metrics';
 
 const MAX_OPERATION_NAMES = 200;
 const OPERATION_NAME_RE = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
@@ -74,9 +75,10 @@ export class Metrics {
   readonly graphqlDuration: Histogram<'operation' | 'type'>;
   readonly graphqlExecutions: TalliedCounter<'executor'>;
   private readonly seenOperations = new Set<string>();
+  private readonly processMetrics: ProcessMetrics | undefined;
 
   constructor(opts: { defaultMetrics?: boolean } = {}) {
-    if (opts.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry });
+    if (opts.defaultMetrics !== false) this.processMetrics = startProcessMetrics(this.registry);
     this.httpRequests = new TalliedCounter({
       name: 'http_requests_total',
       help: 'HTTP requests by method, route template and status.',
@@ -109,6 +111,11 @@ export class Metrics {
       labelNames: ['executor'],
       registers: [this.registry],
     });
+  }
+
+  /** Stops what the process metrics run in the background (the app is closing). */
+  close(): void {
+    this.processMetrics?.stop();
   }
 
   /** Hits, misses and bytes of an app's memos, read at each scrape. */
