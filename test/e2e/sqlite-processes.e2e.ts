@@ -155,5 +155,6 @@ describe(`several processes writing to one ${testDialect() === 'sqlite' ? 'SQLit
     }
     // eslint-disable-next-line no-console
     console.log(`several processes (${testDialect()}): 200 HTTP writes + 12 CLI runs in ${elapsed} ms`);
-  }, 60_000);
+    // How long the writes take is no part of what this asserts; in CI two suites share two cores with it.
+  }, 240_000);
 });
