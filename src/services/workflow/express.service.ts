@@ -22,6 +22,7 @@
  *   job's tasks do (job-credential.ts). Activities, `.sync`, `.waitForTaskToken` and Distributed Maps are refused
  *   when an EXPRESS definition is written (definition-check.ts), as Step Functions refuses them.
  */
+import { setMaxListeners } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from 'typeorm';
 import { WorkflowDefinitionEntity, WorkflowExpressRunEntity } from '../../../entities/workflow';
@@ -320,6 +321,8 @@ export class WorkflowExpressService {
     // A recorded run had its room checked before it was recorded (or taken over); it runs whatever came since.
     if (!opts.recorded) this.requireRoom(deps.config.workflowExpressMaxRunning);
     const abort = new AbortController();
+    // One listener per task of the execution's Parallel and Map branches running at once: not a leak.
+    setMaxListeners(0, abort.signal);
     this.running.add(abort);
     this.stats.started++;
     const clientGone = opts.clientGone;

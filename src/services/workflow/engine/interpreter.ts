@@ -3,6 +3,7 @@
  * `advance` copies the thread tree (data values are shared, never modified), performs one transition of every
  * runnable thread, and returns the new checkpoint with the history events of that step. See index.ts.
  */
+import { setMaxListeners } from 'node:events';
 import { createHash } from 'node:crypto';
 import type {
   Advance,
@@ -996,6 +997,8 @@ function startParallel(run: Run, th: Thread, st: CState, sc: StepCtx, given?: Js
 /** Step every unfinished child concurrently; the first failure aborts the others' running tasks. */
 async function stepChildren(run: Run, kids: Thread[], machines: (k: Thread) => Machine, sc: StepCtx): Promise<Sink[]> {
   const group = new AbortController();
+  // One listener per running task or nested group of these children (a Map may run many at once): not a leak.
+  setMaxListeners(0, group.signal);
   const onParent = () => group.abort();
   sc.signal?.addEventListener('abort', onParent, { once: true });
   const sinks: Sink[] = kids.map(() => []);

@@ -16,6 +16,7 @@
  * - Fair share: a job gives its slot up after TRANSITIONS_PER_TURN transitions when others wait (a Pass loop runs
  *   until the 25,000-event history quota ends it, taking turns with the rest).
  */
+import { setMaxListeners } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import type { WorkflowJobEntity } from '../../../../entities/workflow';
 import type { AppDeps, RequestContext } from '../../../context';
@@ -99,6 +100,8 @@ export class WorkflowRunner {
     private readonly services: RunnerServices,
     opts: RunnerOptions = {},
   ) {
+    // One listener per job this runner is stepping (at most WORKFLOW_CONCURRENCY): Node's warning past 10 is no leak here.
+    setMaxListeners(0, this.stopAll.signal);
     this.owner = opts.owner ?? `runner-${randomUUID().slice(0, 8)}`;
     this.leaseMs = opts.leaseMs ?? 30_000;
     this.pollMs = opts.pollMs ?? 1_000;
@@ -289,6 +292,8 @@ export class WorkflowRunner {
         lastYield = performance.now();
       }
       const step = new AbortController();
+      // One listener per task of this step's Parallel and Map branches: as many as run at once, not a leak.
+      setMaxListeners(0, step.signal);
       this.steps.set(jobId, step);
       const onStop = () => step.abort(new Error('the runner is stopping'));
       this.stopAll.signal.addEventListener('abort', onStop, { once: true });
