@@ -123,5 +123,6 @@ describe(`workflow Distributed Map over ${N} items`, () => {
     expect(parent).toEqual(['ExecutionStarted', 'MapStateEntered', 'MapStateStarted', 'MapRunStarted', 'MapRunSucceeded', 'MapStateSucceeded', 'MapStateExited', 'ExecutionSucceeded']);
     const secs = (d.stopDate!.getTime() - d.startDate!.getTime()) / 1000;
     console.log(`distributed map: ${N} items in ${secs.toFixed(1)} s (${Math.round(N / secs)} items/s), ${probes} /healthz probes answered, peak RSS ${Math.round(peakRss / 1048576)} MiB, at most ${maxRunning} children running`);
-  }, 600_000);
+    // 10,000 items took 567 s on PostgreSQL on a shared 2-core machine (bench/README.md): the bound grows with N.
+  }, Math.max(600_000, N * 120));
 });
