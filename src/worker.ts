@@ -33,6 +33,8 @@ async function main(): Promise<void> {
   const services = createServices({ detectorThreads: config.detectorThreads });
   const deps: AppDeps = { dataSource, services, config, log };
   const running = startWorkflowRunning(services, deps, 'queue');
+  // Asynchronous Express executions whose process died are run again here too (at least once, as in Step Functions).
+  services.workflowExpress.start(deps);
   log.info({ owner: running.runner?.owner, concurrency: config.workflowConcurrency }, 'workflow worker ready');
   process.stdout.write(`workflow worker ready (${running.runner?.owner})\n`);
 

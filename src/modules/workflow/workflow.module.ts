@@ -112,8 +112,9 @@ export const workflowModule = defineModule({
   // Jobs run here (embedded), through BullMQ (queue, dispatch) or elsewhere (off): WORKFLOW_RUNNER. Closing aborts
   // running steps unpersisted: their jobs resume from the last transition at the next start.
   start(services, deps) {
-    // Asynchronous Express executions whose process died are run again by any gateway (whatever WORKFLOW_RUNNER).
-    services.workflowExpress.start(deps);
+    // Asynchronous Express executions whose process died are run again by any process that runs background work
+    // (not with WORKFLOW_RUNNER=off; `npm run worker` does it too).
+    if (deps.config.workflowRunner !== 'off') services.workflowExpress.start(deps);
     // The runner (and BullMQ, for the queue modes) is loaded here: the admin CLI never starts it.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     return (require('../../services/workflow/runner/setup') as typeof WorkflowRunning).startWorkflowRunning(services, deps);
