@@ -59,6 +59,11 @@ export interface WpArg<T = unknown> {
   validate?(value: T, name: string): WpValidatorResult;
   /** @internal the value type, for ArgValues. */
   readonly __value?: T;
+  /**
+   * @internal The documented parameter made from this declaration, by argument name: rows that share a declaration
+   * (PATH_ID, PATH_SLUG) share one parameter object, and it goes with the declaration.
+   */
+  documented?: Map<string, Param<unknown>>;
 }
 
 export type WpArgs = Record<string, WpArg<any>>;
@@ -372,9 +377,16 @@ export interface WpRouteSpec<A extends WpArgs, I, O> {
 
 /**
  * The documented parameter of an argument, and a declaration that reads the value too (checked as the row checks
- * it), like every REST parameter (src/rest/params.ts). Made once per row, when the row is built.
+ * it), like every REST parameter (src/rest/params.ts). One object per declaration and name.
  */
 function paramSpecOf(name: string, arg: WpArg<any>): Param<unknown> {
+  arg.documented ??= new Map();
+  let spec = arg.documented.get(name);
+  if (!spec) arg.documented.set(name, (spec = newParamSpec(name, arg)));
+  return spec;
+}
+
+function newParamSpec(name: string, arg: WpArg<any>): Param<unknown> {
   return {
     name,
     in: arg.path ? 'path' : 'query',
