@@ -4,7 +4,8 @@
  * test/sequencer/durations.json, measured on a full run. CI runs a fresh clone, where jest's cache knows no
  * file and falls back to ordering by file size: the fuzz and backfill files, short but minutes long, then started in
  * the last third of a suite and ran on one worker while the other had nothing left to do.
- * Refresh after a full run: `npx jest --json --outputFile=/tmp/r.json; node test/sequencer/durations.js /tmp/r.json`.
+ * Refresh after a full run: `npx jest --json --outputFile=/tmp/r.json; node test/sequencer/durations.js /tmp/r.json [more.json ...]`
+ * (the committed figures are the mean of both suites of a CI run).
  */
 const path = require('node:path');
 const Sequencer = require('@jest/test-sequencer').default;
