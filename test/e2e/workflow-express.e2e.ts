@@ -26,19 +26,10 @@ import {
 } from '@aws-sdk/client-sfn';
 import { IdentityFixtures, uniq } from '../fixtures/identity';
 import { gql, startTestApp, TestApp } from '../helpers/app';
+import { errorWithMessageOf } from '../helpers/workflow-jobs';
 
 const ROLE = 'arn:aws:iam::000000000000:role/workflow-runner';
 const PASS = JSON.stringify({ StartAt: 'P', States: { P: { Type: 'Pass', Result: { ok: true }, ResultPath: '$.pass', End: true } } });
-
-async function errorOf(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (e) {
-    const err = e as { name: string; message: string; $metadata?: { httpStatusCode?: number } };
-    return `${err.name} ${err.$metadata?.httpStatusCode}: ${err.message}`;
-  }
-  return 'ok';
-}
 
 describe('workflow EXPRESS state machines (@aws-sdk/client-sfn)', () => {
   let t: TestApp;
@@ -87,7 +78,7 @@ describe('workflow EXPRESS state machines (@aws-sdk/client-sfn)', () => {
     expect(listed?.type).toBe('EXPRESS');
     // The same creation again is idempotent; as STANDARD it is another machine under a taken name.
     expect((await sfn.send(new CreateStateMachineCommand({ name, definition: PASS, roleArn: ROLE, type: 'EXPRESS' }))).stateMachineArn).toBe(arn);
-    expect(await errorOf(sfn.send(new CreateStateMachineCommand({ name, definition: PASS, roleArn: ROLE })))).toMatch(/^StateMachineAlreadyExists 400/);
+    expect(await errorWithMessageOf(sfn.send(new CreateStateMachineCommand({ name, definition: PASS, roleArn: ROLE })))).toMatch(/^StateMachineAlreadyExists 400/);
 
     const r = await sfn.send(new StartSyncExecutionCommand({ stateMachineArn: arn, name: 'first', input: '{"n":1}', traceHeader: 'Root=1-abc' }));
     expect(r.$metadata.httpStatusCode).toBe(200);
@@ -234,25 +225,25 @@ describe('workflow EXPRESS state machines (@aws-sdk/client-sfn)', () => {
     const r = await sfn.send(new StartSyncExecutionCommand({ stateMachineArn: arn }));
     const executionArn = r.executionArn!;
     const invalidArn = "InvalidArn 400: Invalid Arn: 'Resource type not valid in this context: express'";
-    expect(await errorOf(sfn.send(new DescribeExecutionCommand({ executionArn })))).toBe(invalidArn);
-    expect(await errorOf(sfn.send(new GetExecutionHistoryCommand({ executionArn })))).toBe(invalidArn);
-    expect(await errorOf(sfn.send(new StopExecutionCommand({ executionArn })))).toBe(invalidArn);
-    expect(await errorOf(sfn.send(new RedriveExecutionCommand({ executionArn })))).toBe(invalidArn);
-    expect(await errorOf(sfn.send(new DescribeStateMachineForExecutionCommand({ executionArn })))).toBe(invalidArn);
-    expect(await errorOf(sfn.send(new ListExecutionsCommand({ stateMachineArn: arn })))).toMatch(/^StateMachineTypeNotSupported 400/);
+    expect(await errorWithMessageOf(sfn.send(new DescribeExecutionCommand({ executionArn })))).toBe(invalidArn);
+    expect(await errorWithMessageOf(sfn.send(new GetExecutionHistoryCommand({ executionArn })))).toBe(invalidArn);
+    expect(await errorWithMessageOf(sfn.send(new StopExecutionCommand({ executionArn })))).toBe(invalidArn);
+    expect(await errorWithMessageOf(sfn.send(new RedriveExecutionCommand({ executionArn })))).toBe(invalidArn);
+    expect(await errorWithMessageOf(sfn.send(new DescribeStateMachineForExecutionCommand({ executionArn })))).toBe(invalidArn);
+    expect(await errorWithMessageOf(sfn.send(new ListExecutionsCommand({ stateMachineArn: arn })))).toMatch(/^StateMachineTypeNotSupported 400/);
 
     const standard = (await sfn.send(new CreateStateMachineCommand({ name: uniq('std'), definition: PASS, roleArn: ROLE }))).stateMachineArn!;
-    expect(await errorOf(sfn.send(new StartSyncExecutionCommand({ stateMachineArn: standard })))).toMatch(/^StateMachineTypeNotSupported 400/);
-    expect(await errorOf(sfn.send(new StartSyncExecutionCommand({ stateMachineArn: `${arn}-missing` })))).toMatch(/^StateMachineDoesNotExist 400/);
-    expect(await errorOf(sfn.send(new StartSyncExecutionCommand({ stateMachineArn: 'arn:aws:states:us-east-1:000000000000:activity:x' })))).toMatch(/^InvalidArn 400/);
-    expect(await errorOf(sfn.send(new StartSyncExecutionCommand({ stateMachineArn: arn, input: '{"open":' })))).toMatch(/^InvalidExecutionInput 400/);
-    expect(await errorOf(sfn.send(new StartSyncExecutionCommand({ stateMachineArn: arn, name: 'has space' })))).toMatch(/^InvalidName 400/);
+    expect(await errorWithMessageOf(sfn.send(new StartSyncExecutionCommand({ stateMachineArn: standard })))).toMatch(/^StateMachineTypeNotSupported 400/);
+    expect(await errorWithMessageOf(sfn.send(new StartSyncExecutionCommand({ stateMachineArn: `${arn}-missing` })))).toMatch(/^StateMachineDoesNotExist 400/);
+    expect(await errorWithMessageOf(sfn.send(new StartSyncExecutionCommand({ stateMachineArn: 'arn:aws:states:us-east-1:000000000000:activity:x' })))).toMatch(/^InvalidArn 400/);
+    expect(await errorWithMessageOf(sfn.send(new StartSyncExecutionCommand({ stateMachineArn: arn, input: '{"open":' })))).toMatch(/^InvalidExecutionInput 400/);
+    expect(await errorWithMessageOf(sfn.send(new StartSyncExecutionCommand({ stateMachineArn: arn, name: 'has space' })))).toMatch(/^InvalidName 400/);
   });
 
   it('Express definitions may not use activities, .waitForTaskToken, .sync or Distributed Map', async () => {
     const task = (Resource: string) => JSON.stringify({ StartAt: 'T', States: { T: { Type: 'Task', Resource, End: true } } });
     const activity = 'arn:aws:states:us-east-1:000000000000:activity:worker';
-    const create = (definition: string) => errorOf(sfn.send(new CreateStateMachineCommand({ name: uniq('bad'), definition, roleArn: ROLE, type: 'EXPRESS' })));
+    const create = (definition: string) => errorWithMessageOf(sfn.send(new CreateStateMachineCommand({ name: uniq('bad'), definition, roleArn: ROLE, type: 'EXPRESS' })));
     expect(await create(task(activity))).toBe(
       "InvalidDefinition 400: Invalid State Machine Definition: 'SCHEMA_VALIDATION_FAILED: Express state machine does not support Activity ARN at /States/T/Resource'",
     );
@@ -266,11 +257,11 @@ describe('workflow EXPRESS state machines (@aws-sdk/client-sfn)', () => {
     // Nested states are checked too; the same definitions are fine for STANDARD machines.
     const nested = JSON.stringify({ StartAt: 'Par', States: { Par: { Type: 'Parallel', Branches: [JSON.parse(task(activity))], End: true } } });
     expect(await create(nested)).toMatch(/Activity ARN at \/States\/Par\/Branches\/0\/States\/T\/Resource/);
-    expect(await errorOf(sfn.send(new CreateStateMachineCommand({ name: uniq('std'), definition: nested, roleArn: ROLE })))).toBe('ok');
+    expect(await errorWithMessageOf(sfn.send(new CreateStateMachineCommand({ name: uniq('std'), definition: nested, roleArn: ROLE })))).toBe('ok');
 
     // UpdateStateMachine keeps an EXPRESS machine Express.
     const arn = await express(PASS);
-    expect(await errorOf(sfn.send(new UpdateStateMachineCommand({ stateMachineArn: arn, definition: task(activity) })))).toMatch(/^InvalidDefinition 400: .*Activity ARN/);
+    expect(await errorWithMessageOf(sfn.send(new UpdateStateMachineCommand({ stateMachineArn: arn, definition: task(activity) })))).toMatch(/^InvalidDefinition 400: .*Activity ARN/);
 
     // ValidateStateMachineDefinition answers the same as diagnostics for type EXPRESS only.
     const v = await sfn.send(new ValidateStateMachineDefinitionCommand({ definition: task(activity), type: 'EXPRESS' }));

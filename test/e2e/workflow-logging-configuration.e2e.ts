@@ -20,24 +20,13 @@ import {
 import { IdentityFixtures, uniq } from '../fixtures/identity';
 import { startTestApp, TestApp } from '../helpers/app';
 import { AccessKey, signedCall } from '../helpers/sigv4';
-import { waitForExecution } from '../helpers/workflow-jobs';
+import { errorWithMessageOf, waitForExecution } from '../helpers/workflow-jobs';
 
 const ROLE = 'arn:aws:iam::000000000000:role/workflow-runner';
 const PASS = JSON.stringify({ StartAt: 'P', States: { P: { Type: 'Pass', End: true } } });
 const GROUP = 'arn:aws:logs:us-east-1:000000000000:log-group:/aws/vendedlogs/states/orders-Logs:*';
 const OTHER_GROUP = 'arn:aws:logs:us-east-1:000000000000:log-group:orders-errors:*';
 const all = (logGroupArn = GROUP): LoggingConfiguration => ({ level: 'ALL', includeExecutionData: true, destinations: [{ cloudWatchLogsLogGroup: { logGroupArn } }] });
-
-/** How a call ended: 'ok', or the error's name, status and message. */
-async function failure(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-  } catch (e) {
-    const err = e as { name: string; message: string; $metadata?: { httpStatusCode?: number } };
-    return `${err.name} ${err.$metadata?.httpStatusCode}: ${err.message}`;
-  }
-  return 'ok';
-}
 
 describe('workflow loggingConfiguration (@aws-sdk/client-sfn)', () => {
   let t: TestApp;
@@ -75,31 +64,31 @@ describe('workflow loggingConfiguration (@aws-sdk/client-sfn)', () => {
 
     // The idempotent repeat compares it: the same answers the same machine, another is StateMachineAlreadyExists.
     expect((await create('log-all', all())).stateMachineArn).toBe(stateMachineArn);
-    expect(await failure(create('log-all', { ...all(), level: 'FATAL' }))).toMatch(/^StateMachineAlreadyExists 400/);
-    expect(await failure(create('log-none', { level: 'OFF' }))).toBe('ok');
+    expect(await errorWithMessageOf(create('log-all', { ...all(), level: 'FATAL' }))).toMatch(/^StateMachineAlreadyExists 400/);
+    expect(await errorWithMessageOf(create('log-none', { level: 'OFF' }))).toBe('ok');
   });
 
   it('refuses what Step Functions refuses, with its errors', async () => {
     const one = 'InvalidLoggingConfiguration 400: Invalid Logging Configuration: Must specify exactly one Log Destination.';
     const arn = 'InvalidLoggingConfiguration 400: Invalid Logging Configuration: Must set valid CloudWatch Log Group ARN.';
-    expect(await failure(create('bad-1', { level: 'ERROR' }))).toBe(one);
-    expect(await failure(create('bad-2', { level: 'ALL', destinations: [] }))).toBe(one);
-    expect(await failure(create('bad-3', { level: 'ALL', destinations: [{ cloudWatchLogsLogGroup: { logGroupArn: GROUP } }, { cloudWatchLogsLogGroup: { logGroupArn: OTHER_GROUP } }] }))).toBe(one);
+    expect(await errorWithMessageOf(create('bad-1', { level: 'ERROR' }))).toBe(one);
+    expect(await errorWithMessageOf(create('bad-2', { level: 'ALL', destinations: [] }))).toBe(one);
+    expect(await errorWithMessageOf(create('bad-3', { level: 'ALL', destinations: [{ cloudWatchLogsLogGroup: { logGroupArn: GROUP } }, { cloudWatchLogsLogGroup: { logGroupArn: OTHER_GROUP } }] }))).toBe(one);
     for (const logGroupArn of [
       GROUP.slice(0, -2), // without :*
       'arn:aws:logs:us-east-1:000000000000:log-group:bad name:*',
       'arn:aws:s3:::bucket',
       'arn:aws:logs:us-east-1:12345:log-group:short-account:*',
     ]) {
-      expect(await failure(create('bad-4', { level: 'ALL', destinations: [{ cloudWatchLogsLogGroup: { logGroupArn } }] }))).toBe(arn);
+      expect(await errorWithMessageOf(create('bad-4', { level: 'ALL', destinations: [{ cloudWatchLogsLogGroup: { logGroupArn } }] }))).toBe(arn);
     }
-    expect(await failure(create('bad-5', { level: 'FATAL', destinations: [{}] }))).toBe(arn);
-    expect(await failure(create('bad-6', { level: 'DEBUG' as LoggingConfiguration['level'], destinations: all().destinations }))).toMatch(
+    expect(await errorWithMessageOf(create('bad-5', { level: 'FATAL', destinations: [{}] }))).toBe(arn);
+    expect(await errorWithMessageOf(create('bad-6', { level: 'DEBUG' as LoggingConfiguration['level'], destinations: all().destinations }))).toMatch(
       /^ValidationException 400: 1 validation error detected: Value 'DEBUG' at 'loggingConfiguration.level' failed to satisfy constraint: Member must satisfy enum value set: \[ALL, ERROR, FATAL, OFF\]/,
     );
     // None of them was created.
     for (const n of ['bad-1', 'bad-2', 'bad-3', 'bad-4', 'bad-5', 'bad-6']) {
-      expect(await failure(describe(`arn:aws:states:us-east-1:000000000000:stateMachine:${n}`))).toMatch(/^StateMachineDoesNotExist/);
+      expect(await errorWithMessageOf(describe(`arn:aws:states:us-east-1:000000000000:stateMachine:${n}`))).toMatch(/^StateMachineDoesNotExist/);
     }
     // Members of the wrong type, sent raw (signed): the body's own ValidationException, never a 500.
     for (const [loggingConfiguration, problem] of [
@@ -133,7 +122,7 @@ describe('workflow loggingConfiguration (@aws-sdk/client-sfn)', () => {
     const v2 = await sfn.send(new PublishStateMachineVersionCommand({ stateMachineArn }));
     const partial = await sfn.send(new UpdateStateMachineCommand({ stateMachineArn, loggingConfiguration: { level: 'ERROR', destinations: [{ cloudWatchLogsLogGroup: { logGroupArn: OTHER_GROUP } }] } }));
     expect((await describe(stateMachineArn!)).loggingConfiguration).toEqual({ level: 'ERROR', includeExecutionData: false, destinations: [{ cloudWatchLogsLogGroup: { logGroupArn: OTHER_GROUP } }] });
-    expect(await failure(sfn.send(new UpdateStateMachineCommand({ stateMachineArn, loggingConfiguration: { level: 'ALL' } })))).toMatch(/^InvalidLoggingConfiguration 400/);
+    expect(await errorWithMessageOf(sfn.send(new UpdateStateMachineCommand({ stateMachineArn, loggingConfiguration: { level: 'ALL' } })))).toMatch(/^InvalidLoggingConfiguration 400/);
     expect((await describe(stateMachineArn!)).revisionId).toBe(partial.revisionId);
 
     // Versions: each the configuration of its revision.

@@ -31,6 +31,17 @@ export async function errorOf(p: Promise<unknown>): Promise<string> {
   return 'ok';
 }
 
+/** As errorOf, with the error's message: 'InvalidArn 400: Invalid Arn: ...'. */
+export async function errorWithMessageOf(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+  } catch (e) {
+    const err = e as { name: string; message: string; $metadata?: { httpStatusCode?: number } };
+    return `${err.name} ${err.$metadata?.httpStatusCode}: ${err.message}`;
+  }
+  return 'ok';
+}
+
 export interface WaitForExecutionOptions {
   /** Done when this holds of the status (default: no longer RUNNING). */
   until?: (status: string) => boolean;
