@@ -146,6 +146,26 @@ interface StatesDoc {
   States?: Record<string, { Type?: unknown; Resource?: unknown; Branches?: unknown; ItemProcessor?: unknown; Iterator?: unknown }>;
 }
 
+/**
+ * Every state of a definition with its location (a JSON pointer), each followed by the states nested in it: Parallel
+ * branches, Map processors and iterators.
+ */
+function* statesOf(doc: StatesDoc, at: string): Generator<{ state: Record<string, unknown>; path: string }> {
+  for (const [name, raw] of Object.entries(doc.States ?? {})) {
+    if (!raw || typeof raw !== 'object') continue;
+    const state = raw as Record<string, unknown>;
+    const path = `${at}/States/${name}`;
+    yield { state, path };
+    if (Array.isArray(state.Branches)) {
+      for (const [i, b] of state.Branches.entries()) if (b && typeof b === 'object') yield* statesOf(b as StatesDoc, `${path}/Branches/${i}`);
+    }
+    for (const key of ['ItemProcessor', 'Iterator'] as const) {
+      const p = state[key];
+      if (p && typeof p === 'object') yield* statesOf(p as StatesDoc, `${path}/${key}`);
+    }
+  }
+}
+
 /** A task of the gateway, an activity ARN, or a gateway task with `.waitForTaskToken` (arn:aws:states:::echo.waitForTaskToken). */
 function knownResource(resource: string): boolean {
   if (WORKFLOW_TASK_NAMES.includes(resource)) return true;
@@ -156,15 +176,8 @@ function knownResource(resource: string): boolean {
 /** Task states (also inside Parallel branches and Map processors) whose Resource is no task of the gateway. */
 function unknownTaskResources(doc: StatesDoc, at: string): Array<{ path: string; resource: string }> {
   const out: Array<{ path: string; resource: string }> = [];
-  for (const [name, state] of Object.entries(doc.States ?? {})) {
-    if (!state || typeof state !== 'object') continue;
-    const path = `${at}/States/${name}`;
+  for (const { state, path } of statesOf(doc, at)) {
     if (state.Type === 'Task' && typeof state.Resource === 'string' && !knownResource(state.Resource)) out.push({ path: `${path}/Resource`, resource: state.Resource });
-    if (Array.isArray(state.Branches)) state.Branches.forEach((b, i) => b && typeof b === 'object' && out.push(...unknownTaskResources(b as StatesDoc, `${path}/Branches/${i}`)));
-    for (const key of ['ItemProcessor', 'Iterator'] as const) {
-      const p = state[key];
-      if (p && typeof p === 'object') out.push(...unknownTaskResources(p as StatesDoc, `${path}/${key}`));
-    }
   }
   return out;
 }
@@ -176,10 +189,7 @@ function unknownTaskResources(doc: StatesDoc, at: string): Array<{ path: string;
  */
 function httpEndpointProblems(doc: StatesDoc, at: string, allow: AllowList): Diagnostic[] {
   const out: Diagnostic[] = [];
-  for (const [name, raw] of Object.entries(doc.States ?? {})) {
-    if (!raw || typeof raw !== 'object') continue;
-    const state = raw as Record<string, unknown>;
-    const path = `${at}/States/${name}`;
+  for (const { state, path } of statesOf(doc, at)) {
     const resource = state.Resource;
     if (state.Type === 'Task' && (resource === HTTP_INVOKE || resource === `${HTTP_INVOKE}.waitForTaskToken`)) {
       for (const field of ['Parameters', 'Arguments'] as const) {
@@ -197,11 +207,6 @@ function httpEndpointProblems(doc: StatesDoc, at: string, allow: AllowList): Dia
         out.push(error('SCHEMA_VALIDATION_FAILED', url?.protocol === 'http:' ? PLAIN_HTTP_REFUSED : 'ApiEndpoint must be an absolute https:// URL', `${path}/${field}/ApiEndpoint`));
       }
     }
-    if (Array.isArray(state.Branches)) state.Branches.forEach((b, i) => b && typeof b === 'object' && out.push(...httpEndpointProblems(b as StatesDoc, `${path}/Branches/${i}`, allow)));
-    for (const key of ['ItemProcessor', 'Iterator'] as const) {
-      const p = state[key];
-      if (p && typeof p === 'object') out.push(...httpEndpointProblems(p as StatesDoc, `${path}/${key}`, allow));
-    }
   }
   return out;
 }
@@ -212,10 +217,7 @@ function httpEndpointProblems(doc: StatesDoc, at: string, allow: AllowList): Dia
  */
 function distributedMapProblems(doc: StatesDoc, at: string): Diagnostic[] {
   const out: Diagnostic[] = [];
-  for (const [name, raw] of Object.entries(doc.States ?? {})) {
-    if (!raw || typeof raw !== 'object') continue;
-    const state = raw as Record<string, unknown>;
-    const path = `${at}/States/${name}`;
+  for (const { state, path } of statesOf(doc, at)) {
     if (state.Type === 'Map') {
       if (state.ItemReader !== undefined) {
         out.push(error('SCHEMA_VALIDATION_FAILED', 'ItemReader is not supported: this service reads no Amazon S3 objects; give the Map its items in the state input (ItemsPath or Items)', `${path}/ItemReader`));
@@ -234,11 +236,6 @@ function distributedMapProblems(doc: StatesDoc, at: string): Diagnostic[] {
       if (state.ItemBatcher !== undefined && (pc?.Mode !== 'DISTRIBUTED')) {
         out.push(error('SCHEMA_VALIDATION_FAILED', 'ItemBatcher is only allowed in a Map state whose ProcessorConfig Mode is DISTRIBUTED', `${path}/ItemBatcher`));
       }
-    }
-    if (Array.isArray(state.Branches)) state.Branches.forEach((b, i) => b && typeof b === 'object' && out.push(...distributedMapProblems(b as StatesDoc, `${path}/Branches/${i}`)));
-    for (const key of ['ItemProcessor', 'Iterator'] as const) {
-      const p = state[key];
-      if (p && typeof p === 'object') out.push(...distributedMapProblems(p as StatesDoc, `${path}/${key}`));
     }
   }
   return out;
@@ -262,10 +259,7 @@ export function expressProblems(text: string): Diagnostic[] {
 
 function expressWalk(doc: StatesDoc, at: string): Diagnostic[] {
   const out: Diagnostic[] = [];
-  for (const [name, raw] of Object.entries(doc.States ?? {})) {
-    if (!raw || typeof raw !== 'object') continue;
-    const state = raw as Record<string, unknown>;
-    const path = `${at}/States/${name}`;
+  for (const { state, path } of statesOf(doc, at)) {
     const resource = state.Resource;
     if (state.Type === 'Task' && typeof resource === 'string') {
       const ext = externalKind(resource);
@@ -278,11 +272,6 @@ function expressWalk(doc: StatesDoc, at: string): Diagnostic[] {
     const pc = proc && typeof proc === 'object' ? (proc.ProcessorConfig as Record<string, unknown> | undefined) : undefined;
     if (state.Type === 'Map' && pc && typeof pc === 'object' && pc.Mode === 'DISTRIBUTED') {
       out.push(error('SCHEMA_VALIDATION_FAILED', 'Express state machine does not support Map states in DISTRIBUTED mode', `${path}/ItemProcessor/ProcessorConfig/Mode`));
-    }
-    if (Array.isArray(state.Branches)) state.Branches.forEach((b, i) => b && typeof b === 'object' && out.push(...expressWalk(b as StatesDoc, `${path}/Branches/${i}`)));
-    for (const key of ['ItemProcessor', 'Iterator'] as const) {
-      const p = state[key];
-      if (p && typeof p === 'object') out.push(...expressWalk(p as StatesDoc, `${path}/${key}`));
     }
   }
   return out;
