@@ -11,7 +11,7 @@ import { HTTP_INVOKE, PLAIN_HTTP_REFUSED } from './http/invoke';
 import { checkLanguage, checkWarnings, type Diagnostic } from './definition-check-language';
 import { allowListOf, type AllowList } from './http/allow-list';
 import { installAslSchemaCache } from './asl-schema-check';
-import { installAslStructureChecks } from './asl-structure-check';
+import { installAslStructureChecks, validateAsl } from './asl-structure-check';
 
 export type { Diagnostic };
 
@@ -23,13 +23,9 @@ export const MAX_STATES = 5_000;
 /** Step Functions' largest TimeoutSeconds. */
 export const MAX_TIMEOUT_SECONDS = 99_999_999;
 
-type AslValidator = (definition: unknown, options: { checkPaths: boolean; checkArn: boolean }) => { isValid: boolean; errors: Array<Record<string, unknown>> };
-// asl-validator ships no type declarations.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const aslValidator = require('asl-validator') as AslValidator;
-// Its schemas compiled once, not on every call (see the module).
+// asl-validator's schemas compiled once, not on every call (see the module).
 installAslSchemaCache();
-// Its transition, terminal-state and state-name checks read the structure, not every member of those names.
+// Its set-up, transition, terminal-state and state-name checks read the structure, not every member of those names.
 installAslStructureChecks();
 
 function invalid(detail: string): ValidationError {
@@ -86,7 +82,7 @@ export function diagnoseDefinition(text: string, opts: CheckOptions = {}): Diagn
   let result: { isValid: boolean; errors: Array<Record<string, unknown>> };
   try {
     // The validator annotates the document it reads: give it its own copy.
-    result = aslValidator(JSON.parse(text), { checkPaths: true, checkArn: false });
+    result = validateAsl(JSON.parse(text) as Record<string, unknown>, { checkPaths: true, checkArn: false });
   } catch {
     // e.g. a document nested so deeply that the validator's recursion gives up
     return refused('SCHEMA_VALIDATION_FAILED', 'The definition could not be validated');
@@ -94,7 +90,10 @@ export function diagnoseDefinition(text: string, opts: CheckOptions = {}): Diagn
   if (!result.isValid) {
     const diagnostics = result.errors.map((e) => {
       const at = (e.schemaError as { instancePath?: unknown } | undefined)?.instancePath;
-      return error(String(e['Error code'] ?? 'SCHEMA_VALIDATION_FAILED'), String(e.Message ?? ''), typeof at === 'string' && at ? at : undefined);
+      const message = String(e.Message ?? '');
+      // the schema's errors about the document itself (a required member missing) are at its root, '/' as Step Functions writes it
+      if (at === '') return error(String(e['Error code'] ?? 'SCHEMA_VALIDATION_FAILED'), `/${message}`, '/');
+      return error(String(e['Error code'] ?? 'SCHEMA_VALIDATION_FAILED'), message, typeof at === 'string' && at ? at : undefined);
     });
     const lines = diagnostics.slice(0, MAX_REPORTED).map((d) => `${d.code}: ${d.message}`);
     if (result.errors.length > MAX_REPORTED) lines.push(`and ${result.errors.length - MAX_REPORTED} more`);

@@ -115,14 +115,22 @@ interface Prepared {
   name: string;
 }
 
+/** A whole machine whose shape the checks refuse (nothing to run). */
+interface Malformed {
+  checked: Obj;
+  malformed: true;
+}
+
 /** One state, or a whole machine with stateName, as a machine starting at the state under test. */
-function prepare(doc: Json, stateName: string | undefined, variables: JsonObject | undefined): Prepared {
+function prepare(doc: Json, stateName: string | undefined, variables: JsonObject | undefined): Prepared | Malformed {
   if (!isObj(doc)) throw invalidDefinition('SCHEMA_VALIDATION_FAILED: The definition must be a JSON object');
   let machine: Obj;
   let name: string;
   if (stateName !== undefined) {
-    if (!isObj(doc.States)) throw invalidDefinition('SCHEMA_VALIDATION_FAILED: With stateName, the definition must be a whole state machine (StartAt and States)');
-    if (!Object.prototype.hasOwnProperty.call(doc.States, stateName) || !isObj(doc.States[stateName])) {
+    if (doc.States === undefined) throw invalidDefinition('SCHEMA_VALIDATION_FAILED: With stateName, the definition must be a whole state machine (StartAt and States)');
+    // A States or a named state that is no object: the definition checks say where (they refuse it).
+    if (!isObj(doc.States) || (Object.prototype.hasOwnProperty.call(doc.States, stateName) && !isObj(doc.States[stateName]))) return { checked: doc, malformed: true };
+    if (!Object.prototype.hasOwnProperty.call(doc.States, stateName)) {
       throw new ValidationError(`The state '${stateName.slice(0, 80)}' is not a state of the definition's States`);
     }
     name = stateName;
@@ -195,9 +203,11 @@ export class WorkflowTestStateService {
     }
 
     const doc = parseJson(input.definition, 'The definition', (m) => invalidDefinition(`INVALID_JSON_DESCRIPTION: ${m}`));
-    const p = prepare(doc, input.stateName, variables);
+    const prepared = prepare(doc, input.stateName, variables);
     // The same checks as CreateStateMachine (InvalidDefinition with Step Functions' messages).
-    await this.definitions.checkText(ctx, JSON.stringify(p.checked));
+    await this.definitions.checkText(ctx, JSON.stringify(prepared.checked));
+    if ('malformed' in prepared) throw invalidDefinition('SCHEMA_VALIDATION_FAILED: States and the state under test must be JSON objects at /States');
+    const p = prepared;
     const type = p.state.Type as string;
     const resource = typeof p.state.Resource === 'string' ? p.state.Resource : '';
     const ext = type === 'Task' ? externalKind(resource) : null;

@@ -7,6 +7,7 @@
  */
 import fc from 'fast-check';
 import {
+  validateAsl,
   originalStructureChecks,
   structuralDuplicateStateNames,
   structuralMissingTransitionTargetErrors,
@@ -33,7 +34,15 @@ function machine(prefix: string, outer: string[], depth: number): fc.Arbitrary<D
       fc.record({ Type: fc.constant('Fail'), Error: fc.constant('E') }),
       fc.record({ Type: fc.constant('Choice'), Choices: fc.array(fc.record({ Variable: fc.constant('$.x'), IsPresent: fc.constant(true), Next: target }), { minLength: 1, maxLength: 2 }), Default: target }, { requiredKeys: ['Type', 'Choices'] }),
       fc.record(
-        { Type: fc.constant('Task'), Resource: fc.constant('echo'), Catch: fc.array(fc.record({ ErrorEquals: fc.constant(['States.ALL']), Next: target }), { maxLength: 2 }), Next: target, End: fc.constant(true) },
+        {
+          Type: fc.constant('Task'),
+          Resource: fc.constant('echo'),
+          // field names that clash once ".$" is stripped, also in a nested member named Parameters
+          Parameters: fc.constantFrom({ x: 1 }, { x: 1, 'x.$': '$.x' }, { n: { Parameters: { y: 1, 'y.$': '$.y' } } }),
+          Catch: fc.array(fc.record({ ErrorEquals: fc.constant(['States.ALL']), Next: target }), { maxLength: 2 }),
+          Next: target,
+          End: fc.constant(true),
+        },
         { requiredKeys: ['Type', 'Resource'] },
       ),
     );
@@ -50,6 +59,11 @@ function machine(prefix: string, outer: string[], depth: number): fc.Arbitrary<D
 }
 
 const copy = (d: Doc): Doc => JSON.parse(JSON.stringify(d)) as Doc;
+
+type Validator = (d: unknown, o: { checkPaths: boolean; checkArn: boolean }) => { isValid: boolean; errors: unknown[] };
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const aslValidator = require('asl-validator') as Validator;
+const OPTIONS = { checkPaths: true, checkArn: false };
 
 describe('asl-validator structure checks, read over the structure', () => {
   const original = originalStructureChecks();
@@ -133,5 +147,79 @@ describe('asl-validator structure checks, read over the structure', () => {
     expect(codes({ StartAt: 'A', States: { A: { Type: 'Pass', Next: 'B' }, B: { Type: 'Parallel', Branches: [{ StartAt: 'A', States: { A: { Type: 'Succeed' } } }], End: true } } })).toEqual([
       'DUPLICATE_STATE_NAMES: A state with this name already exists: A',
     ]);
+  });
+
+  it('validates as asl-validator itself wherever it answers (same errors, same order)', () => {
+    const found = new Map<string, number>();
+    fc.assert(
+      fc.property(machine('S', [], 0), fc.constantFrom('JSONPath', undefined), (doc, language) => {
+        const d = language ? { QueryLanguage: language, ...doc } : doc;
+        const expected = aslValidator(copy(d), OPTIONS);
+        for (const e of expected.errors as Array<Record<string, string>>) found.set(e['Error code'], (found.get(e['Error code']) ?? 0) + 1);
+        expect(validateAsl(copy(d), OPTIONS)).toEqual({ isValid: expected.isValid, errors: expected.errors });
+      }),
+      { numRuns: 300, seed: 20261128 },
+    );
+    for (const code of ['MISSING_TRANSITION_TARGET', 'DUPLICATE_FIELD_NAME', 'TERMINAL_STATE_WITH_NEXT']) expect(found.get(code) ?? 0).toBeGreaterThan(5);
+  });
+
+  // Shapes asl-validator's set-up step threw on ("could not be validated"): each is refused where it is.
+  const MALFORMED: Array<[string, Doc, string]> = [
+    ['States null', { StartAt: 'A', States: null }, '/States'],
+    ['States a string', { StartAt: 'A', States: 'A' }, '/States'],
+    ['States an array', { StartAt: 'A', States: [{ Type: 'Pass', End: true }] }, '/States'],
+    ['a state null', { StartAt: 'A', States: { A: null } }, '/States/A'],
+    ['a state a string', { StartAt: 'A', States: { A: 'Pass' } }, '/States/A'],
+    ['a state a number', { StartAt: 'A', States: { A: { Type: 'Pass', Next: 'B' }, B: 7 } }, '/States/B'],
+    ['StartAt a number', { StartAt: 1, States: { A: { Type: 'Pass', End: true } } }, '/StartAt'],
+    ['StartAt null', { StartAt: null, States: { A: { Type: 'Pass', End: true } } }, '/StartAt'],
+    ['Branches an object', { StartAt: 'P', States: { P: { Type: 'Parallel', Branches: { StartAt: 'B', States: { B: { Type: 'Succeed' } } }, End: true } } }, '/States/P/Branches'],
+    ['Branches a string', { StartAt: 'P', States: { P: { Type: 'Parallel', Branches: 'B', End: true } } }, '/States/P/Branches'],
+    ['a branch null', { StartAt: 'P', States: { P: { Type: 'Parallel', Branches: [null], End: true } } }, '/States/P/Branches/0'],
+    ['a branch\'s States null', { StartAt: 'P', States: { P: { Type: 'Parallel', Branches: [{ StartAt: 'B', States: null }], End: true } } }, '/States/P/Branches/0/States'],
+    ['a branch\'s state a string', { StartAt: 'P', States: { P: { Type: 'Parallel', Branches: [{ StartAt: 'B', States: { B: 'x' } }], End: true } } }, '/States/P/Branches/0/States/B'],
+    ['ItemProcessor a string', { StartAt: 'M', States: { M: { Type: 'Map', ItemProcessor: 'x', End: true } } }, '/States/M/ItemProcessor'],
+    ['ItemProcessor null', { StartAt: 'M', States: { M: { Type: 'Map', ItemProcessor: null, End: true } } }, '/States/M/ItemProcessor'],
+    ['ItemProcessor an array', { StartAt: 'M', States: { M: { Type: 'Map', ItemProcessor: [], End: true } } }, '/States/M/ItemProcessor'],
+    ['Iterator a number', { StartAt: 'M', States: { M: { Type: 'Map', Iterator: 5, End: true } } }, '/States/M/Iterator'],
+    ['ItemProcessor States a string', { StartAt: 'M', States: { M: { Type: 'Map', ItemProcessor: { StartAt: 'I', States: 'I' }, End: true } } }, '/States/M/ItemProcessor/States'],
+    ['an ItemProcessor state null', { StartAt: 'M', States: { M: { Type: 'Map', ItemProcessor: { StartAt: 'I', States: { I: null } }, End: true } } }, '/States/M/ItemProcessor/States/I'],
+  ];
+
+  it.each(MALFORMED)('%s: SCHEMA_VALIDATION_FAILED at its place, not "could not be validated"', (_, doc, location) => {
+    const d = diagnoseDefinition(JSON.stringify(doc));
+    expect(d.detail).not.toMatch(/could not be validated/);
+    expect(d.diagnostics[0]).toEqual({ severity: 'ERROR', code: 'SCHEMA_VALIDATION_FAILED', message: expect.stringContaining(`${location} is invalid. must be`), location });
+  });
+
+  it('a required member missing is reported at the root, "/"', () => {
+    expect(diagnoseDefinition(JSON.stringify({ StartAt: 'A' })).diagnostics).toEqual([
+      { severity: 'ERROR', code: 'SCHEMA_VALIDATION_FAILED', message: "/ is invalid. must have required property 'States'", location: '/' },
+    ]);
+  });
+
+  it('accepts data members named States, Parameters or ResultSelector whatever they hold', () => {
+    const pass = (extra: Doc, language?: string): Doc => ({ ...(language ? { QueryLanguage: language } : {}), StartAt: 'A', States: { A: { Type: 'Pass', ...extra, End: true } } });
+    const defs: Doc[] = [
+      pass({ Parameters: { States: null } }),
+      pass({ Parameters: { States: 'x', n: { States: [1, null] } } }),
+      pass({ Result: { States: { x: 1, y: null } } }),
+      pass({ Result: { Parameters: null, ResultSelector: 'x' } }),
+      { StartAt: 'T', States: { T: { Type: 'Task', Resource: 'echo', ResultSelector: { States: 'x' }, End: true } } },
+      { StartAt: 'M', States: { M: { Type: 'Map', ItemSelector: { States: null }, ItemProcessor: { StartAt: 'I', States: { I: { Type: 'Pass', Result: { States: 'I' }, End: true } } }, End: true } } },
+      pass({ Output: { States: null, Parameters: null } }, 'JSONata'),
+      pass({ Assign: { States: null } }, 'JSONata'),
+    ];
+    for (const d of defs) expect([JSON.stringify(d), diagnoseDefinition(JSON.stringify(d)).diagnostics]).toEqual([JSON.stringify(d), []]);
+    // asl-validator itself threw on each (its set-up step or its duplicate-field check)
+    const original = (d: Doc) => {
+      try {
+        aslValidator(copy(d), OPTIONS);
+        return 'answered';
+      } catch (e) {
+        return (e as Error).name;
+      }
+    };
+    for (const d of defs) expect([JSON.stringify(d), original(d)]).toEqual([JSON.stringify(d), 'TypeError']);
   });
 });
