@@ -10,6 +10,8 @@ import * as ts from 'typescript';
 export interface ImportGraph {
   /** file (relative to the root) -> files it requires at runtime */
   edges: Map<string, string[]>;
+  /** file -> the packages (bare specifiers, e.g. `typeorm`, `node:fs`) it requires at runtime */
+  packages?: Map<string, string[]>;
 }
 
 function sourceFiles(root: string, dir: string, out: string[] = []): string[] {
@@ -31,21 +33,33 @@ function resolveRelative(root: string, from: string, spec: string): string | und
 
 /** The runtime imports among the files under `dirs` (and the files they reach through relative paths). */
 export function importGraph(root: string, dirs: string[], compilerOptions: ts.CompilerOptions): ImportGraph {
+  return importGraphFrom(root, dirs.flatMap((d) => sourceFiles(root, d)), compilerOptions);
+}
+
+/** The runtime imports of `files` (relative to the root) and of every file they reach through relative paths. */
+export function importGraphFrom(root: string, files: string[], compilerOptions: ts.CompilerOptions): Required<ImportGraph> {
   const edges = new Map<string, string[]>();
-  const queue = dirs.flatMap((d) => sourceFiles(root, d));
+  const packages = new Map<string, string[]>();
+  const queue = [...files];
   while (queue.length) {
     const file = queue.pop()!;
     if (edges.has(file)) continue;
     const out = ts.transpileModule(fs.readFileSync(path.join(root, file), 'utf8'), { compilerOptions, fileName: file }).outputText;
     const deps: string[] = [];
-    for (const m of out.matchAll(/\brequire\("(\.{1,2}\/[^"]*)"\)/g)) {
-      const target = resolveRelative(root, file, m[1]);
-      if (target) deps.push(target);
+    const bare: string[] = [];
+    // import() too: node16 modules keep dynamic imports as they are.
+    for (const m of out.matchAll(/\b(?:require|import)\((["'])([^"']*)\1\)/g)) {
+      if (!m[2].startsWith('.')) bare.push(m[2]);
+      else {
+        const target = resolveRelative(root, file, m[2]);
+        if (target) deps.push(target);
+      }
     }
     edges.set(file, deps);
+    packages.set(file, bare);
     queue.push(...deps.filter((d) => !edges.has(d)));
   }
-  return { edges };
+  return { edges, packages };
 }
 
 /** Every strongly connected component of more than one file (or a file requiring itself): each holds a cycle. */
