@@ -24,9 +24,8 @@
  */
 import { setMaxListeners } from 'node:events';
 import { randomUUID } from 'node:crypto';
-import type { EntityManager } from 'typeorm';
+import { IsNull, LessThan, type DataSource } from 'typeorm';
 import { WorkflowDefinitionEntity, WorkflowExpressRunEntity } from '../../../entities/workflow';
-import type { DataSource } from 'typeorm';
 import type { AppConfig } from '../../config';
 import type { AppDeps, AppLogger, RequestContext } from '../../context';
 import { contextFor, contextOfApp } from '../../context';
@@ -288,18 +287,17 @@ export class WorkflowExpressService {
     if (!deps || this.closed) return;
     const room = deps.config.workflowExpressMaxRunning - this.running.size;
     if (room <= 0) return;
-    const m = deps.dataSource.manager;
-    const now = new Date();
-    const free = '(lease_until IS NULL OR lease_until < :now)';
-    const rows = await m.getRepository(WorkflowExpressRunEntity).createQueryBuilder('r').where(free.replace(/lease_until/g, 'r.lease_until'), { now: dbDate(m, now) }).orderBy('r.id', 'ASC').limit(room).getMany();
+    const repo = deps.dataSource.getRepository(WorkflowExpressRunEntity);
+    // no process holds it: its lease was released (NULL) or ran out
+    const free = (extra: { id?: number } = {}) => [
+      { ...extra, leaseUntil: IsNull() },
+      { ...extra, leaseUntil: LessThan(new Date()) },
+    ];
+    const rows = await repo.find({ where: free(), order: { id: 'ASC' }, take: room });
     for (const row of rows) {
       if (this.closed || this.running.size >= deps.config.workflowExpressMaxRunning) return;
-      const taken = await m
-        .createQueryBuilder()
-        .update(WorkflowExpressRunEntity)
-        .set({ leaseOwner: this.owner, leaseUntil: new Date(Date.now() + deps.config.workflowLeaseMs), attempts: () => 'attempts + 1' })
-        .where(`id = :id AND ${free}`, { id: row.id, now: dbDate(m, now) })
-        .execute();
+      // taken over only while still free (one conditional UPDATE): of processes looking at once, one gets it
+      const taken = await repo.update(free({ id: row.id }), { leaseOwner: this.owner, leaseUntil: new Date(Date.now() + deps.config.workflowLeaseMs), attempts: () => 'attempts + 1' });
       if (!taken.affected) continue;
       this.stats.recovered++;
       this.runRecorded(deps, {
@@ -426,12 +424,6 @@ interface Env {
 }
 
 const envOf = (ctx: RequestContext): Env => ({ dataSource: ctx.dataSource, config: ctx.config, log: ctx.log, context: (id, viewer) => contextOfApp(ctx, id, viewer) });
-
-/** A date as the database's Date columns hold it (for raw comparisons). */
-function dbDate(m: EntityManager, d: Date): unknown {
-  const col = m.connection.getMetadata(WorkflowExpressRunEntity).findColumnWithPropertyName('leaseUntil')!;
-  return m.connection.driver.preparePersistentValue(d, col);
-}
 
 /** Wait until `at` (epoch ms) or the abort, whichever comes first. */
 function sleepUntil(at: number, signal: AbortSignal): Promise<void> {
