@@ -89,6 +89,11 @@ describe('workflow activities with @aws-sdk/client-sfn', () => {
     expect(await errorName(sfn.send(new DescribeActivityCommand({ activityArn: 'arn:aws:states:us-east-1:000000000000:stateMachine:x' })))).toBe('InvalidArn');
     expect(await errorName(sfn.send(new CreateActivityCommand({ name: 'bad name' })))).toBe('InvalidName');
     expect(await errorName(sfn.send(new GetActivityTaskCommand({ activityArn: a.activityArn })))).toBe('ActivityDoesNotExist');
+    // deleting is idempotent (a deleted activity again is fine), an ARN of something else is not
+    expect(await errorName(sfn.send(new DeleteActivityCommand({ activityArn: a.activityArn })))).toBe('ok');
+    expect(await errorName(sfn.send(new DeleteActivityCommand({ activityArn: 'arn:aws:states:us-east-1:000000000000:stateMachine:x' })))).toBe('InvalidArn');
+    expect(await errorName(sfn.send(new ListActivitiesCommand({ nextToken: `${page1.nextToken}x` })))).toBe('InvalidToken');
+    expect(await errorName(sfn.send(new ListActivitiesCommand({ maxResults: 1001 })))).toBe('ValidationException');
   });
 
   it('an SDK worker fleet completes 200 tasks of 20 jobs, each task taken once', async () => {
