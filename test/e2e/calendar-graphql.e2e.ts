@@ -9,6 +9,7 @@ import { IdentityFixtures } from '../fixtures/identity';
 import { CalendarEventsDocument } from '../__generated__/graphql';
 import { gql, gqlDoc, startTestApp, TestApp } from '../helpers/app';
 import { describeStatements, repeatedStatements, SqlLog } from '../helpers/sql-log';
+import { cachedStatementCount } from '../../src/services/common/list-query';
 
 type Who = 'alice' | 'bob' | 'carol' | 'dave' | undefined;
 
@@ -429,6 +430,32 @@ describe('calendar GraphQL', () => {
       expect(titlesOnly.result.body.data.events.nodes).toHaveLength(8);
       expect(links(titlesOnly.statements)).toEqual([]);
       if (eight.statements.length > 12) throw new Error(`too many statements:\n${describeStatements(eight.statements)}`);
+    });
+
+    it('the pages of one filter run one kept statement text, only re-bound (the list is a ListQuery), and every event is on one page', async () => {
+      const texts = new Set<string>();
+      const before = cachedStatementCount();
+      const kept: number[] = [];
+      const seen: string[] = [];
+      let after: string | null = null;
+      for (let page = 0; page < 5; page++) {
+        const r = await sql.record(() =>
+          gql(t.url, `query($after: String) { events(where: { search: "Bulk", featured: false }, first: 3, after: $after) { pageInfo { hasNextPage endCursor } nodes { title } } }`, { after }),
+        );
+        kept.push(cachedStatementCount());
+        const statements = r.statements.filter((x) => x.sql.includes('hits AS MATERIALIZED'));
+        expect(statements).toHaveLength(1);
+        texts.add(statements[0].sql);
+        const events = r.result.body.data.events;
+        seen.push(...events.nodes.map((n: { title: string }) => n.title));
+        if (!events.pageInfo.hasNextPage) break;
+        after = events.pageInfo.endCursor;
+      }
+      expect(seen).toEqual(['Bulk 1', 'Bulk 2', 'Bulk 3', 'Bulk 4', 'Bulk 5', 'Bulk 6', 'Bulk 7', 'Bulk 8']);
+      expect(texts.size).toBe(1);
+      // The first page compiled this filter's statement (a new shape); later pages add none.
+      expect(kept[0]).toBeGreaterThan(before);
+      expect(new Set(kept).size).toBe(1);
     });
   });
 });

@@ -5,7 +5,7 @@
  */
 import { AccountEntity, RepositoryEntity } from '../../entities/identity';
 import { entityColumns } from '../../src/db/rows';
-import { compileStatement, ListQuery } from '../../src/services/common/list-query';
+import { cachedStatementCount, compileStatement, ListQuery } from '../../src/services/common/list-query';
 import { IdentityFixtures } from '../fixtures/identity';
 import { openTestDatabase, TestDatabase } from '../helpers/db';
 
@@ -139,6 +139,42 @@ describe('ListQuery', () => {
     expect((await q().readGrouped())!.source).not.toBe(grouped.source);
     await db.dataSource.getRepository(RepositoryEntity).delete({ id: odd.id });
     expect(await repos().andWhere('1 = 0').select(cols.jsonRow, 'r_row').rowsAsJson().readGrouped()).toBeNull();
+  });
+
+  it('readHits: the page, order and total of a plain page and count, in one statement re-bound for every page', async () => {
+    const cols = entityColumns(db.dataSource.manager, RepositoryEntity, 'r', 'r_');
+    // A common table expression the conditions read (here: the repositories with secret scanning on).
+    const scanned = () =>
+      repos()
+        .with('scanned(id)', 'SELECT id FROM repositories WHERE owner_id = :owner AND secret_scanning = :on', { on: true })
+        .andWhere('r.id IN (SELECT id FROM scanned)');
+    const expected = ['lq0', 'lq1', 'lq2'];
+    expect(await scanned().count()).toBe(3);
+    for (const direction of ['ASC', 'DESC'] as const) {
+      const names = direction === 'ASC' ? expected : [...expected].reverse();
+      let compiled = false;
+      for (const [limit, offset] of [[2, 0], [2, 2], [2, 4], [5, 0]] as const) {
+        const q = scanned()
+          .select(cols.jsonRow, 'r_row')
+          // A selection may read the page's keys (`page`, its key column named as the primary column).
+          .addSelect('(SELECT COUNT(*) FROM page pi)', 'on_page')
+          .orderBy('r.name_lower', direction)
+          .addOrderBy('r.id', direction)
+          .limit(limit)
+          .offset(offset);
+        const before = cachedStatementCount();
+        const rows = await q.readHits('total');
+        // The first page of a direction compiles its text; the others re-bind it.
+        if (compiled) expect(cachedStatementCount()).toBe(before);
+        compiled = true;
+        expect(rows.map((r) => cols.hydrateJsonArray(r.r_row)!.name)).toEqual(names.slice(offset, offset + limit));
+        // Every row carries the number of matches and the page's size; no rows, no total.
+        expect(rows.map((r) => [Number(r.total), Number(r.on_page)])).toEqual(rows.map(() => [3, rows.length]));
+      }
+    }
+    // The text says what it does: the matches found once, then the page of them.
+    expect(scanned().select(cols.jsonRow, 'r_row').orderBy('r.name_lower', 'ASC').limit(1).offset(0).statementText()).toMatch(/^WITH scanned\(id\) AS/);
+    await expect(scanned().select(cols.jsonRow, 'r_row').readHits('total')).rejects.toThrow(/needs an order/);
   });
 
   it('countWith: the total is the given aggregate, inline and alone', async () => {

@@ -68,16 +68,6 @@ export function listVisibility(viewer: Viewer): ListVisibility {
   return { kind: 'published' };
 }
 
-/** `listVisibility` as a SQL condition on the post table aliased `alias` (`?` placeholders and their values). */
-export function visibilitySql(viewer: Viewer, alias: string): { sql: string; params: unknown[] } {
-  const params: unknown[] = [];
-  const sql = visibilityCondition(viewer, { status: `${alias}.status`, authorId: `${alias}.author_id` }, (v) => {
-    params.push(v);
-    return '?';
-  });
-  return { sql, params };
-}
-
 /**
  * The SQL form of listVisibility on the given columns (status, author id): the only place it is written. `bind`
  * adds the viewer's id as a parameter and returns its placeholder (`?` for raw SQL, `:name` for a query builder).

@@ -1,18 +1,19 @@
 /**
  * GET /events (and GraphQL `events`, the .ics feed): the plugin's list semantics in one place (reference §3).
  * Filters are decoded and checked here (dates, statuses by who asks, terms/venues/organizers that must exist),
- * then one page statement and one count statement run with the same WHERE.
+ * then one statement (a ListQuery read with `readHits`) answers the page and its total.
  *
  * Visibility comes from access.ts (`listVisibility`); events hidden from listings never list, for anyone.
  */
-import { CalendarEventEntity, CalendarPostStatus } from '../../../entities/calendar';
+import { CalendarEventEntity, CalendarPostStatus, CalendarTranslationEntity, CalendarVenueEntity } from '../../../entities/calendar';
 import type { RequestContext } from '../../context';
-import { entityColumns, queryRows } from '../../db/rows';
+import { entityColumns } from '../../db/rows';
 import { eventLinksSql, primeEventLinks } from '../../loaders/calendar';
 import { isPostgres } from '../../db/transaction';
 import { NotFoundError, ValidationError } from '../../errors/app-error';
 import { INT4_MAX } from '../common/decode';
-import { canEditSomePosts, listVisibility, visibilitySql } from './access';
+import { ListQuery } from '../common/list-query';
+import { canEditSomePosts, listVisibility, visibilityCondition } from './access';
 import { invalidParameter } from './error-codes';
 import { eventDateWindow, EventDateWindow } from './list-window';
 import { CALENDAR_CODES, CALENDAR_MESSAGES } from './error-codes';
@@ -98,10 +99,6 @@ function isPostId(v: unknown): v is number {
   return typeof v === 'number' && Number.isSafeInteger(v) && v >= 1 && v <= INT4_MAX;
 }
 
-function placeholders(n: number): string {
-  return new Array(n).fill('?').join(', ');
-}
-
 /** The statuses a listing covers for this viewer: anonymous callers may ask only `publish`; others any registered status but `any`. */
 export function listStatuses(ctx: RequestContext, asked: string[] | undefined, field = 'status'): CalendarPostStatus[] | undefined {
   if (asked === undefined || asked.length === 0) return canEditSomePosts(ctx.viewer) ? undefined : ['publish'];
@@ -170,108 +167,92 @@ export class EventLister {
     );
     const status = listStatuses(ctx, q.status);
     const language = contentLanguage(ctx);
-    const where: string[] = [];
-    const params: unknown[] = [];
     const pg = isPostgres(ctx.db);
     const FALSE = pg ? 'false' : '0';
     const TRUE = pg ? 'true' : '1';
+    // A ListQuery: its statement text is built once per filter shape and then only re-bound.
+    const list = new ListQuery(ctx.db, CalendarEventEntity, 'e');
 
     // Visibility (access.ts), then the listing rules.
     const vis = listVisibility(ctx.viewer);
-    const visible = visibilitySql(ctx.viewer, 'e');
-    where.push(visible.sql);
-    params.push(...visible.params);
-    where.push(`e.hide_from_listings = ${FALSE}`);
-    if (status) {
-      where.push(`e.status IN (${placeholders(status.length)})`);
-      params.push(...status);
-    }
-    const bound = (sql: string, v: string | undefined) => {
-      if (v === undefined) return;
-      where.push(sql);
-      params.push(v);
+    list.andWhere(
+      visibilityCondition(ctx.viewer, { status: 'e.status', authorId: 'e.author_id' }, (v) => {
+        list.setParameters({ visibleAuthor: v });
+        return ':visibleAuthor';
+      }),
+    );
+    list.andWhere(`e.hide_from_listings = ${FALSE}`);
+    if (status) list.andWhere('e.status IN (:...statuses)', { statuses: status });
+    const bound = (condition: string, name: string, v: string | undefined) => {
+      if (v !== undefined) list.andWhere(condition, { [name]: v });
     };
-    bound('e.start_local >= ?', window.startsOnOrAfter);
-    bound('e.end_local <= ?', window.endsOnOrBefore);
-    bound('e.start_local < ?', window.startsBefore);
-    bound('e.start_local > ?', window.startsAfter);
-    bound('e.end_local < ?', window.endsBefore);
+    bound('e.start_local >= :startsOnOrAfter', 'startsOnOrAfter', window.startsOnOrAfter);
+    bound('e.end_local <= :endsOnOrBefore', 'endsOnOrBefore', window.endsOnOrBefore);
+    bound('e.start_local < :startsBefore', 'startsBefore', window.startsBefore);
+    bound('e.start_local > :startsAfter', 'startsAfter', window.startsAfter);
+    bound('e.end_local < :endsBefore', 'endsBefore', window.endsBefore);
     // An event never ends before it starts (writes keep end ≥ start), so an upper bound on the end bounds the start
     // too: said explicitly, the start index scans only the window instead of everything after its start.
-    bound('e.start_local <= ?', window.endsOnOrBefore);
-    bound('e.start_local < ?', window.endsBefore);
-    bound('e.end_local > ?', window.endsAfter);
-    if (q.featured !== undefined) where.push(`e.featured = ${q.featured ? TRUE : FALSE}`);
-    if (include) {
-      where.push(`e.id IN (${placeholders(q.include!.length)})`);
-      params.push(...q.include!);
-    }
+    bound('e.start_local <= :endsOnOrBefore', 'endsOnOrBefore', window.endsOnOrBefore);
+    bound('e.start_local < :endsBefore', 'endsBefore', window.endsBefore);
+    bound('e.end_local > :endsAfter', 'endsAfter', window.endsAfter);
+    if (q.featured !== undefined) list.andWhere(`e.featured = ${q.featured ? TRUE : FALSE}`);
+    if (include) list.andWhere('e.id IN (:...include)', { include: q.include });
     if (q.postParent !== undefined) {
       if ((await ctx.loaders.calendarPostKind.load(q.postParent)) !== 'event') throw invalidParameter('postParent');
-      where.push('e.post_parent_id = ?');
-      params.push(q.postParent);
+      list.andWhere('e.post_parent_id = :postParent', { postParent: q.postParent });
     }
     // Link filters are EXISTS probes of each link table's primary key (event_id, …): the page walks the events of the
     // date window in start order and stops after one page, instead of first collecting every linked event.
     const terms = this.terms;
     if (foldedSlugs) {
-      where.push('EXISTS (SELECT 1 FROM calendar_event_terms l WHERE l.event_id = e.id AND l.term_id IN (SELECT id FROM down))');
+      list.with(
+        'down(id)',
+        `SELECT id FROM calendar_terms WHERE taxonomy = 'category' AND slug IN (:...categorySlugs) UNION SELECT c.id FROM calendar_terms c JOIN down d ON c.parent_id = d.id`,
+        { categorySlugs: foldedSlugs },
+        { recursive: true },
+      );
+      list.andWhere('EXISTS (SELECT 1 FROM calendar_event_terms l WHERE l.event_id = e.id AND l.term_id IN (SELECT id FROM down))');
     } else if (q.categories && q.categories.length) {
       const ids = await terms.categoryFilter(ctx, q.categories, 'categories');
-      where.push(`EXISTS (SELECT 1 FROM calendar_event_terms l WHERE l.event_id = e.id AND l.term_id IN (${placeholders(ids.length)}))`);
-      params.push(...ids);
+      list.andWhere('EXISTS (SELECT 1 FROM calendar_event_terms l WHERE l.event_id = e.id AND l.term_id IN (:...categoryIds))', { categoryIds: ids });
     }
     if (q.tags && q.tags.length) {
       const ids = await terms.findByIdOrSlug(ctx, 'tag', q.tags, 'tags');
-      where.push(`EXISTS (SELECT 1 FROM calendar_event_terms l WHERE l.event_id = e.id AND l.term_id IN (${placeholders(ids.length)}))`);
-      params.push(...ids);
+      list.andWhere('EXISTS (SELECT 1 FROM calendar_event_terms l WHERE l.event_id = e.id AND l.term_id IN (:...tagIds))', { tagIds: ids });
     }
     if (q.venue && q.venue.length) {
       await this.requireKind(ctx, q.venue, 'venue', 'venue');
-      where.push(`EXISTS (SELECT 1 FROM calendar_event_venues l WHERE l.event_id = e.id AND l.venue_id IN (${placeholders(q.venue.length)}))`);
-      params.push(...q.venue);
+      list.andWhere('EXISTS (SELECT 1 FROM calendar_event_venues l WHERE l.event_id = e.id AND l.venue_id IN (:...venueIds))', { venueIds: q.venue });
     }
     if (q.organizer && q.organizer.length) {
       await this.requireKind(ctx, q.organizer, 'organizer', 'organizer');
-      where.push(`EXISTS (SELECT 1 FROM calendar_event_organizers l WHERE l.event_id = e.id AND l.organizer_id IN (${placeholders(q.organizer.length)}))`);
-      params.push(...q.organizer);
+      list.andWhere('EXISTS (SELECT 1 FROM calendar_event_organizers l WHERE l.event_id = e.id AND l.organizer_id IN (:...organizerIds))', { organizerIds: q.organizer });
     }
     if (q.geoloc || q.geolocLat !== undefined) {
       const venues = await this.geocodedVenues(ctx, q);
-      if (venues.length === 0) where.push('1 = 0');
-      else {
-        where.push(`EXISTS (SELECT 1 FROM calendar_event_venues l WHERE l.event_id = e.id AND l.venue_id IN (${placeholders(venues.length)}))`);
-        params.push(...venues);
-      }
+      if (venues.length === 0) list.andWhere('1 = 0');
+      else list.andWhere('EXISTS (SELECT 1 FROM calendar_event_venues l WHERE l.event_id = e.id AND l.venue_id IN (:...placedVenueIds))', { placedVenueIds: venues });
     }
-    let from = 'calendar_events e';
-    const fromParams: unknown[] = [];
     if (q.search !== undefined && q.search.trim() !== '') {
       const words = searchTerms(q.search);
       const col = (c: string) => (language ? `LOWER(COALESCE(NULLIF(t.${c}, ''), e.${c}))` : `LOWER(e.${c})`);
-      if (language) {
-        from = `calendar_events e LEFT JOIN calendar_translations t ON t.kind = 'event' AND t.object_id = e.id AND t.language = ?`;
-        fromParams.push(language);
-      }
+      if (language) list.leftJoin(CalendarTranslationEntity, 't', `t.kind = 'event' AND t.object_id = e.id AND t.language = :searchLanguage`, { searchLanguage: language });
       // A password-protected event matches no search of someone who may not edit it (WordPress leaves protected
       // posts out of searches): its text must not be readable by probing.
       if (words.length && vis.kind !== 'all') {
-        if (vis.kind === 'own') {
-          where.push(`(e.password IS NULL OR e.password = '' OR e.author_id = ?)`);
-          params.push(vis.authorId);
-        } else where.push(`(e.password IS NULL OR e.password = '')`);
+        if (vis.kind === 'own') list.andWhere(`(e.password IS NULL OR e.password = '' OR e.author_id = :searchAuthor)`, { searchAuthor: vis.authorId });
+        else list.andWhere(`(e.password IS NULL OR e.password = '')`);
       }
-      for (const w of words) {
-        const one = `(${col('title')} LIKE ? ESCAPE '\\' OR ${col('excerpt')} LIKE ? ESCAPE '\\' OR ${col('description')} LIKE ? ESCAPE '\\')`;
-        where.push(w.exclude ? `NOT ${one}` : one);
-        const p = likePattern(w.text);
-        params.push(p, p, p);
-      }
+      words.forEach((w, i) => {
+        const p = `:word${i}`;
+        const one = `(${col('title')} LIKE ${p} ESCAPE '\\' OR ${col('excerpt')} LIKE ${p} ESCAPE '\\' OR ${col('description')} LIKE ${p} ESCAPE '\\')`;
+        list.andWhere(w.exclude ? `NOT ${one}` : one, { [`word${i}`]: likePattern(w.text) });
+      });
     }
 
-    const whereSql = where.join(' AND ');
     let orderKey = include ? 'e.date_local' : 'e.start_local';
-    let dir = 'ASC';
+    let dir: 'ASC' | 'DESC' = 'ASC';
     if (q.orderBy) {
       dir = q.orderBy.direction === 'desc' ? 'DESC' : 'ASC';
       const column = ORDER_COLUMN[q.orderBy.field];
@@ -279,29 +260,22 @@ export class EventLister {
       orderKey = column;
     }
     const cols = entityColumns(ctx.db, CalendarEventEntity, 'e', 'e_');
-    const offset = (q.page - 1) * q.perPage;
-    // One statement: the matching events (id and sort key) found once (a materialized CTE), their count, and the
-    // page's rows joined back by id, each as one JSON array value (better-sqlite3's per-column cost made 32 result
-    // columns the expensive part). A page with no rows needs no total: page 1 is empty (0), a later page is past
-    // the end (404).
-    // Folded categories: their subtree as `down`, and how many of the slugs name a category (`matched_`).
-    const marks = foldedSlugs ? placeholders(foldedSlugs.length) : '';
-    const down = foldedSlugs
-      ? `RECURSIVE down(id) AS (SELECT id FROM calendar_terms WHERE taxonomy = 'category' AND slug IN (${marks})` +
-        ` UNION SELECT c.id FROM calendar_terms c JOIN down d ON c.parent_id = d.id), `
-      : '';
-    const matched = foldedSlugs ? `, (SELECT COUNT(*) FROM calendar_terms WHERE taxonomy = 'category' AND slug IN (${marks})) AS matched_` : '';
+    // One statement (ListQuery.readHits): the matching events found once, their count, and the page's rows joined
+    // back by id, each as one JSON array value (better-sqlite3's per-column cost made 32 result columns the
+    // expensive part). A page with no rows needs no total: page 1 is empty (0), a later page is past the end (404).
+    list.select(cols.jsonRow, 'e_row');
+    // Folded categories: how many of the slugs name a category (`matched_`).
+    if (foldedSlugs) list.addSelect(`(SELECT COUNT(*) FROM calendar_terms WHERE taxonomy = 'category' AND slug IN (:...categorySlugs))`, 'matched_');
     // The page's links too (one value for the whole page, loaders/calendar.ts `eventLinksSql`): its relations then
     // need no statement of their own (PostgreSQL: one round trip and one socket write per request fewer).
-    const links = q.withLinks === false ? '' : `, (${eventLinksSql(ctx.db, 'SELECT pi.id FROM page pi')}) AS links_`;
-    const rows = await queryRows(
-      ctx.db,
-      `WITH ${down}hits AS MATERIALIZED (SELECT e.id AS id, ${orderKey} AS ord FROM ${from} WHERE ${whereSql}), ` +
-        `page AS MATERIALIZED (SELECT h.id AS id, h.ord AS ord FROM hits h ORDER BY h.ord ${dir}, h.id ${dir} LIMIT ? OFFSET ?) ` +
-        `SELECT ${cols.jsonRow} AS e_row, (SELECT COUNT(*) FROM hits) AS total_${matched}${links} FROM page p JOIN calendar_events e ON e.id = p.id ` +
-        `ORDER BY p.ord ${dir}, p.id ${dir}`,
-      [...(foldedSlugs ?? []), ...fromParams, ...params, q.perPage, offset, ...(foldedSlugs ?? [])],
-    );
+    const links = q.withLinks !== false;
+    if (links) list.addSelect(`(${eventLinksSql(ctx.db, 'SELECT pi.id FROM page pi')})`, 'links_');
+    const rows = await list
+      .orderBy(orderKey, dir)
+      .addOrderBy('e.id', dir)
+      .limit(q.perPage)
+      .offset((q.page - 1) * q.perPage)
+      .readHits('total_');
     if (foldedSlugs && (rows.length === 0 || Number(rows[0].matched_) !== foldedSlugs.length)) return undefined;
     const total = rows.length ? Number(rows[0].total_) : 0;
     if (rows.length === 0 && q.page > 1) {
@@ -325,12 +299,18 @@ export class EventLister {
   /** Ids of geocoded venues (within the radius of the point, when one is given). */
   private async geocodedVenues(ctx: RequestContext, q: EventListQuery): Promise<number[]> {
     // Only venues the viewer may see place events (a draft venue's coordinates are not public).
-    const vis = visibilitySql(ctx.viewer, 'v');
-    const rows = await queryRows<{ id: number; lat: number; lng: number }>(
-      ctx.db,
-      `SELECT v.id AS id, v.geo_lat AS lat, v.geo_lng AS lng FROM calendar_venues v WHERE v.geo_lat IS NOT NULL AND v.geo_lng IS NOT NULL AND ${vis.sql}`,
-      vis.params,
+    const venues = new ListQuery(ctx.db, CalendarVenueEntity, 'v')
+      .select('v.id', 'id')
+      .addSelect('v.geo_lat', 'lat')
+      .addSelect('v.geo_lng', 'lng')
+      .andWhere('v.geo_lat IS NOT NULL AND v.geo_lng IS NOT NULL');
+    venues.andWhere(
+      visibilityCondition(ctx.viewer, { status: 'v.status', authorId: 'v.author_id' }, (v) => {
+        venues.setParameters({ venueAuthor: v });
+        return ':venueAuthor';
+      }),
     );
+    const rows = (await venues.getRawMany()) as Array<{ id: number; lat: number; lng: number }>;
     if (q.geolocLat === undefined || q.geolocLng === undefined) return rows.map((r) => Number(r.id));
     const radius = q.radiusKm ?? DEFAULT_GEOFENCE_KM;
     return rows.filter((r) => distanceKm(q.geolocLat!, q.geolocLng!, Number(r.lat), Number(r.lng)) <= radius).map((r) => Number(r.id));

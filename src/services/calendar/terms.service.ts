@@ -19,11 +19,12 @@ import {
 } from '../../../entities/calendar';
 import type { RequestContext } from '../../context';
 import { withTransaction } from '../../context';
-import { queryRows } from '../../db/rows';
+import { entityColumns, queryRows } from '../../db/rows';
 import { lockKey, lockedFindOne } from '../../db/transaction';
 import { quoteInput, ValidationError } from '../../errors/app-error';
 import { loadAll } from '../../loaders/loader';
 import { lookupKey } from '../common/decode';
+import { ListQuery } from '../common/list-query';
 import { requireCalendar } from './access';
 import { CALENDAR_CODES } from './error-codes';
 import { invalidParameter } from './error-codes';
@@ -151,15 +152,9 @@ export class CalendarTermService {
 
   async list(ctx: RequestContext, taxonomy: CalendarTaxonomy, q: TermListQuery): Promise<{ items: TermView[]; total: number }> {
     const lang = ctx.language;
-    const params: unknown[] = [];
-    const join = lang ? ` LEFT JOIN calendar_translations tr ON tr.kind = t.taxonomy AND tr.language = ? AND tr.object_id = t.id` : '';
-    if (lang) params.push(lang);
     const name = lang ? `COALESCE(NULLIF(tr.title, ''), t.name)` : 't.name';
     const slug = lang ? `COALESCE(NULLIF(tr.slug, ''), t.slug)` : 't.slug';
     const description = lang ? `COALESCE(NULLIF(tr.description, ''), t.description)` : 't.description';
-
-    const where: string[] = ['t.taxonomy = ?'];
-    params.push(taxonomy);
 
     if (q.search !== undefined) checkText('search', q.search, DESCRIPTION_MAX);
     if (q.slug?.length) q.slug.forEach((v) => checkText('slug', v, SLUG_MAX));
@@ -167,51 +162,36 @@ export class CalendarTermService {
     for (const [field, values] of [['include', q.include], ['exclude', q.exclude], ['slug', q.slug]] as const) {
       if (values && values.length > MAX_FILTER_VALUES) throw invalidParam(field);
     }
+    // A ListQuery: its statement texts (count and page) are built once per filter shape and then only re-bound.
+    const list = new ListQuery(ctx.db, CalendarTermEntity, 't');
+    if (lang) list.leftJoin(CalendarTranslationEntity, 'tr', 'tr.kind = t.taxonomy AND tr.language = :language AND tr.object_id = t.id', { language: lang });
+    list.andWhere('t.taxonomy = :taxonomy', { taxonomy });
     if (q.search !== undefined && q.search !== '') {
-      const like = `%${likeEscape(q.search.toLowerCase())}%`;
-      where.push(`(LOWER(${name}) LIKE ? ESCAPE '\\' OR LOWER(${slug}) LIKE ? ESCAPE '\\')`);
-      params.push(like, like);
+      list.andWhere(`(LOWER(${name}) LIKE :search ESCAPE '\\' OR LOWER(${slug}) LIKE :search ESCAPE '\\')`, { search: `%${likeEscape(q.search.toLowerCase())}%` });
     }
-    if (q.exclude?.length) {
-      const exclude = checkIds('exclude', q.exclude);
-      where.push(`t.id NOT IN (${exclude.map(() => '?').join(', ')})`);
-      params.push(...exclude);
-    }
+    if (q.exclude?.length) list.andWhere('t.id NOT IN (:...exclude)', { exclude: checkIds('exclude', q.exclude) });
     let includeIds: number[] | undefined;
     if (q.include?.length) {
       includeIds = await this.resolveInclude(ctx, taxonomy, q.include);
-      where.push(`t.id IN (${includeIds.map(() => '?').join(', ')})`);
-      params.push(...includeIds);
+      list.andWhere('t.id IN (:...include)', { include: includeIds });
     }
     if (q.parent !== undefined && taxonomy === 'category') {
-      if (q.parent === 0) where.push('t.parent_id IS NULL');
-      else {
-        where.push('t.parent_id = ?');
-        params.push(checkIds('parent', [q.parent])[0]);
-      }
+      if (q.parent === 0) list.andWhere('t.parent_id IS NULL');
+      else list.andWhere('t.parent_id = :parent', { parent: checkIds('parent', [q.parent])[0] });
     }
     if (q.post !== undefined) {
       const post = await visibleEventId(ctx, q.post, 'post');
-      where.push('t.id IN (SELECT et.term_id FROM calendar_event_terms et WHERE et.event_id = ?)');
-      params.push(post);
+      list.andWhere('t.id IN (SELECT et.term_id FROM calendar_event_terms et WHERE et.event_id = :post)', { post });
     }
-    if (q.slug?.length) {
-      where.push(`${slug} IN (${q.slug.map(() => '?').join(', ')})`);
-      params.push(...q.slug);
-    }
-    if (q.hideEmpty !== false) {
-      where.push(taxonomy === 'category' ? `t.id IN (${USED_CATEGORIES_SQL})` : `${COUNT_SQL} > 0`);
-    }
+    if (q.slug?.length) list.andWhere(`${slug} IN (:...slugs)`, { slugs: q.slug });
+    if (q.hideEmpty !== false) list.andWhere(taxonomy === 'category' ? `t.id IN (${USED_CATEGORIES_SQL})` : `${COUNT_SQL} > 0`);
 
-    const from = ` FROM calendar_terms t${join} WHERE ${where.join(' AND ')}`;
-    const totalRow = await queryRows<{ n: number | string }>(ctx.db, `SELECT COUNT(*) AS n${from}`, params);
-    const total = Number(totalRow[0]?.n ?? 0);
+    const total = await list.clone().count();
     const perPage = q.perPage;
     const offset = (q.page - 1) * perPage;
     if (total === 0 || offset >= total) return { items: [], total };
 
     const dir = q.order === 'desc' ? 'DESC' : 'ASC';
-    const orderParams: unknown[] = [];
     let key: string;
     switch (q.orderby ?? 'name') {
       case 'id':
@@ -230,27 +210,25 @@ export class CalendarTermService {
         key = COUNT_SQL;
         break;
       case 'include':
-        if (includeIds?.length) {
-          key = `CASE t.id ${includeIds.map(() => 'WHEN ? THEN CAST(? AS integer)').join(' ')} END`;
-          includeIds.forEach((id, i) => orderParams.push(id, i));
-        } else key = `LOWER(${name})`;
+        // The position of each id in `include` (the positions are the shape's; the ids are bound).
+        key = includeIds?.length ? `CASE t.id ${includeIds.map((_, i) => `WHEN :include${i} THEN ${i}`).join(' ')} END` : `LOWER(${name})`;
+        includeIds?.forEach((id, i) => list.setParameters({ [`include${i}`]: id }));
         break;
       case 'include_slugs':
-        if (q.slug?.length) {
-          key = `CASE ${slug} ${q.slug.map(() => 'WHEN ? THEN CAST(? AS integer)').join(' ')} END`;
-          q.slug.forEach((s, i) => orderParams.push(s, i));
-        } else key = `LOWER(${name})`;
+        key = q.slug?.length ? `CASE ${slug} ${q.slug.map((_, i) => `WHEN :slug${i} THEN ${i}`).join(' ')} END` : `LOWER(${name})`;
+        q.slug?.forEach((s, i) => list.setParameters({ [`slug${i}`]: s }));
         break;
       default:
         key = `LOWER(${name})`;
     }
-    const rows = await queryRows<{ id: number | string }>(
-      ctx.db,
-      `SELECT t.id AS id${from} ORDER BY ${key} ${dir}, t.id ASC LIMIT ? OFFSET ?`,
-      [...params, ...orderParams, perPage, offset],
-    );
-    const ids = rows.map((r) => Number(r.id));
-    const terms = (await loadAll(ctx.loaders.calendarTermById, ids)).filter((t): t is CalendarTermEntity => t !== null);
+    // The page's terms whole (entityColumns), primed for the request's loaders: no second statement by id.
+    const cols = entityColumns(ctx.db, CalendarTermEntity, 't', 't_');
+    list.select(cols.jsonRow, 't_row').orderBy(key, dir);
+    // Ties in id order (a query builder keeps one direction per sort text: ordered by id, the id's own is it).
+    if (key !== 't.id') list.addOrderBy('t.id', 'ASC');
+    const rows = await list.limit(perPage).offset(offset).getRawMany();
+    const terms = rows.map((r) => cols.hydrateJsonArray(r.t_row)!);
+    for (const t of terms) ctx.loaders.calendarTermById.prime(t.id, t);
     return { items: await this.views(ctx, terms), total };
   }
 

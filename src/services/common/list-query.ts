@@ -123,6 +123,13 @@ export class ListQuery<T extends ObjectLiteral> {
   /** What `count()` and an inline count compute over the rows (`countWith`). */
   private total = 'COUNT(1)';
   private whereCount = 0;
+  /** The selections in order, [expression, alias] (a materialized page selects them over its joined-back rows). */
+  private selections: Array<[string, string]> = [];
+  /** Common table expressions written before the list's own text (`with`), in order. */
+  private ctes: string[] = [];
+  private recursiveCtes = false;
+  /** The alias of the match count in `readHits`. */
+  private hitsTotal = '';
 
   constructor(
     readonly db: EntityManager,
@@ -158,11 +165,13 @@ export class ListQuery<T extends ObjectLiteral> {
 
   select(selection: string, alias: string): this {
     this.selected = [alias];
+    this.selections = [[selection, alias]];
     return this.record(`S${selection}\u0002${alias}`, (qb) => qb.select(selection, alias));
   }
 
   addSelect(selection: string, alias: string): this {
     this.selected = [...this.selected, alias];
+    this.selections = [...this.selections, [selection, alias]];
     return this.record(`A${selection}\u0002${alias}`, (qb) => qb.addSelect(selection, alias));
   }
 
@@ -190,6 +199,17 @@ export class ListQuery<T extends ObjectLiteral> {
   rowsAsJson(): this {
     this.jsonRows = true;
     return this.record('R', () => undefined);
+  }
+
+  /**
+   * A common table expression the conditions or selections read (e.g. a category subtree), written at the head of
+   * every statement of this query: `WITH [RECURSIVE] name AS (body)`. `name` may list its columns (`down(id)`).
+   * Like every fragment, `body` is constant for a shape; its values go in `params`.
+   */
+  with(name: string, body: string, params?: ObjectLiteral, options: { recursive?: boolean } = {}): this {
+    this.ctes = [...this.ctes, `${name} AS (${body})`];
+    if (options.recursive) this.recursiveCtes = true;
+    return this.record(`C${options.recursive ? 'R' : ''}${name}\u0002${body}`, () => undefined, params);
   }
 
   /** A join whose columns are not selected (its alias is for conditions and sorting). */
@@ -239,6 +259,8 @@ export class ListQuery<T extends ObjectLiteral> {
     Object.assign(c, this);
     c.ops = [...this.ops];
     c.params = { ...this.params };
+    c.selections = [...this.selections];
+    c.ctes = [...this.ctes];
     return c;
   }
 
@@ -254,6 +276,7 @@ export class ListQuery<T extends ObjectLiteral> {
     if (this.inlineCount) key += `\u0001C${this.inlineCountAlias}\u0002${this.inlineCount.shape}`;
     if (this.limitValue !== undefined) key += '\u0001L';
     if (this.offsetValue !== undefined) key += '\u0001F';
+    if (kind === 'hits') key += `\u0001H${this.hitsTotal}`;
     // Which names are bound decides which `:name` become placeholders; an array's length, how many.
     for (const name in this.params) {
       const v = this.params[name];
@@ -262,7 +285,7 @@ export class ListQuery<T extends ObjectLiteral> {
     return key;
   }
 
-  private statement(kind: 'rows' | 'count' | 'grouped'): CompiledStatement {
+  private statement(kind: 'rows' | 'count' | 'grouped' | 'hits'): CompiledStatement {
     const key = this.key(kind);
     let st = statements.get(key);
     if (st) {
@@ -272,7 +295,9 @@ export class ListQuery<T extends ObjectLiteral> {
       return st;
     }
     let sql: string;
-    if (kind === 'count') {
+    if (kind === 'hits') {
+      sql = this.hitsSql();
+    } else if (kind === 'count') {
       sql = this.queryBuilder().select(this.total, 'cnt').orderBy().getQuery();
     } else {
       const qb = this.queryBuilder();
@@ -295,10 +320,53 @@ export class ListQuery<T extends ObjectLiteral> {
         sql = `SELECT ${jsonTextSequence(this.dialect, row, orderBy)} AS "${GROUPED_ROWS}", count(*) AS "${GROUPED_COUNT}"${total} FROM (${sql}) p`;
       }
     }
+    if (kind !== 'hits' && this.ctes.length) sql = `${this.withClause()}${sql}`;
     st = compileStatement(this.dialect, sql, this.boundParams());
     if (statements.size >= MAX_CACHED_STATEMENTS) statements.delete(statements.keys().next().value!);
     statements.set(key, st);
     return st;
+  }
+
+  /** `WITH [RECURSIVE] a AS (...), b AS (...) ` for the `with` expressions (empty without any). */
+  private withClause(more: string[] = []): string {
+    const all = [...this.ctes, ...more];
+    return all.length ? `WITH ${this.recursiveCtes ? 'RECURSIVE ' : ''}${all.join(', ')} ` : '';
+  }
+
+  /**
+   * The statement of `readHits`: the matching rows' keys and sort keys found once (`hits`, materialized), one page
+   * of them (`page`, materialized, ordered, limited), then the selections over the page's rows joined back by key,
+   * in page order, with the count of `hits`. `page` names its key column as the entity's primary column, so a
+   * selection may read the page's keys (`SELECT pi.id FROM page pi`).
+   */
+  private hitsSql(): string {
+    const qb = this.queryBuilder();
+    const pk = this.metadata.primaryColumns[0].databaseName;
+    const q = (name: string) => `"${name}"`;
+    const orders = Object.entries(qb.expressionMap.orderBys);
+    if (!orders.length) throw new Error('ListQuery.readHits: the page needs an order (orderBy)');
+    const keySort = new Set([`${this.alias}.${pk}`, `${this.alias}.${this.metadata.primaryColumns[0].propertyName}`]);
+    // Each sort key is a column of hits (the primary key is already one).
+    const sortColumns = orders.map(([sort], i) => (keySort.has(sort) ? pk : `__o${i}`));
+    qb.select(`${this.alias}.${pk}`, pk);
+    orders.forEach(([sort], i) => {
+      if (sortColumns[i] !== pk) qb.addSelect(sort, sortColumns[i]);
+    });
+    qb.orderBy();
+    const pageColumns = [...new Set([pk, ...sortColumns])];
+    const direction = (o: (typeof orders)[number][1]) => (typeof o === 'string' ? o : `${o.order}${o.nulls ? ` ${o.nulls}` : ''}`);
+    const orderOn = (alias: string) => orders.map(([, o], i) => `${alias}.${q(sortColumns[i])} ${direction(o)}`).join(', ');
+    let paging = '';
+    if (this.limitValue !== undefined) paging += ' LIMIT :__limit';
+    if (this.offsetValue !== undefined) paging += ' OFFSET :__offset';
+    const hits = `hits AS MATERIALIZED (${qb.getQuery()})`;
+    const page = `page AS MATERIALIZED (SELECT ${pageColumns.map((c) => `h.${q(c)} AS ${q(c)}`).join(', ')} FROM hits h ORDER BY ${orderOn('h')}${paging})`;
+    const selections = this.selections.map(([selection, alias]) => `${selection} AS ${q(alias)}`);
+    selections.push(`(SELECT COUNT(*) FROM hits) AS ${q(this.hitsTotal)}`);
+    return (
+      `${this.withClause([hits, page])}SELECT ${selections.join(', ')} FROM page p JOIN ${q(this.metadata.tableName)} ${this.alias} ` +
+      `ON ${this.alias}.${q(pk)} = p.${q(pk)} ORDER BY ${orderOn('p')}`
+    );
   }
 
   private boundParams(): Record<string, unknown> {
@@ -327,6 +395,21 @@ export class ListQuery<T extends ObjectLiteral> {
     const rows = grouped.texts.map((t) => this.parseRow(t));
     if (this.inlineCount && rows.length) rows[0][this.inlineCountAlias!] = grouped.total;
     return rows;
+  }
+
+  /**
+   * The page through its matches found once (for lists whose conditions are costly to run twice, as a count and as
+   * a page): one statement materializes the matching rows' keys and sort keys (`hits`), takes this query's
+   * limit/offset of them in its order (`page`), and answers the selections over the page's rows joined back by
+   * primary key, in order, each row also carrying the number of matches as `totalAlias`. Selections may read
+   * `page` (its key column is named as the entity's primary column). No rows: no total (an empty first page has
+   * none; a later one may be past the end).
+   */
+  async readHits(totalAlias: string): Promise<Array<Record<string, unknown>>> {
+    if (this.selections.length === 0) throw new Error('ListQuery.readHits: nothing is selected');
+    this.hitsTotal = totalAlias;
+    const st = this.statement('hits');
+    return runRead<Record<string, unknown>>(this.db, st.text, st.bind(this.boundParams()));
   }
 
   /** Whether the page is read as one value (`rowsAsJson` with columns selected): `readGrouped` applies. */

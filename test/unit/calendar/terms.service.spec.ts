@@ -10,6 +10,7 @@ import { AppError, ForbiddenError, UnauthenticatedError, ValidationError } from 
 import { allocatePostId } from '../../../src/services/calendar/posts';
 import { recountTerms } from '../../../src/services/calendar/term-counts';
 import { CalendarTermService, TermExistsError, TermListQuery } from '../../../src/services/calendar/terms.service';
+import { cachedStatementCount } from '../../../src/services/common/list-query';
 import { IdentityFixtures } from '../../fixtures/identity';
 import { testContexts, TestContexts } from '../../helpers/context';
 import { openTestDatabase, TestDatabase } from '../../helpers/db';
@@ -159,6 +160,25 @@ describe('calendar terms service', () => {
       expect(await names(ctx, 'tag', { orderby: 'count', order: 'desc' })).toEqual(['Outdoor', 'Family fun', 'Free entry']);
       expect(await names(ctx, 'category', { orderby: 'description', order: 'desc' })).toEqual(['Music', 'Jazz', 'Bebop', 'Rock', 'Sports']);
       expect(await names(ctx, 'tag', { slug: ['outdoor', 'free-entry'], orderby: 'include_slugs' })).toEqual(['Outdoor', 'Free entry']);
+    });
+
+    it('pages of one filter re-bind one statement each for the total and the page (the list is a ListQuery); every term is on one page', async () => {
+      const ctx = await anon();
+      const seen: string[] = [];
+      const shapes: number[] = [];
+      const before = cachedStatementCount();
+      for (const page of [1, 2, 3]) {
+        seen.push(...(await svc().list(ctx, 'category', q({ page, perPage: 2, search: 'o', orderby: 'id', order: 'desc' }))).items.map((v) => v.term.name));
+        shapes.push(cachedStatementCount());
+      }
+      expect(seen).toEqual(['Sports', 'Rock', 'Bebop']);
+      expect(shapes[0]).toBeGreaterThan(before);
+      expect(new Set(shapes).size).toBe(1);
+      // Ordered by include: other ids of the same count bind the same text and keep their own order.
+      expect(await names(ctx, 'category', { include: [sports, jazz], orderby: 'include' })).toEqual(['Sports', 'Jazz']);
+      const after = cachedStatementCount();
+      expect(await names(ctx, 'category', { include: [bebop, music], orderby: 'include' })).toEqual(['Bebop', 'Music']);
+      expect(cachedStatementCount()).toBe(after);
     });
 
     it('parent (direct children; 0 = top level), post (the terms of one event) and slug', async () => {
