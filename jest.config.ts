@@ -19,6 +19,8 @@ const config: Config = {
   globalSetup: '<rootDir>/test/global-setup.ts',
   // The longest files first, also on a fresh clone whose jest cache has no timings (test/sequencer/index.js).
   testSequencer: '<rootDir>/test/sequencer/index.js',
+  // Compiled modules reused across the files a worker runs (V8's code cache, in memory): test/runtime/code-cache.js.
+  runtime: '<rootDir>/test/runtime/code-cache.js',
   maxWorkers: 2,
   // A worker that ends a file holding more than this is replaced by a fresh one. Each e2e file's module graph used to
   // stay reachable after it (prom-client's default metrics, see src/observability/process-metrics.ts) and the GC of
