@@ -58,7 +58,7 @@ export async function runClientBench(opts: { app: App; gatewayUrl: string; admin
   const k = await app.deps.services.identity.createAccessKey(app.dataSource.manager, { user: opts.adminLogin }, app.config.secretKey);
   const endpoint = `${opts.gatewayUrl}/workflow`;
   const sdk = new SFNClient({ region: 'us-east-1', endpoint, credentials: { accessKeyId: k.accessKeyId, secretAccessKey: k.secretAccessKey }, disableHostPrefix: true });
-  const ours = new WorkflowClient({ region: 'us-east-1', version: '2016-11-23', endpoint, credentials: { key: k.accessKeyId, secret: k.secretAccessKey } });
+  const ours = new WorkflowClient({ region: 'us-east-1', version: '2016-11-23', endpoint, credentials: { key: k.accessKeyId, secret: k.secretAccessKey, accountId: app.config.workflowAccountId } });
   try {
     const definition = JSON.stringify({ StartAt: 'A', States: { A: { Type: 'Pass', Result: { done: true }, End: true } } });
     const { stateMachineArn } = await ours.createStateMachine({ name: `bench-client-${Date.now()}`, roleArn: ROLE, definition });

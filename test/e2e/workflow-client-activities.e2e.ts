@@ -26,7 +26,9 @@ describe('client.pollActivity against the gateway', () => {
     const fx = new IdentityFixtures(t.db.dataSource);
     const user = await fx.user(uniq('poller'));
     const k = await fx.services.identity.createAccessKey(t.db.dataSource.manager, { user: user.login });
-    client = new WorkflowClient({ region: REGION, version: 'latest', endpoint: `${t.url}/workflow`, credentials: { key: k.accessKeyId, secret: k.secretAccessKey } });
+    // The key is of the gateway's account: credentials carrying it, as a user gives them (no AccountIdWarning).
+    const credentials = { key: k.accessKeyId, secret: k.secretAccessKey, accountId: t.config.workflowAccountId };
+    client = new WorkflowClient({ region: REGION, version: 'latest', endpoint: `${t.url}/workflow`, credentials });
   });
   afterAll(async () => {
     client?.destroy();

@@ -65,7 +65,8 @@ describe('the workflow client package, packed, installed elsewhere, against a ru
 
     const home = path.join(tmp, 'home');
     fs.mkdirSync(home);
-    env = { PATH: process.env.PATH ?? '', HOME: home, WF_ENDPOINT: `${gateway.url}/workflow`, WF_KEY: key.accessKeyId, WF_SECRET: key.secretAccessKey };
+    // The gateway's account (its default WORKFLOW_ACCOUNT_ID): the clients' credentials carry it, as a user's do.
+    env = { PATH: process.env.PATH ?? '', HOME: home, WF_ENDPOINT: `${gateway.url}/workflow`, WF_KEY: key.accessKeyId, WF_SECRET: key.secretAccessKey, WF_ACCOUNT_ID: '000000000000' };
   }, 240_000);
 
   afterAll(async () => {
@@ -100,6 +101,7 @@ describe('the workflow client package, packed, installed elsewhere, against a ru
     expect(lines).toContainEqual(expect.stringMatching(/ SUCCEEDED$/));
     expect(lines[lines.length - 1]).toBe('ExecutionDoesNotExist');
     expect(stderr).not.toContain(key.secretAccessKey);
+    expect(stderr).not.toContain('Warning');
   });
 
   it('import (ES module) and require (CommonJS) give the same classes and both drive the gateway', async () => {
@@ -109,7 +111,7 @@ describe('the workflow client package, packed, installed elsewhere, against a ru
       const cjs = createRequire(import.meta.url)('${PKG.name}');
       const same = Object.keys(cjs).filter((k) => k !== '__esModule').every((k) => esm[k] === cjs[k]);
       const { WorkflowClient, WorkflowServiceException } = esm;
-      const client = new WorkflowClient({ region: 'us-east-1', version: 'latest', endpoint: process.env.WF_ENDPOINT, credentials: { key: process.env.WF_KEY, secret: process.env.WF_SECRET } });
+      const client = new WorkflowClient({ region: 'us-east-1', version: 'latest', endpoint: process.env.WF_ENDPOINT, credentials: { key: process.env.WF_KEY, secret: process.env.WF_SECRET, accountId: process.env.WF_ACCOUNT_ID } });
       const { stateMachineArn } = await client.createStateMachine({ name: 'esm-' + Date.now(), roleArn: 'arn:aws:iam::000000000000:role/r', definition: JSON.stringify({ StartAt: 'P', States: { P: { Type: 'Pass', End: true } } }) });
       const { executionArn } = await client.startExecution({ stateMachineArn, input: JSON.stringify({ from: 'esm' }) });
       await client.waitUntil('ExecutionSucceeded', { executionArn, '@waiter': { delay: 0.2, maxAttempts: 100 } });
@@ -121,7 +123,8 @@ describe('the workflow client package, packed, installed elsewhere, against a ru
       console.log(JSON.stringify({ same, status: described.status, output: described.output, code: err.code, esmClass: err instanceof WorkflowServiceException, cjsClass: err instanceof cjs.WorkflowServiceException, deep }));
       client.destroy();`;
     fs.writeFileSync(path.join(app, 'both.mjs'), script);
-    const { stdout } = await run(process.execPath, ['both.mjs'], app, env);
+    const { stdout, stderr } = await run(process.execPath, ['both.mjs'], app, env);
+    expect(stderr).not.toContain('Warning');
     expect(JSON.parse(stdout)).toEqual({
       same: true,
       status: 'SUCCEEDED',
@@ -136,7 +139,7 @@ describe('the workflow client package, packed, installed elsewhere, against a ru
   it('require from CommonJS: list, paginate and a typed service error', async () => {
     const script = `
       const { WorkflowClient, WorkflowServiceException } = require('${PKG.name}');
-      const client = new WorkflowClient({ region: 'us-east-1', version: '2016-11-23', endpoint: process.env.WF_ENDPOINT, credentials: { key: process.env.WF_KEY, secret: process.env.WF_SECRET } });
+      const client = new WorkflowClient({ region: 'us-east-1', version: '2016-11-23', endpoint: process.env.WF_ENDPOINT, credentials: { key: process.env.WF_KEY, secret: process.env.WF_SECRET, accountId: process.env.WF_ACCOUNT_ID } });
       (async () => {
         const names = [];
         for await (const m of client.getIterator('ListStateMachines', { maxResults: 1 })) names.push(m.name);
@@ -145,7 +148,8 @@ describe('the workflow client package, packed, installed elsewhere, against a ru
         client.destroy();
       })();`;
     fs.writeFileSync(path.join(app, 'list.cjs'), script);
-    const { stdout } = await run(process.execPath, ['list.cjs'], app, env);
+    const { stdout, stderr } = await run(process.execPath, ['list.cjs'], app, env);
+    expect(stderr).not.toContain('Warning');
     const out = JSON.parse(stdout) as { names: number; code: string; typed: boolean; status: number };
     expect(out.names).toBeGreaterThanOrEqual(2); // the README example's and the ES module's workflows, one page each
     expect([out.code, out.typed, out.status]).toEqual(['StateMachineDoesNotExist', true, 400]);
@@ -154,7 +158,7 @@ describe('the workflow client package, packed, installed elsewhere, against a ru
   it('runs an activity worker (pollActivity) from the installed package', async () => {
     const script = `
       import { WorkflowClient } from '${PKG.name}';
-      const client = new WorkflowClient({ region: 'us-east-1', version: 'latest', endpoint: process.env.WF_ENDPOINT, credentials: { key: process.env.WF_KEY, secret: process.env.WF_SECRET } });
+      const client = new WorkflowClient({ region: 'us-east-1', version: 'latest', endpoint: process.env.WF_ENDPOINT, credentials: { key: process.env.WF_KEY, secret: process.env.WF_SECRET, accountId: process.env.WF_ACCOUNT_ID } });
       const { activityArn } = await client.createActivity({ name: 'pkg-' + Date.now() });
       const definition = { StartAt: 'Work', States: { Work: { Type: 'Task', Resource: activityArn, HeartbeatSeconds: 30, End: true } } };
       const { stateMachineArn } = await client.createStateMachine({ name: 'pkg-activity-' + Date.now(), roleArn: 'arn:aws:iam::000000000000:role/r', definition: JSON.stringify(definition) });
@@ -165,7 +169,8 @@ describe('the workflow client package, packed, installed elsewhere, against a ru
       console.log((await client.describeExecution({ executionArn })).output);
       client.destroy();`;
     fs.writeFileSync(path.join(app, 'worker.mjs'), script);
-    const { stdout } = await run(process.execPath, ['worker.mjs'], app, env);
+    const { stdout, stderr } = await run(process.execPath, ['worker.mjs'], app, env);
+    expect(stderr).not.toContain('Warning');
     expect(JSON.parse(stdout)).toEqual({ n: 21 });
   });
 

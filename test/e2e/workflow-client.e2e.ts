@@ -29,7 +29,8 @@ describe('WorkflowClient against the gateway, next to @aws-sdk/client-sfn', () =
     const user = await fx.user(uniq('client'));
     const k = await fx.services.identity.createAccessKey(t.db.dataSource.manager, { user: user.login });
     const endpoint = `${t.url}/workflow`;
-    ours = new WorkflowClient({ region: REGION, version: '2016-11-23', endpoint, credentials: { key: k.accessKeyId, secret: k.secretAccessKey } });
+    // The key is of the gateway's account: credentials carrying it, as a user gives them (no AccountIdWarning).
+    ours = new WorkflowClient({ region: REGION, version: '2016-11-23', endpoint, credentials: { key: k.accessKeyId, secret: k.secretAccessKey, accountId: t.config.workflowAccountId } });
     sdk = new SFNClient({ region: REGION, endpoint, credentials: { accessKeyId: k.accessKeyId, secretAccessKey: k.secretAccessKey }, disableHostPrefix: true, maxAttempts: 1 });
   });
   afterAll(async () => {

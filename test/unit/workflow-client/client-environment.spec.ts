@@ -38,7 +38,7 @@ describe('WorkflowClient environment and observability options', () => {
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
     home = fs.mkdtempSync(path.join(os.tmpdir(), 'wfc-home-'));
     fs.mkdirSync(path.join(home, '.aws'));
-    fs.writeFileSync(path.join(home, '.aws', 'credentials'), '[default]\naws_access_key_id = AKIDFILEDEFAULT\naws_secret_access_key = file-secret\n\n[ops]\naws_access_key_id = AKIDFILEOPS\naws_secret_access_key = ops-secret\n');
+    fs.writeFileSync(path.join(home, '.aws', 'credentials'), '[default]\naws_access_key_id = AKIDFILEDEFAULT\naws_secret_access_key = file-secret\naws_account_id = 123456789012\n\n[ops]\naws_access_key_id = AKIDFILEOPS\naws_secret_access_key = ops-secret\naws_account_id = 123456789012\n');
     fs.writeFileSync(path.join(home, '.aws', 'config'), '[default]\nsdk_ua_app_id = from-ini\n\n[profile ops]\nretry_mode = standard\nmax_attempts = 2\n');
   });
   afterAll(async () => {
@@ -50,18 +50,20 @@ describe('WorkflowClient environment and observability options', () => {
     answer = () => ({ status: 200, body: { executionArn: 'arn:x', startDate: 1700000000.5 } });
   });
 
+  // Every signed client's credentials carry an accountId (the files and environment below too), as a user who does
+  // not want the AccountIdWarning sets them up.
   const keyIdOf = (s: Seen) => /Credential=([^/]+)\//.exec(String(s.headers.authorization))?.[1];
   const client = (options: Record<string, unknown>, env: Record<string, string> = { HOME: home }) =>
     new WorkflowClient({ region: 'us-east-1', version: 'latest', endpoint: url, ...options } as never, env);
 
   it('credentials unset: the environment first, then the shared credentials file (default profile)', async () => {
-    await client({}, { HOME: home, AWS_ACCESS_KEY_ID: 'AKIDFROMENV', AWS_SECRET_ACCESS_KEY: 'env-secret' }).describeExecution({ executionArn: 'arn:x' });
+    await client({}, { HOME: home, AWS_ACCESS_KEY_ID: 'AKIDFROMENV', AWS_SECRET_ACCESS_KEY: 'env-secret', AWS_ACCOUNT_ID: '123456789012' }).describeExecution({ executionArn: 'arn:x' });
     await client({}).describeExecution({ executionArn: 'arn:x' });
     expect(seen.map(keyIdOf)).toEqual(['AKIDFROMENV', 'AKIDFILEDEFAULT']);
   });
 
   it('profile: that profile\'s credentials, over given credentials (and its retry settings apply)', async () => {
-    const c = client({ profile: 'ops', credentials: { key: 'AKIDGIVEN', secret: 's' } });
+    const c = client({ profile: 'ops', credentials: { key: 'AKIDGIVEN', secret: 's', accountId: '123456789012' } });
     await c.describeExecution({ executionArn: 'arn:x' });
     expect(seen.map(keyIdOf)).toEqual(['AKIDFILEOPS']);
     expect(c.getConfig('profile')).toBe('ops');
@@ -104,7 +106,7 @@ describe('WorkflowClient environment and observability options', () => {
 
   it('debug: every step entered and left through logfn, with the signature and key id scrubbed (unless scrub_auth is false)', async () => {
     const lines: string[] = [];
-    await client({ credentials: { key: 'AKIAEXAMPLEKEY123456', secret: 'very-secret-value' }, debug: { logfn: (l: string) => lines.push(l) } }).describeExecution({ executionArn: 'arn:x' });
+    await client({ credentials: { key: 'AKIAEXAMPLEKEY123456', secret: 'very-secret-value', accountId: '123456789012' }, debug: { logfn: (l: string) => lines.push(l) } }).describeExecution({ executionArn: 'arn:x' });
     const text = lines.join('\n');
     for (const step of ['init', 'validate', 'build', 'sign']) expect(text).toContain(`-> Entering step ${step}`);
     expect(text).toContain("<- Leaving step sign, name 'signer'");
@@ -114,7 +116,7 @@ describe('WorkflowClient environment and observability options', () => {
     expect(text).not.toContain('AKIAEXAMPLEKEY123456');
     expect(text).not.toContain('very-secret-value');
     const raw: string[] = [];
-    await client({ credentials: { key: 'AKIAEXAMPLEKEY123456', secret: 'very-secret-value' }, debug: { logfn: (l: string) => raw.push(l), scrub_auth: false } }).describeExecution({ executionArn: 'arn:x' });
+    await client({ credentials: { key: 'AKIAEXAMPLEKEY123456', secret: 'very-secret-value', accountId: '123456789012' }, debug: { logfn: (l: string) => raw.push(l), scrub_auth: false } }).describeExecution({ executionArn: 'arn:x' });
     expect(raw.join('\n')).toMatch(/Signature=[0-9a-f]{64}/);
     expect(raw.join('\n')).not.toContain('very-secret-value');
   });
@@ -128,7 +130,7 @@ describe('WorkflowClient environment and observability options', () => {
     try {
       let calls = 0;
       answer = () => (++calls === 1 ? { status: 503, body: { __type: 'ServiceUnavailable', message: 'busy' } } : { status: 200, body: { executionArn: 'arn:x' } });
-      await client({ credentials: { key: 'AKIDCSM', secret: 'csm-secret' }, retries: { mode: 'standard', max_attempts: 3 }, csm: { enabled: true, port, client_id: 'c1' } }).describeExecution({ executionArn: 'arn:x' });
+      await client({ credentials: { key: 'AKIDCSM', secret: 'csm-secret', accountId: '123456789012' }, retries: { mode: 'standard', max_attempts: 3 }, csm: { enabled: true, port, client_id: 'c1' } }).describeExecution({ executionArn: 'arn:x' });
       const until = Date.now() + 2000;
       while (records.length < 3 && Date.now() < until) await new Promise((r) => setTimeout(r, 10));
       const byType = (t: string) => records.filter((r) => r.Type === t);
