@@ -2,14 +2,15 @@
  * The callback pattern (`arn:aws:states:::<task>.waitForTaskToken`) with the REAL @aws-sdk/client-sfn: the gateway's
  * own task runs with `$$.Task.Token` in its Parameters, the job waits (TaskScheduled, TaskStarted, TaskSubmitted) and
  * resumes when another process calls SendTaskSuccess with the token; SendTaskFailure fails it into the job's Catch;
- * a callback without an answer times out with States.Timeout; the token is bound to its attempt.
+ * a callback without an answer times out with States.Timeout; the token is bound to its attempt. The AWS CLI's
+ * send-task-success and send-task-failure answer callbacks as the SDK does.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { CreateStateMachineCommand, DescribeExecutionCommand, GetExecutionHistoryCommand, SendTaskFailureCommand, SendTaskSuccessCommand, SFNClient, StartExecutionCommand } from '@aws-sdk/client-sfn';
 import { IdentityFixtures, uniq } from '../fixtures/identity';
 import { startTestApp, TestApp } from '../helpers/app';
-import { waitForExecution } from '../helpers/workflow-jobs';
+import { awsStepFunctionsCli, waitForExecution } from '../helpers/workflow-jobs';
 
 const ROLE = 'arn:aws:iam::000000000000:role/workflow-runner';
 
@@ -73,6 +74,38 @@ describe('workflow callbacks (.waitForTaskToken)', () => {
     const scheduled = (await events(job.executionArn!)).find((e) => e.type === 'TaskScheduled')!;
     expect(scheduled.taskScheduledEventDetails).toMatchObject({ resourceType: 'task', resource: 'echo.waitForTaskToken' });
     await expect(sfn.send(new SendTaskSuccessCommand({ taskToken: token, output: '{}' }))).rejects.toMatchObject({ name: 'TaskTimedOut' });
+  }, 60_000);
+
+  it('the AWS CLI answers callbacks: send-task-success resumes a job, send-task-failure fails one into its Catch', async () => {
+    const cli = (args: string[]) => awsStepFunctionsCli(t.url, key, args);
+    const definition = {
+      StartAt: 'Ask',
+      States: {
+        Ask: {
+          Type: 'Task',
+          Resource: 'arn:aws:states:::echo.waitForTaskToken',
+          Parameters: { 'token.$': '$$.Task.Token' },
+          ResultPath: '$.answer',
+          Catch: [{ ErrorEquals: ['Rejected'], ResultPath: '$.error', Next: 'Caught' }],
+          End: true,
+        },
+        Caught: { Type: 'Pass', End: true },
+      },
+    };
+    const { stateMachineArn } = await sfn.send(new CreateStateMachineCommand({ name: 'callback-cli', roleArn: ROLE, definition: JSON.stringify(definition) }));
+    const yes = (await sfn.send(new StartExecutionCommand({ stateMachineArn, input: '{"n":1}' }))).executionArn!;
+    const no = (await sfn.send(new StartExecutionCommand({ stateMachineArn, input: '{"n":2}' }))).executionArn!;
+    const token = await tokenOf(yes);
+    const answered = await cli(['send-task-success', '--task-token', token, '--task-output', '{"approved":true}']);
+    const refused = await cli(['send-task-failure', '--task-token', await tokenOf(no), '--error', 'Rejected', '--cause', 'not this one']);
+    expect([answered.code, answered.stderr, refused.code, refused.stderr]).toEqual([0, '', 0, '']);
+    const a = await waitFor(yes, (s) => s !== 'RUNNING');
+    const b = await waitFor(no, (s) => s !== 'RUNNING');
+    expect([a.status, JSON.parse(a.output!)]).toEqual(['SUCCEEDED', { n: 1, answer: { approved: true } }]);
+    expect([b.status, JSON.parse(b.output!)]).toEqual(['SUCCEEDED', { n: 2, error: { Error: 'Rejected', Cause: 'not this one' } }]);
+    // a spent token: the CLI fails with Step Functions' error
+    const again = await cli(['send-task-success', '--task-token', token, '--task-output', '{}']);
+    expect([again.code === 0, again.stderr]).toEqual([false, expect.stringContaining('TaskTimedOut')]);
   }, 60_000);
 
   it('SendTaskFailure goes to the Catch; a retried callback gets a new token; no answer times out', async () => {
