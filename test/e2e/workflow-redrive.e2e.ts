@@ -97,7 +97,7 @@ describe('workflow redrive', () => {
     expect((await sfn.send(new ListExecutionsCommand({ stateMachineArn, redriveFilter: 'NOT_REDRIVEN' }))).executions).toEqual([]);
   }, 60_000);
 
-  it('redrives a stopped job; the AWS CLI redrives and works activities', async () => {
+  it('redrives a stopped job; the AWS CLI redrives, works activities and creates, lists and deletes them', async () => {
     const { activityArn, stateMachineArn } = await machine('redrive-cli');
     const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn, input: '{"order":8}' }));
     const stale = await take(activityArn);
@@ -120,5 +120,12 @@ describe('workflow redrive', () => {
     const again = await cli(['redrive-execution', '--execution-arn', executionArn!]);
     expect(again.code).not.toBe(0);
     expect(again.stderr).toMatch(/ExecutionNotRedrivable/);
+    // the activity commands: create, list, delete (then it does not exist)
+    const made = JSON.parse((await cli(['create-activity', '--name', 'cli-made'])).stdout) as { activityArn: string };
+    expect(made.activityArn).toMatch(/:activity:cli-made$/);
+    const listed = JSON.parse((await cli(['list-activities'])).stdout) as { activities: Array<{ name: string }> };
+    expect(listed.activities.map((a) => a.name)).toEqual(expect.arrayContaining(['cli-made', 'redrive-cli']));
+    expect((await cli(['delete-activity', '--activity-arn', made.activityArn])).code).toBe(0);
+    expect((await cli(['describe-activity', '--activity-arn', made.activityArn])).stderr).toMatch(/ActivityDoesNotExist/);
   }, 90_000);
 });
