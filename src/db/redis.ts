@@ -13,6 +13,7 @@ export interface RedisLike {
 
 export async function createRedis(url: string, log: Logger): Promise<RedisLike> {
   const client = new Redis(url, {
+    ...REDIS_CLIENT_DEFAULTS,
     lazyConnect: true,
     maxRetriesPerRequest: 1,
     enableOfflineQueue: false,
@@ -28,10 +29,20 @@ export async function createRedis(url: string, log: Logger): Promise<RedisLike> 
   return {
     client,
     ping: () => client.ping(),
-    // quit() waits for a connection that may never come; disconnect() also stops reconnecting.
-    quit: async () => {
-      if (client.status === 'ready') await client.quit().catch(() => client.disconnect());
-      else client.disconnect();
-    },
+    quit: () => closeRedis(client),
   };
+}
+
+/**
+ * Options every Redis client of the gateway is made with. ioredis waits `disconnectTimeout` (2 s by default) for a
+ * socket to close after a disconnect before destroying it, on a timer that keeps the process alive; a client
+ * disconnected while connecting, during its ready check or between reconnects leaves that timer behind even though
+ * its socket is gone. A disconnect is abrupt by definition (quit() is the graceful close), so no wait is needed.
+ */
+export const REDIS_CLIENT_DEFAULTS = { disconnectTimeout: 100 } as const;
+
+/** Closes a client for good: quit() when it is ready, else disconnect() (quit() would wait for a connection that may never come; disconnect() also stops reconnecting). */
+export async function closeRedis(client: Redis): Promise<void> {
+  if (client.status === 'ready') await client.quit().catch(() => client.disconnect());
+  else if (client.status !== 'end') client.disconnect();
 }

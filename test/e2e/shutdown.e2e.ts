@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { startTestApp } from '../helpers/app';
 import { createTestDatabaseConfig, testDialect } from '../helpers/db';
 import { startServerProcess } from '../helpers/process';
 
@@ -67,5 +68,40 @@ describe('graceful shutdown', () => {
       if (server.child.exitCode === null) server.child.kill('SIGKILL');
       await drop();
     }
+  });
+});
+
+/** The timers, sockets and other handles that keep this process alive, as counts per kind. */
+function aliveCounts(): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const kind of process.getActiveResourcesInfo()) out[kind] = (out[kind] ?? 0) + 1;
+  return out;
+}
+
+/** What is alive now and was not before (kinds whose count grew, by how much). */
+function aliveSince(before: Record<string, number>): Record<string, number> {
+  const grown: Record<string, number> = {};
+  for (const [kind, n] of Object.entries(aliveCounts())) if (n > (before[kind] ?? 0)) grown[kind] = n - (before[kind] ?? 0);
+  return grown;
+}
+
+describe('close() with Redis', () => {
+  const reachable = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+  // Closed right after it started (its Redis clients still connecting or in their ready check), after it settled,
+  // and with Redis unreachable (its clients between reconnects). Nothing may keep the process alive afterwards:
+  // a leftover timer held jest's worker past its exit ("failed to exit gracefully") and a real process past its
+  // shutdown. The check runs after a 150 ms timer made after close() fires, so any timer of 150 ms or less that
+  // close() left has fired by then.
+  it.each([
+    ['just started', reachable, 0],
+    ['settled', reachable, 300],
+    ['Redis unreachable', 'redis://127.0.0.1:1', 300],
+  ])('%s: nothing is left running', async (_name, url, settleMs) => {
+    const before = aliveCounts();
+    const t = await startTestApp({ env: { REDIS_URL: url as string } });
+    await new Promise((r) => setTimeout(r, settleMs as number));
+    await t.close();
+    await new Promise((r) => setTimeout(r, 150));
+    expect(aliveSince(before)).toEqual({});
   });
 });

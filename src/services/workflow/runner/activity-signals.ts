@@ -7,6 +7,7 @@
 import Redis from 'ioredis';
 import { Client } from 'pg';
 import type { AppDeps } from '../../../context';
+import { closeRedis, REDIS_CLIENT_DEFAULTS } from '../../../db/redis';
 import type { ActivityPolls } from '../activity-polls';
 
 const CHANNEL = 'workflow_activity_tasks';
@@ -26,8 +27,8 @@ export function startActivitySignals(deps: AppDeps, polls: ActivityPolls): Activ
   const warn = (err: unknown) => deps.log.warn({ err: { message: (err as Error)?.message } }, 'workflow: activity task signals unavailable (polls re-check periodically)');
   if (deps.config.redisUrl) {
     const channel = `${deps.config.workflowQueuePrefix}:${CHANNEL}`;
-    const sub = new Redis(deps.config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: null });
-    const pub = new Redis(deps.config.redisUrl, { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false });
+    const sub = new Redis(deps.config.redisUrl, { ...REDIS_CLIENT_DEFAULTS, lazyConnect: false, maxRetriesPerRequest: null });
+    const pub = new Redis(deps.config.redisUrl, { ...REDIS_CLIENT_DEFAULTS, lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false });
     sub.on('error', warn);
     pub.on('error', () => undefined);
     sub.on('message', (_c: string, m: string) => onMessage(m));
@@ -36,8 +37,7 @@ export function startActivitySignals(deps: AppDeps, polls: ActivityPolls): Activ
     return {
       async close() {
         polls.publish = undefined;
-        sub.disconnect();
-        pub.disconnect();
+        await Promise.all([closeRedis(sub), closeRedis(pub)]);
       },
     };
   }

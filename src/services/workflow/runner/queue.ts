@@ -12,6 +12,7 @@
  */
 import { Queue, Worker } from 'bullmq';
 import Redis from 'ioredis';
+import { closeRedis, REDIS_CLIENT_DEFAULTS } from '../../../db/redis';
 import type { WorkflowRunner } from './runner';
 
 export const WORKFLOW_QUEUE = 'workflow-jobs';
@@ -19,6 +20,7 @@ export const WORKFLOW_QUEUE = 'workflow-jobs';
 function connection(redisUrl: string) {
   const u = new URL(redisUrl);
   return {
+    ...REDIS_CLIENT_DEFAULTS,
     host: u.hostname,
     port: u.port ? Number(u.port) : 6379,
     ...(u.username ? { username: decodeURIComponent(u.username) } : {}),
@@ -101,8 +103,7 @@ export class WorkflowQueue {
 
   async close(): Promise<void> {
     if (this.worker) await this.worker.close();
-    this.subscriber?.disconnect();
-    this.publisher?.disconnect();
+    await Promise.all([this.subscriber && closeRedis(this.subscriber), this.publisher && closeRedis(this.publisher)]);
     await this.queue.close();
   }
 }
