@@ -228,6 +228,8 @@ async function measureBaseline(app: App, database: DatabaseConfig, definitionId:
     db.close();
   } else {
     const pool = new Pool({ connectionString: database.url, max: workers });
+    // An idle connection ended from outside (a restart, pg_terminate_backend) must not take the bench process down.
+    pool.on('error', (err) => console.error(`[bench] baseline: a pooled PostgreSQL connection failed: ${err.message}`));
     const worker = async (w: number) => {
       const c = await pool.connect();
       try {

@@ -186,6 +186,8 @@ async function measureBaseline(database: DatabaseConfig, definitionId: number, j
     db.close();
   } else {
     const pool = new Pool({ connectionString: database.url, max: Math.min(10, connections) });
+    // An idle connection ended from outside (a restart, pg_terminate_backend) must not take the bench process down.
+    pool.on('error', (err) => console.error(`[bench] baseline: a pooled PostgreSQL connection failed: ${err.message}`));
     let started = 0;
     const worker = async () => {
       const c = await pool.connect();
