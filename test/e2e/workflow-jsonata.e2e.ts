@@ -34,6 +34,34 @@ const GOOD = {
 };
 const INPUT = { customer: 'ana', items: [{ name: 'a', price: 60 }, { name: 'b', price: 70 }] };
 const EXPECTED = { customer: 'ana', tier: 'gold', count: 2, names: ['a', 'b'] };
+// Shapes Step Functions accepts and asl-validator's JSONata schema refused (asl-schema-check.ts, relaxJsonata):
+// nested arrays in templates, empty strings, an Output that is an array or a scalar.
+const SHAPES = {
+  QueryLanguage: 'JSONata',
+  StartAt: 'Pair',
+  States: {
+    Pair: { Type: 'Pass', Output: [1, '{% $states.input.a %}'], Assign: { prefix: '', grid: [[1, 2], ['{% $states.input.a %}']] }, Next: 'Call' },
+    Call: { Type: 'Task', Resource: 'echo', Arguments: { m: [['a', '{% $states.input[1] %}']], prefix: '{% $prefix %}', empty: '', grid: '{% $grid %}' }, Next: 'Shape' },
+    Shape: { Type: 'Pass', Output: { x: [[1]], from: '{% $states.input %}' }, Next: 'Pick' },
+    Pick: {
+      Type: 'Choice',
+      Choices: [
+        { Condition: '{% $states.context.Execution.Input.out = "number" %}', Next: 'Number' },
+        { Condition: '{% $states.context.Execution.Input.out = "true" %}', Next: 'True' },
+        { Condition: '{% $states.context.Execution.Input.out = "null" %}', Next: 'Null' },
+        { Condition: '{% $states.context.Execution.Input.out = "literal" %}', Next: 'Literal' },
+        { Condition: '{% $states.context.Execution.Input.out = "empty" %}', Next: 'Empty' },
+      ],
+      Default: 'Done',
+    },
+    Number: { Type: 'Pass', Output: 5, End: true },
+    True: { Type: 'Pass', Output: true, End: true },
+    Null: { Type: 'Pass', Output: null, End: true },
+    Literal: { Type: 'Pass', Output: 'literal', End: true },
+    Empty: { Type: 'Pass', Output: '', End: true },
+    Done: { Type: 'Succeed' },
+  },
+};
 const BAD_EXPRESSION = { QueryLanguage: 'JSONata', StartAt: 'P', States: { P: { Type: 'Pass', Output: '{% $states.input.n / 0 + $number("x") %}', End: true } } };
 
 describe('JSONata and variables over the wire', () => {
@@ -80,6 +108,29 @@ describe('JSONata and variables over the wire', () => {
     const events = (await sfn.send(new GetExecutionHistoryCommand({ executionArn }))).events!;
     const failed = events.find((e) => e.type === 'EvaluationFailed');
     expect(failed?.evaluationFailedEventDetails).toEqual(expect.objectContaining({ error: 'States.QueryEvaluationError', state: 'P', location: 'Output' }));
+  });
+
+  it('@aws-sdk/client-sfn: nested arrays, empty strings and an Output that is an array or a scalar are created and run', async () => {
+    const { stateMachineArn } = await sfn.send(new CreateStateMachineCommand({ name: uniq('jsonata-shapes'), roleArn: ROLE, definition: JSON.stringify(SHAPES) }));
+    const run = async (input: unknown) => {
+      const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn, input: JSON.stringify(input) }));
+      const d = await settle(executionArn!);
+      expect([d.status, d.error, d.cause]).toEqual(['SUCCEEDED', undefined, undefined]);
+      return JSON.parse(d.output!) as unknown;
+    };
+    expect(await run({ a: 'b', out: 'none' })).toEqual({ x: [[1]], from: { m: [['a', 'b']], prefix: '', empty: '', grid: [[1, 2], ['b']] } });
+    expect(await run({ a: 'b', out: 'number' })).toBe(5);
+    expect(await run({ a: 'b', out: 'true' })).toBe(true);
+    expect(await run({ a: 'b', out: 'null' })).toBeNull();
+    expect(await run({ a: 'b', out: 'literal' })).toBe('literal');
+    expect(await run({ a: 'b', out: 'empty' })).toBe('');
+    // and the array Output of the first state is the next one's input
+    const { executionArn } = await sfn.send(new StartExecutionCommand({ stateMachineArn, input: JSON.stringify({ a: 7 }) }));
+    await settle(executionArn!);
+    const events = (await sfn.send(new GetExecutionHistoryCommand({ executionArn, maxResults: 1000 }))).events!;
+    const pair = events.find((e) => e.type === 'PassStateExited' && e.stateExitedEventDetails?.name === 'Pair');
+    expect(JSON.parse(pair!.stateExitedEventDetails!.output!)).toEqual([1, 7]);
+    expect(pair?.stateExitedEventDetails?.assignedVariables).toEqual({ prefix: '""', grid: '[[1,2],[7]]' });
   });
 
   it('@aws-sdk/client-sfn: create and update refuse what Step Functions refuses, with its diagnostics', async () => {
@@ -158,6 +209,13 @@ describe('JSONata and variables over the wire', () => {
       expect(notJson.diagnostics?.[0]?.code).toBe('INVALID_JSON_DESCRIPTION');
       const unknownTask = await validate({ StartAt: 'T', States: { T: { Type: 'Task', Resource: 'arn:aws:lambda:us-east-1:1:function:x', End: true } } });
       expect(unknownTask.diagnostics?.[0]).toEqual(expect.objectContaining({ code: 'INVALID_RESOURCE', location: '/States/T/Resource' }));
+    });
+
+    it("OK for the shapes asl-validator's JSONata schema refused; a refused state's diagnostic comes without the schema's variant noise", async () => {
+      expect(await validate(SHAPES)).toEqual(expect.objectContaining({ result: 'OK', diagnostics: [] }));
+      const r = await validate({ QueryLanguage: 'JSONata', StartAt: 'A', States: { A: { Type: 'Pass', Assign: [1], End: true } } });
+      expect(r.result).toBe('FAIL');
+      expect(r.diagnostics).toEqual([{ severity: 'ERROR', code: 'SCHEMA_VALIDATION_FAILED', message: '/States/A/Assign is invalid. must be object', location: '/States/A/Assign' }]);
     });
 
     it('warnings only with severity WARNING; the result stays OK', async () => {

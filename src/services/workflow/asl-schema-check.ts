@@ -6,7 +6,9 @@
  * CreateStateMachine, UpdateStateMachine and ValidateStateMachineDefinition. This module replaces that one export
  * with the same check over an Ajv built once per option set: the same schemas, formats and error selection, so the
  * answers are the same (`test/unit/workflow/asl-schema-check.spec.ts` compares both over valid and invalid
- * definitions). The validator reads the export at call time, so everything else of it runs unchanged.
+ * definitions) except where its JSONata schema refuses what Step Functions accepts (relaxJsonata below, each case
+ * in that test's RELAXED table). The validator reads the export at call time, so everything else of it runs
+ * unchanged.
  *
  * The package is pinned to the version this was written against; `installAslSchemaCache` throws at start-up if
  * the module is not shaped as expected (a new version must be checked against the differential test first).
@@ -47,12 +49,42 @@ function isJsonata(jsonata: (expr: string) => unknown, value: string): boolean {
   }
 }
 
+const JSONATA_SCHEMA_ID = 'http://asl-validator.cloud/jsonata.json#';
+
+/**
+ * Where asl-validator's JSONata schema is stricter than Step Functions, the definitions Step Functions documents
+ * (its Pass/Task state pages and "Transforming data with JSONata"): each change says why. Arguments stays a JSON
+ * object or an expression and Assign an object, as documented. The cases: asl-schema-check.spec.ts, RELAXED.
+ */
+function relaxJsonata(defs: Record<string, unknown>): void {
+  if (!defs.output || !defs.jsonata_template || !defs._jsonata_template_object || !defs.jsonata) throw new Error(`asl-validator's ${JSONATA_SCHEMA_ID} has not the definitions asl-schema-check.ts relaxes`);
+  // A literal string in a template may be any string, the empty one and multi-line ones too (`not_jsonata` wants
+  // `.+`); one that starts as an expression ("{% ") must still be a whole valid one.
+  defs._template_string = { oneOf: [{ type: 'string', pattern: '^(?!\\{% )' }, { $ref: '#/definitions/jsonata' }] };
+  // Expressions "can appear in string values within objects and arrays at any nesting depth": arrays hold any
+  // template value, arrays of arrays too (asl-validator: only objects).
+  defs.jsonata_template = {
+    oneOf: [
+      { $ref: '#/definitions/_jsonata_template_object' },
+      { type: 'array', items: { $ref: '#/definitions/jsonata_template' } },
+      { type: ['boolean', 'number', 'null'] },
+      { $ref: '#/definitions/_template_string' },
+    ],
+  };
+  // An object's members are template values as well (the same shapes as inside arrays).
+  defs._jsonata_template_object = { type: 'object', patternProperties: { '^.+$': { $ref: '#/definitions/jsonata_template' } } };
+  // Output "accepts any JSON value (object, array, string, number, boolean, null)", an expression included.
+  defs.output = { $ref: '#/definitions/jsonata_template' };
+}
+
 /** The Ajv asl-validator would build for these options, built once. */
 function buildValidator(options: Options): ValidateFunction {
   const Ajv = fromAsl<{ default: typeof AjvClass }>('ajv').default;
   const addFormats = fromAsl<{ default: (ajv: AjvClass) => void }>('ajv-formats').default;
   const jsonata = fromAsl<(expr: string) => unknown>('jsonata');
-  const schemas = SCHEMA_FILES.map((f) => require(`asl-validator/dist/src/schemas/${f}.json`) as object);
+  // copies: asl-validator's own check (the differential tests' reference) reads the same module objects
+  const schemas = SCHEMA_FILES.map((f) => JSON.parse(JSON.stringify(require(`asl-validator/dist/src/schemas/${f}.json`))) as { $id: string; definitions?: Record<string, unknown> });
+  relaxJsonata(schemas.find((s) => s.$id === JSONATA_SCHEMA_ID)!.definitions!);
   const ajv = new Ajv({ schemas, allowUnionTypes: true });
   addFormats(ajv);
   ajv.addFormat('jsonata_string', (v: string) => isJsonata(jsonata, v));

@@ -88,15 +88,16 @@ export function diagnoseDefinition(text: string, opts: CheckOptions = {}): Diagn
     return refused('SCHEMA_VALIDATION_FAILED', 'The definition could not be validated');
   }
   if (!result.isValid) {
-    const diagnostics = result.errors.map((e) => {
+    const all = result.errors.map((e) => {
       const at = (e.schemaError as { instancePath?: unknown } | undefined)?.instancePath;
       const message = String(e.Message ?? '');
       // the schema's errors about the document itself (a required member missing) are at its root, '/' as Step Functions writes it
       if (at === '') return error(String(e['Error code'] ?? 'SCHEMA_VALIDATION_FAILED'), `/${message}`, '/');
       return error(String(e['Error code'] ?? 'SCHEMA_VALIDATION_FAILED'), message, typeof at === 'string' && at ? at : undefined);
     });
+    const diagnostics = withoutVariantNoise(all, doc);
     const lines = diagnostics.slice(0, MAX_REPORTED).map((d) => `${d.code}: ${d.message}`);
-    if (result.errors.length > MAX_REPORTED) lines.push(`and ${result.errors.length - MAX_REPORTED} more`);
+    if (diagnostics.length > MAX_REPORTED) lines.push(`and ${diagnostics.length - MAX_REPORTED} more`);
     return { diagnostics, detail: lines.join('; ') };
   }
   const dist = distributedMapProblems(doc as StatesDoc, '');
@@ -113,6 +114,48 @@ export function diagnoseDefinition(text: string, opts: CheckOptions = {}): Diagn
   if (endpoints.length) return { diagnostics: endpoints, detail: describe(endpoints) };
   const t = (doc as { TimeoutSeconds?: unknown }).TimeoutSeconds;
   return { diagnostics: checkWarnings(doc as Record<string, unknown>), checked: { text, timeoutSeconds: typeof t === 'number' && Number.isInteger(t) && t > 0 ? t : null } };
+}
+
+const STATE_TYPES = ['Choice', 'Fail', 'Parallel', 'Pass', 'Succeed', 'Task', 'Wait', 'Map'];
+
+/** The member a JSON pointer (a schema error's location) names in the document, undefined when it has none. */
+function at(doc: unknown, pointer: string): unknown {
+  let v = doc;
+  for (const raw of pointer.split('/').slice(1)) {
+    const k = raw.replace(/~1/g, '/').replace(/~0/g, '~');
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string, unknown>)[k];
+  }
+  return v;
+}
+
+/**
+ * The schema's diagnostics without its noise. asl-validator's schema tries every state type in both query
+ * languages; when a state fails them all, the variants that fail early on a member at the same depth add
+ * "<state>/QueryLanguage (or /Type) is invalid. must be equal to one of the allowed values" though that member is
+ * right (a JSONata state is no JSONPath one, a Pass no Task). Those go when a real diagnostic of the same state is
+ * there; one alone stays (it is all there is to say), and a QueryLanguage or Type that is wrong is always reported.
+ * The same diagnostic from two schema branches is reported once.
+ */
+function withoutVariantNoise(diagnostics: Diagnostic[], doc: unknown): Diagnostic[] {
+  const noiseOf = (d: Diagnostic): string | undefined => {
+    const m = d.location && /^(.*)\/(QueryLanguage|Type)$/.exec(d.location);
+    if (!m || d.message !== `${d.location} is invalid. must be equal to one of the allowed values`) return undefined;
+    const value = at(doc, d.location!);
+    // an absent QueryLanguage is the validator's default, right by definition
+    const right = m[2] === 'Type' ? STATE_TYPES.includes(value as string) : value === undefined || value === 'JSONata' || value === 'JSONPath';
+    return right ? m[1] : undefined;
+  };
+  const real = diagnostics.filter((d) => noiseOf(d) === undefined);
+  const seen = new Set<string>();
+  return diagnostics.filter((d) => {
+    const state = noiseOf(d);
+    if (state !== undefined && real.some((r) => r.location !== undefined && (r.location === state || r.location.startsWith(`${state}/`)))) return false;
+    const key = JSON.stringify([d.code, d.message, d.location]);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
 }
 
 export function checkDefinition(text: string, opts: CheckOptions = {}): CheckedDefinition {
