@@ -2,10 +2,11 @@
  * JSONata and variables over both transports, run by the embedded runner: the real @aws-sdk/client-sfn creates,
  * updates and starts a JSONata + variables definition that SUCCEEDS with the expected output (history with
  * assignedVariables), one whose expression fails ends FAILED with States.QueryEvaluationError (and an
- * EvaluationFailed event); definitions Step Functions refuses are InvalidDefinition with its diagnostics; GraphQL
+ * EvaluationFailed event); shapes asl-validator's schema refused (nested arrays, empty strings, an Output that is an
+ * array or a scalar) are created, tested and run; definitions Step Functions refuses are InvalidDefinition with its diagnostics; GraphQL
  * creates, updates and starts the same definitions.
  */
-import { CreateStateMachineCommand, GetExecutionHistoryCommand, SFNClient, StartExecutionCommand, UpdateStateMachineCommand, ValidateStateMachineDefinitionCommand } from '@aws-sdk/client-sfn';
+import { CreateStateMachineCommand, GetExecutionHistoryCommand, SFNClient, StartExecutionCommand, TestStateCommand, UpdateStateMachineCommand, ValidateStateMachineDefinitionCommand } from '@aws-sdk/client-sfn';
 import { print } from 'graphql';
 import { CreateWorkflowDefinitionDocument, StartWorkflowJobDocument, UpdateWorkflowDefinitionDocument } from '../__generated__/graphql';
 import { IdentityFixtures, uniq } from '../fixtures/identity';
@@ -131,6 +132,14 @@ describe('JSONata and variables over the wire', () => {
     const pair = events.find((e) => e.type === 'PassStateExited' && e.stateExitedEventDetails?.name === 'Pair');
     expect(JSON.parse(pair!.stateExitedEventDetails!.output!)).toEqual([1, 7]);
     expect(pair?.stateExitedEventDetails?.assignedVariables).toEqual({ prefix: '""', grid: '[[1,2],[7]]' });
+
+    // TestState of one such state, and of the Task with nested arrays in its Arguments
+    const one = await sfn.send(new TestStateCommand({ definition: JSON.stringify({ QueryLanguage: 'JSONata', ...SHAPES.States.Pair }), input: JSON.stringify({ a: 'z' }), roleArn: ROLE }));
+    expect([one.status, JSON.parse(one.output!)]).toEqual(['SUCCEEDED', [1, 'z']]);
+    const call = await sfn.send(
+      new TestStateCommand({ definition: JSON.stringify({ QueryLanguage: 'JSONata', ...SHAPES.States.Call }), input: '[1, "q"]', variables: JSON.stringify({ prefix: '', grid: [[]] }), roleArn: ROLE }),
+    );
+    expect([call.status, JSON.parse(call.output!)]).toEqual(['SUCCEEDED', { m: [['a', 'q']], prefix: '', empty: '', grid: [[]] }]);
   });
 
   it('@aws-sdk/client-sfn: create and update refuse what Step Functions refuses, with its diagnostics', async () => {
@@ -157,6 +166,9 @@ describe('JSONata and variables over the wire', () => {
     );
     expect(created.body.errors).toBeUndefined();
     const arn = created.body.data!.createWorkflowDefinition.definition.arn;
+    // the shapes asl-validator's schema refused are accepted here too
+    const shapes = await gql(t.url, print(UpdateWorkflowDefinitionDocument), { input: { arn, definition: JSON.stringify(SHAPES) } }, token);
+    expect(shapes.body.errors).toBeUndefined();
     const updated = await gql(t.url, print(UpdateWorkflowDefinitionDocument), { input: { arn, definition: JSON.stringify(GOOD) } }, token);
     expect(updated.body.errors).toBeUndefined();
     const started = await gql<{ startWorkflowJob: { job: { arn: string } } }>(t.url, print(StartWorkflowJobDocument), { input: { definitionArn: arn, input: JSON.stringify(INPUT) } }, token);
