@@ -3,10 +3,17 @@
  * workflow_jobs), not a count of the running jobs. With the REAL @aws-sdk/client-sfn: the kept counts equal the
  * running jobs after concurrent starts, ends, stops and a redrive (on PostgreSQL these are concurrent transactions),
  * and the limit holds on them: a start past it answers ExecutionLimitExceeded, one more slot after a stop lets it in.
+ * On PostgreSQL the counts are written at commit: a child job's end and its Map Run's dispatch, which write the run's
+ * counters and job statuses in opposite orders, no longer deadlock (one deadlock per dispatch made Distributed Maps
+ * 10-20x slower there).
  */
 import { CreateActivityCommand, CreateStateMachineCommand, RedriveExecutionCommand, SFNClient, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
+import { WorkflowJobEntity, WorkflowMapRunEntity } from '../../entities/workflow';
+import { insertJobRows } from '../../src/services/workflow/job-rows';
+import { childEnded } from '../../src/services/workflow/map-runs';
 import { IdentityFixtures, uniq } from '../fixtures/identity';
 import { startTestApp, TestApp } from '../helpers/app';
+import { testDialect } from '../helpers/db';
 import { waitForExecution } from '../helpers/workflow-jobs';
 
 const ROLE = 'arn:aws:iam::000000000000:role/workflow-runner';
@@ -74,4 +81,93 @@ describe('open jobs: kept counts under concurrency', () => {
     await Promise.all(holds.slice(6).map((executionArn) => sfn.send(new StopExecutionCommand({ executionArn }))));
     expect(await counts()).toEqual({ running: 0, kept: 0 });
   }, 60_000);
+});
+
+const onPostgres = testDialect() === 'postgres' ? describe : describe.skip;
+
+onPostgres('open jobs: counted at commit (PostgreSQL)', () => {
+  let t: TestApp;
+  let sfn: SFNClient;
+
+  beforeAll(async () => {
+    // No runner: the jobs below stay as this test writes them.
+    t = await startTestApp({ env: { WORKFLOW_RUNNER: 'off' } });
+    const fx = new IdentityFixtures(t.db.dataSource);
+    const user = await fx.user(uniq('commit'));
+    const k = await fx.services.identity.createAccessKey(t.db.dataSource.manager, { user: user.login });
+    sfn = new SFNClient({ region: 'us-east-1', endpoint: `${t.url}/workflow`, credentials: { accessKeyId: k.accessKeyId, secretAccessKey: k.secretAccessKey }, disableHostPrefix: true, maxAttempts: 1 });
+  });
+  afterAll(async () => {
+    sfn?.destroy();
+    await t?.close();
+  });
+
+  it("a child's end and its Map Run's dispatch at once: both commit (no deadlock) and the counts stay exact", async () => {
+    const ds = t.db.dataSource;
+    const stateMachineArn = (await sfn.send(new CreateStateMachineCommand({ name: uniq('commit'), roleArn: ROLE, definition: JSON.stringify({ StartAt: 'P', States: { P: { Type: 'Pass', End: true } } }) }))).stateMachineArn!;
+    const [parentArn, childArn] = await Promise.all([0, 1].map(async () => (await sfn.send(new StartExecutionCommand({ stateMachineArn }))).executionArn!));
+    const jobs = ds.getRepository(WorkflowJobEntity);
+    const parent = await jobs.findOneByOrFail({ arn: parentArn });
+    await ds.getRepository(WorkflowMapRunEntity).insert({
+      arn: `${stateMachineArn.replace(':stateMachine:', ':mapRun:')}/Map:${uniq('run')}`,
+      jobId: parent.id,
+      key: 'k',
+      executionType: 'STANDARD',
+      definitionText: parent.definitionText,
+      startDate: new Date(),
+      stopDate: null,
+      maxConcurrency: 0,
+      toleratedFailureCount: null,
+      toleratedFailurePercentage: null,
+      itemTotal: 17,
+      childTotal: 17,
+      started: 1,
+      running: 1,
+      itemsStarted: 1,
+      itemsRunning: 1,
+    });
+    const run = await ds.getRepository(WorkflowMapRunEntity).findOneByOrFail({ jobId: parent.id });
+    await jobs.update({ arn: childArn }, { mapRunId: run.id, itemIndex: 0, itemCount: 1 });
+    const child = await jobs.findOneByOrFail({ arn: childArn });
+    expect(await counts()).toEqual({ running: 2, kept: 2 });
+
+    const ending = ds.createQueryRunner();
+    const dispatching = ds.createQueryRunner();
+    try {
+      await ending.startTransaction();
+      await dispatching.startTransaction();
+      // The child ends (its status first, as the runner writes a job's end) ...
+      await ending.query("UPDATE workflow_jobs SET status = 'SUCCEEDED', stop_date = now(), version = version + 1 WHERE id = $1", [child.id]);
+      // ... while the parent dispatches: the run's counters first (as dispatch does), then 16 running children (every
+      // counter row: ids are consecutive).
+      await dispatching.query('UPDATE workflow_map_runs SET started = started + 16, running = running + 16, version = version + 1 WHERE id = $1', [run.id]);
+      // The child's end goes on to the run's counters and the parent's wake-up: it waits for the dispatch.
+      const ended = childEnded(ending.manager, child, 'SUCCEEDED');
+      ended.catch(() => undefined); // awaited below, after the dispatch commits
+      const now = new Date();
+      const kids = Array.from({ length: 16 }, (_, i) =>
+        jobs.create({ ...child, id: undefined, arn: `${childArn}-${i}`, name: `${child.name}-${i}`, status: 'RUNNING', startDate: now, stopDate: null, version: 1, itemIndex: i + 1 }),
+      );
+      // Counted at the statement, this insert waited for the counter row the child's end holds: a deadlock.
+      const ids = await insertJobRows(dispatching.manager, kids);
+      expect(ids).toHaveLength(16);
+      await dispatching.commitTransaction();
+      expect(await ended).toBe(parent.id);
+      await ending.commitTransaction();
+    } finally {
+      if (ending.isTransactionActive) await ending.rollbackTransaction();
+      if (dispatching.isTransactionActive) await dispatching.rollbackTransaction();
+      await ending.release();
+      await dispatching.release();
+    }
+    expect(await counts()).toEqual({ running: 17, kept: 17 });
+    const after = await ds.getRepository(WorkflowMapRunEntity).findOneByOrFail({ id: run.id });
+    expect({ started: after.started, running: after.running, succeeded: after.succeeded }).toEqual({ started: 17, running: 16, succeeded: 1 });
+  }, 60_000);
+
+  const counts = async () => {
+    const [running] = (await t.db.dataSource.query("SELECT COUNT(*) AS n FROM workflow_jobs WHERE status = 'RUNNING'")) as Array<{ n: number | string }>;
+    const [kept] = (await t.db.dataSource.query('SELECT SUM(jobs) AS n FROM workflow_open_jobs')) as Array<{ n: number | string | null }>;
+    return { running: Number(running.n), kept: Number(kept.n ?? 0) };
+  };
 });

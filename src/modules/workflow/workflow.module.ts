@@ -38,6 +38,7 @@ import { WorkflowOpenJobs1795850267135 as PostgresOpenJobs } from '../../db/migr
 import { WorkflowMapRunRedrive1795853296278 as PostgresMapRunRedrive } from '../../db/migrations/postgres/1795853296278-WorkflowMapRunRedrive';
 import { WorkflowLoggingConfiguration1795859632231 as PostgresLogging } from '../../db/migrations/postgres/1795859632231-WorkflowLoggingConfiguration';
 import { WorkflowExpressRuns1795861978006 as PostgresExpressRuns } from '../../db/migrations/postgres/1795861978006-WorkflowExpressRuns';
+import { WorkflowOpenJobsAtCommit1795873405538 as PostgresOpenJobsAtCommit } from '../../db/migrations/postgres/1795873405538-WorkflowOpenJobsAtCommit';
 import { createWorkflowLoaders } from '../../loaders/workflow';
 import type * as WorkflowMetrics from '../../observability/workflow-metrics';
 import { WORKFLOW_ROUTES } from '../../rest/aws/workflow.routes';
@@ -63,7 +64,7 @@ export const workflowModule = defineModule({
   entities: [WorkflowDefinitionEntity, WorkflowJobEntity, WorkflowJobEventEntity, WorkflowActivityEntity, WorkflowTaskEntity, WorkflowMapRunEntity, WorkflowConnectionEntity, WorkflowDefinitionVersionEntity, WorkflowDefinitionAliasEntity, WorkflowTagEntity, WorkflowOpenJobsEntity, WorkflowExpressRunEntity],
   migrations: {
     sqlite: [SqliteWorkflow, SqliteJobCredential, SqliteActivities, SqliteConnections, SqliteMapRuns, SqliteVersions, SqliteOpenJobs, SqliteMapRunRedrive, SqliteLogging, SqliteExpressRuns],
-    postgres: [PostgresWorkflow, PostgresJobCredential, PostgresActivities, PostgresConnections, PostgresMapRuns, PostgresVersions, PostgresOpenJobs, PostgresMapRunRedrive, PostgresLogging, PostgresExpressRuns],
+    postgres: [PostgresWorkflow, PostgresJobCredential, PostgresActivities, PostgresConnections, PostgresMapRuns, PostgresVersions, PostgresOpenJobs, PostgresMapRunRedrive, PostgresLogging, PostgresExpressRuns, PostgresOpenJobsAtCommit],
   },
   services({ identity, secretScanningPush, secretScanningAlertUpdates, calendarImport }: IdentityServices & SecretScanningServices & CalendarServices) {
     const tokenKeys = new PageTokenKeys(identity);
