@@ -57,24 +57,24 @@ const JSONATA_SCHEMA_ID = 'http://asl-validator.cloud/jsonata.json#';
  * object or an expression and Assign an object, as documented. The cases: asl-schema-check.spec.ts, RELAXED.
  */
 function relaxJsonata(defs: Record<string, unknown>): void {
-  if (!defs.output || !defs.jsonata_template || !defs._jsonata_template_object || !defs.jsonata) throw new Error(`asl-validator's ${JSONATA_SCHEMA_ID} has not the definitions asl-schema-check.ts relaxes`);
+  if (!defs.output || !defs._jsonata_template_object || !defs.jsonata) throw new Error(`asl-validator's ${JSONATA_SCHEMA_ID} has not the definitions asl-schema-check.ts relaxes`);
   // A literal string in a template may be any string, the empty one and multi-line ones too (`not_jsonata` wants
   // `.+`); one that starts as an expression ("{% ") must still be a whole valid one.
   defs._template_string = { oneOf: [{ type: 'string', pattern: '^(?!\\{% )' }, { $ref: '#/definitions/jsonata' }] };
-  // Expressions "can appear in string values within objects and arrays at any nesting depth": arrays hold any
-  // template value, arrays of arrays too (asl-validator: only objects).
-  defs.jsonata_template = {
+  // Expressions "can appear in string values within objects and arrays at any nesting depth": a value inside a
+  // template is any JSON value, arrays of arrays too (asl-validator: an array holds only objects).
+  defs._jsonata_value = {
     oneOf: [
       { $ref: '#/definitions/_jsonata_template_object' },
-      { type: 'array', items: { $ref: '#/definitions/jsonata_template' } },
+      { type: 'array', items: { $ref: '#/definitions/_jsonata_value' } },
       { type: ['boolean', 'number', 'null'] },
       { $ref: '#/definitions/_template_string' },
     ],
   };
-  // An object's members are template values as well (the same shapes as inside arrays).
-  defs._jsonata_template_object = { type: 'object', patternProperties: { '^.+$': { $ref: '#/definitions/jsonata_template' } } };
+  defs._jsonata_template_object = { type: 'object', patternProperties: { '^.+$': { $ref: '#/definitions/_jsonata_value' } } };
   // Output "accepts any JSON value (object, array, string, number, boolean, null)", an expression included.
-  defs.output = { $ref: '#/definitions/jsonata_template' };
+  // (ItemSelector and BatchInput keep asl-validator's jsonata_template at their top level: nothing documents more.)
+  defs.output = { $ref: '#/definitions/_jsonata_value' };
 }
 
 /** The Ajv asl-validator would build for these options, built once. */
