@@ -128,6 +128,8 @@ onPostgres('open jobs: counted at commit (PostgreSQL)', () => {
     });
     const run = await ds.getRepository(WorkflowMapRunEntity).findOneByOrFail({ jobId: parent.id });
     await jobs.update({ arn: childArn }, { mapRunId: run.id, itemIndex: 0, itemCount: 1 });
+    // not due: the child's end makes it due
+    await jobs.update({ id: parent.id }, { wakeAt: null });
     const child = await jobs.findOneByOrFail({ arn: childArn });
     expect(await counts()).toEqual({ running: 2, kept: 2 });
 
@@ -163,6 +165,7 @@ onPostgres('open jobs: counted at commit (PostgreSQL)', () => {
     expect(await counts()).toEqual({ running: 17, kept: 17 });
     const after = await ds.getRepository(WorkflowMapRunEntity).findOneByOrFail({ id: run.id });
     expect({ started: after.started, running: after.running, succeeded: after.succeeded }).toEqual({ started: 17, running: 16, succeeded: 1 });
+    expect((await jobs.findOneByOrFail({ id: parent.id })).wakeAt).toBeInstanceOf(Date);
   }, 60_000);
 
   const counts = async () => {

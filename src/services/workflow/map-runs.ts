@@ -16,7 +16,7 @@ import { WorkflowJobEntity, WorkflowMapRunEntity } from '../../../entities/workf
 import type { AppConfig } from '../../config';
 import type { RequestContext } from '../../context';
 import { queryRows, sqlFor } from '../../db/rows';
-import { writeTransaction } from '../../db/transaction';
+import { isPostgres, writeTransaction } from '../../db/transaction';
 import { NotFoundError, quoteInput, ValidationError } from '../../errors/app-error';
 import { decodeCheckpoint, initialCheckpoint, redrivable, redriveCheckpoint } from './engine';
 import type { Checkpoint, Json, MapRunProgress, MapRuns, MapRunSpec } from './engine';
@@ -61,15 +61,23 @@ export async function childEnded(m: EntityManager, child: Pick<WorkflowJobEntity
   const cols = ENDED_COLUMNS[status];
   if (!cols) return null;
   const n = child.itemCount ?? 1;
-  await exec(
-    m,
-    `UPDATE workflow_map_runs SET running = running - 1, items_running = items_running - ?, ${cols[0]} = ${cols[0]} + 1, ${cols[1]} = ${cols[1]} + ?, version = version + 1 WHERE id = ?`,
-    [n, n, child.mapRunId],
-  );
+  const counters = `UPDATE workflow_map_runs SET running = running - 1, items_running = items_running - ?, ${cols[0]} = ${cols[0]} + 1, ${cols[1]} = ${cols[1]} + ?, version = version + 1 WHERE id = ?`;
+  const now = dbDate(m, new Date());
+  if (isPostgres(m)) {
+    // Every end of the run waits for these two rows (the run's counters, then the parent's): one statement takes
+    // both, so an end holds them for that statement and its commit, not for three round trips.
+    const [row] = await queryRows<{ job_id: number | string }>(
+      m,
+      `WITH r AS (${counters} RETURNING job_id), w AS (UPDATE workflow_jobs SET wake_at = ? WHERE id = (SELECT job_id FROM r) AND status = 'RUNNING') SELECT job_id FROM r`,
+      [n, n, child.mapRunId, now],
+    );
+    return row ? Number(row.job_id) : null;
+  }
+  await exec(m, counters, [n, n, child.mapRunId]);
   const [row] = await queryRows<{ job_id: number | string }>(m, 'SELECT job_id FROM workflow_map_runs WHERE id = ?', [child.mapRunId]);
   if (!row) return null;
   const parent = Number(row.job_id);
-  await exec(m, "UPDATE workflow_jobs SET wake_at = ? WHERE id = ? AND status = 'RUNNING'", [dbDate(m, new Date()), parent]);
+  await exec(m, "UPDATE workflow_jobs SET wake_at = ? WHERE id = ? AND status = 'RUNNING'", [now, parent]);
   return parent;
 }
 
