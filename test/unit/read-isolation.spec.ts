@@ -48,7 +48,10 @@ describe('hot reads and open write transactions', () => {
     } else {
       // Another pooled connection, READ COMMITTED: answered while the transaction is still open (however long a
       // loaded machine takes to answer), without the uncommitted row.
-      await Promise.race([read, sleep(10_000)]);
+      // The bound's timer is cleared once the read answers: left running, it held jest's worker 10 s past its last file.
+      let bound: NodeJS.Timeout | undefined;
+      await Promise.race([read, new Promise((r) => (bound = setTimeout(r, 10_000)))]);
+      clearTimeout(bound);
       expect(seen).toEqual([]);
     }
     release();
