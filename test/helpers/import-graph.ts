@@ -31,6 +31,12 @@ function resolveRelative(root: string, from: string, spec: string): string | und
   return undefined;
 }
 
+/** The compiler options of `root`'s tsconfig.json (the build's view of imports: type-only ones are dropped). */
+export function tsconfigOptions(root: string): ts.CompilerOptions {
+  const file = ts.readConfigFile(path.join(root, 'tsconfig.json'), ts.sys.readFile);
+  return ts.parseJsonConfigFileContent(file.config, ts.sys, root).options;
+}
+
 /** The runtime imports among the files under `dirs` (and the files they reach through relative paths). */
 export function importGraph(root: string, dirs: string[], compilerOptions: ts.CompilerOptions): ImportGraph {
   return importGraphFrom(root, dirs.flatMap((d) => sourceFiles(root, d)), compilerOptions);

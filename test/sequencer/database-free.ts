@@ -6,21 +6,15 @@
  */
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import * as ts from 'typescript';
-import { importGraphFrom } from '../helpers/import-graph';
+import { importGraphFrom, tsconfigOptions } from '../helpers/import-graph';
 
 const DATABASE_PACKAGES = /^(?:typeorm|pg|pg-[\w-]+|better-sqlite3)(?:\/|$)/;
 const PROCESS_OR_THREAD_PACKAGES = /^(?:node:)?(?:child_process|worker_threads|cluster)$|^piscina$/;
 const READS_DATABASE_URL = /\bDATABASE_URL\b/;
 
-function compilerOptions(root: string): ts.CompilerOptions {
-  const file = ts.readConfigFile(path.join(root, 'tsconfig.json'), ts.sys.readFile);
-  return ts.parseJsonConfigFileContent(file.config, ts.sys, root).options;
-}
-
 /** For each test file (relative to root): why it may touch a database (the first file and reason found), or null. */
 export function databaseReach(root: string, testFiles: string[]): Map<string, string | null> {
-  const graph = importGraphFrom(root, testFiles, compilerOptions(root));
+  const graph = importGraphFrom(root, testFiles, tsconfigOptions(root));
   const own = new Map<string, string | null>();
   for (const [file, pkgs] of graph.packages) {
     const pkg = pkgs.find((p) => DATABASE_PACKAGES.test(p) || PROCESS_OR_THREAD_PACKAGES.test(p));

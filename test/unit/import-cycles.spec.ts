@@ -5,18 +5,12 @@
  * file as TypeScript compiles it.
  */
 import * as path from 'node:path';
-import * as ts from 'typescript';
-import { importCycles, importGraph } from '../helpers/import-graph';
+import { importCycles, importGraph, tsconfigOptions } from '../helpers/import-graph';
 
 const ROOT = path.resolve(__dirname, '..', '..');
 
-function compilerOptions(): ts.CompilerOptions {
-  const file = ts.readConfigFile(path.join(ROOT, 'tsconfig.json'), ts.sys.readFile);
-  return ts.parseJsonConfigFileContent(file.config, ts.sys, ROOT).options;
-}
-
 describe('runtime imports', () => {
-  const graph = importGraph(ROOT, ['src', 'resolvers', 'entities'], compilerOptions());
+  const graph = importGraph(ROOT, ['src', 'resolvers', 'entities'], tsconfigOptions(ROOT));
 
   it('reads the sources (the graph is not empty, and sees the module list and the server)', () => {
     expect(graph.edges.get('src/server.ts')).toEqual(expect.arrayContaining(['src/modules/index.ts', 'src/context.ts']));
