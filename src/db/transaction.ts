@@ -53,7 +53,31 @@ class Mutex {
   }
 }
 
-const active = new AsyncLocalStorage<Map<DataSource, EntityManager>>();
+/**
+ * The write transactions the current call chain is in, per DataSource. An AsyncLocalStorage enabled once makes Node 20
+ * run promise hooks for every promise of the process from then on (every request pays, writing or not), so it is
+ * enabled only while a write transaction runs: one instance per busy period, disabled when the last transaction ends.
+ * A fresh instance per period, so a stray continuation of an ended transaction never finds that transaction again.
+ */
+let active: AsyncLocalStorage<Map<DataSource, EntityManager>> | undefined;
+let transactionsRunning = 0;
+
+function currentTransactions(): Map<DataSource, EntityManager> | undefined {
+  return active?.getStore();
+}
+
+async function inTransactionScope<R>(map: Map<DataSource, EntityManager>, run: () => Promise<R>): Promise<R> {
+  const storage = (active ??= new AsyncLocalStorage());
+  transactionsRunning++;
+  try {
+    return await storage.run(map, run);
+  } finally {
+    if (--transactionsRunning === 0) {
+      storage.disable();
+      active = undefined;
+    }
+  }
+}
 const sqliteLocks = new WeakMap<DataSource, Mutex>();
 const guarded = new WeakSet<object>();
 
@@ -72,7 +96,7 @@ function sqliteLock(ds: DataSource): Mutex {
     guarded.add(qr);
     const query = qr.query.bind(qr) as (...args: unknown[]) => Promise<unknown>;
     const mutex = lock;
-    (qr as { query: unknown }).query = (...args: unknown[]) => (active.getStore()?.has(ds) ? query(...args) : mutex.run(() => query(...args)));
+    (qr as { query: unknown }).query = (...args: unknown[]) => (currentTransactions()?.has(ds) ? query(...args) : mutex.run(() => query(...args)));
   }
   return lock;
 }
@@ -86,7 +110,7 @@ function sqliteLock(ds: DataSource): Mutex {
  */
 export function sqliteReadTurn<T>(ds: DataSource, read: () => T): T | Promise<T> {
   const lock = sqliteLock(ds);
-  if (lock.idle || active.getStore()?.has(ds)) return read();
+  if (lock.idle || currentTransactions()?.has(ds)) return read();
   return lock.run(async () => read());
 }
 
@@ -178,9 +202,9 @@ async function runPostgres<T>(ds: DataSource, fn: (m: EntityManager) => Promise<
 
 async function runOnce<T>(ds: DataSource, fn: (m: EntityManager) => Promise<T>): Promise<T> {
   const within = <R>(m: EntityManager, run: () => Promise<R>) => {
-    const map = new Map(active.getStore() ?? []);
+    const map = new Map(currentTransactions() ?? []);
     map.set(ds, m);
-    return active.run(map, run);
+    return inTransactionScope(map, run);
   };
   if (isSqlite(ds)) {
     const lock = sqliteLock(ds);
@@ -197,7 +221,7 @@ export async function writeTransaction<T>(db: EntityManager | DataSource, fn: (m
   const manager = managerOf(db);
   if (manager.queryRunner?.isTransactionActive) return fn(manager);
   const ds = manager.connection;
-  const outer = active.getStore()?.get(ds);
+  const outer = currentTransactions()?.get(ds);
   if (outer) return fn(outer);
   let raced = false;
   for (let attempt = 1; ; attempt++) {

@@ -3,6 +3,9 @@
  * lock/statement waits in one round trip; SQLite: BEGIN IMMEDIATE), what it writes is committed with it or rolled
  * back with it, and a failed transaction leaves its pooled connection clean for the next one.
  */
+import { execFile } from 'node:child_process';
+import * as path from 'node:path';
+import { promisify } from 'node:util';
 import { queryRows, sqlFor } from '../../src/db/rows';
 import { BEGIN_BOUNDED, writeTransaction } from '../../src/db/transaction';
 import { openTestDatabase, TestDatabase, testDialect } from '../helpers/db';
@@ -73,5 +76,58 @@ describe('writeTransaction', () => {
     expect(statements.filter((s) => s.sql === BEGIN_BOUNDED)).toHaveLength(1);
     expect(statements.filter((s) => s.sql === 'COMMIT')).toHaveLength(1);
     expect((await stored('outer')) + (await stored('inner'))).toBe(2);
+  });
+
+  it('a transaction reached through the DataSource joins the one its call chain is in, also after an overlapping one ended', async () => {
+    let openA!: () => void;
+    const gateA = new Promise<void>((r) => (openA = r));
+    let bStarted!: () => void;
+    const bIn = new Promise<void>((r) => (bStarted = r));
+    const a = writeTransaction(db.dataSource, async (m) => {
+      await insert('overlap-a')(m);
+      await gateA;
+    });
+    const b = writeTransaction(db.dataSource, async (m) => {
+      bStarted();
+      await insert('overlap-b')(m);
+      // On PostgreSQL `a` ends while `b` is open; on SQLite `b` starts once `a` has ended (one writer).
+      await a;
+      await writeTransaction(db.dataSource, insert('overlap-b-nested'));
+      throw new Error('roll b back');
+    });
+    if (postgres) await bIn;
+    openA();
+    await expect(b).rejects.toThrow('roll b back');
+    // The nested call wrote in b's transaction: rolled back with it (a transaction of its own would have kept it).
+    expect([await stored('overlap-a'), await stored('overlap-b'), await stored('overlap-b-nested')]).toEqual([1, 0, 0]);
+  });
+
+  it('once no write transaction runs, the process runs no promise hooks (what it reads does not pay for the scope)', async () => {
+    // Node's async hooks are per process and jest's workers are shared: a fresh process, on the built code.
+    const dist = path.join(__dirname, '..', '..', 'dist');
+    const script = `
+      require('reflect-metadata');
+      const { executionAsyncResource } = require('node:async_hooks');
+      const { openDatabase } = require(${JSON.stringify(path.join(dist, 'ormconfig.js'))});
+      const { writeTransaction } = require(${JSON.stringify(path.join(dist, 'src', 'db', 'transaction.js'))});
+      // With promise hooks on, a continuation runs in its promise's async resource.
+      const hooksOn = async () => { await null; return executionAsyncResource() instanceof Promise; };
+      setImmediate(async () => {
+        const ds = await openDatabase({ database: JSON.parse(process.env.TEST_DATABASE) });
+        const seen = { before: await hooksOn() };
+        await writeTransaction(ds, async (m) => { seen.inside = await hooksOn(); await m.query('SELECT 1'); });
+        seen.after = await hooksOn();
+        await Promise.all([1, 2].map(() => writeTransaction(ds, async (m) => { await m.query('SELECT 1'); })));
+        seen.afterTwo = await hooksOn();
+        await ds.destroy();
+        console.log(JSON.stringify(seen));
+      });
+    `;
+    const { stdout } = await promisify(execFile)(process.execPath, ['-e', script], {
+      cwd: path.join(__dirname, '..', '..'),
+      env: { PATH: process.env.PATH ?? '', TEST_DATABASE: JSON.stringify(db.database) },
+      encoding: 'utf8',
+    });
+    expect(JSON.parse(stdout.trim())).toEqual({ before: false, inside: true, after: false, afterTwo: false });
   });
 });
