@@ -83,17 +83,18 @@ async function viewerOfToken(db: DataSource, token: string): Promise<Viewer | nu
   const t = entityColumns(db, AccessTokenEntity, 't', 't_');
   const u = entityColumns(db, AccountEntity, 'u', 'u_');
   const sqlite = db.options.type !== 'postgres';
+  // On PostgreSQL both rows come as one JSON text value each: pg would otherwise look up and run a parser per column.
   const [found] = await queryRows(
     db.manager,
     sqlite
       ? `SELECT ${t.select}, (SELECT ${u.jsonRow} FROM accounts u WHERE u.id = t.user_id AND u.type = 'User') AS u_row` +
           ` FROM access_tokens t WHERE t.token_hash = ? AND t.revoked_at IS NULL`
-      : `SELECT ${t.select}, ${u.select} FROM access_tokens t JOIN accounts u ON u.id = t.user_id AND u.type = 'User'` +
+      : `SELECT ${t.jsonRow} AS t_row, ${u.jsonRow} AS u_row FROM access_tokens t JOIN accounts u ON u.id = t.user_id AND u.type = 'User'` +
           ` WHERE t.token_hash = ? AND t.revoked_at IS NULL`,
     [hashToken(token)],
   );
-  const row = found ? t.hydrate(found) : null;
-  const user = found ? (sqlite ? u.hydrateJsonArray(found.u_row) : u.hydrate(found)) : null;
+  const row = found ? (sqlite ? t.hydrate(found) : t.hydrateJsonArray(found.t_row)) : null;
+  const user = found ? u.hydrateJsonArray(found.u_row) : null;
   if (!row || !user) return null;
   const credential = credentialOfToken(row);
   return credential ? { kind: 'user', user, credential } : null;
