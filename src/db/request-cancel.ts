@@ -118,14 +118,32 @@ function wrap(client: PgClientLike & { [WRAPPED]?: true }): void {
       }
       return Promise.reject(abandonedError());
     }
-    const result = original.apply(this, args);
-    if (!result || typeof (result as Promise<unknown>).then !== 'function') return result;
     const entry: Running = { client: this };
-    scope.running.add(entry);
     const settle = async () => {
       scope.running.delete(entry);
       if (entry.cancelled) await entry.cancelled;
     };
+    // Callback style (pg-pool's own `pool.query`, which the named reads use): the callback, which hands the
+    // connection back to the pool, runs once the statement settled and any cancel of it was received.
+    const at = args.findIndex((a) => typeof a === 'function');
+    if (at >= 0) {
+      const callback = args[at] as (...results: unknown[]) => void;
+      args[at] = (...results: unknown[]) => {
+        scope.running.delete(entry);
+        if (!entry.cancelled) return callback(...results);
+        void entry.cancelled.then(() => callback(...results));
+      };
+      scope.running.add(entry);
+      try {
+        return original.apply(this, args);
+      } catch (e) {
+        scope.running.delete(entry);
+        throw e;
+      }
+    }
+    const result = original.apply(this, args);
+    if (!result || typeof (result as Promise<unknown>).then !== 'function') return result;
+    scope.running.add(entry);
     return (result as Promise<unknown>).then(
       async (v) => {
         await settle();

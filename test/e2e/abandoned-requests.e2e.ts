@@ -6,6 +6,7 @@
  * SQLite runs statements synchronously (nothing to cancel): PostgreSQL only.
  */
 import { loadConfig } from '../../src/config';
+import { queryRows } from '../../src/db/rows';
 import { createLogger } from '../../src/observability/logger';
 import { App, createApp } from '../../src/server';
 import { openTestDatabase, TestDatabase, testDialect } from '../helpers/db';
@@ -33,6 +34,12 @@ onPostgres('abandoned requests (PostgreSQL)', () => {
     app.fastify.get('/test/slow', async () => {
       await app.dataSource.query('SELECT pg_sleep(30)');
       finished.push('slow');
+      return { done: true };
+    });
+    // The hot reads' way: a named statement through pg-pool's own query (callback style underneath).
+    app.fastify.get('/test/slow-read', async () => {
+      await queryRows(app.dataSource.manager, 'SELECT pg_sleep(30)', []);
+      finished.push('read');
       return { done: true };
     });
     app.fastify.get('/test/slow-transaction', async () => {
@@ -64,7 +71,7 @@ onPostgres('abandoned requests (PostgreSQL)', () => {
   it('50 slow requests closed early: their statements are cancelled and the pool is free again', async () => {
     const controllers = Array.from({ length: 50 }, () => new AbortController());
     const requests = controllers.map((c, i) =>
-      fetch(`${url}/test/${i % 2 ? 'slow-transaction' : 'slow'}`, { signal: c.signal }).then(
+      fetch(`${url}/test/${['slow', 'slow-transaction', 'slow-read'][i % 3]}`, { signal: c.signal }).then(
         () => 'answered',
         () => 'aborted',
       ),
