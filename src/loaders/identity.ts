@@ -38,22 +38,22 @@ export function createIdentityLoaders(db: EntityManager, viewerId?: number) {
   const accountByLogin = new DataLoader<string, AccountEntity | null>(
     async (logins) => {
       const a = entityColumns(db, AccountEntity, 'a', 'a_');
-      // SQLite: the account as one json_array value and the role from a scalar subquery: better-sqlite3 is several
-      // times slower on the LEFT JOIN form with its 11 result columns (same rows).
+      // The account as one JSON value (pg otherwise runs a parser per column); on SQLite the role from a scalar
+      // subquery: better-sqlite3 is several times slower on the LEFT JOIN form with its 11 result columns (same rows).
       const sqlite = db.connection.options.type !== 'postgres';
       const rows = await queryRows(
         db,
         sqlite
           ? `SELECT ${a.jsonRow} AS a_row, (SELECT m."role" FROM "memberships" m WHERE m."organization_id" = a."id" AND m."user_id" = ?) AS viewer_role` +
               ` FROM "accounts" a WHERE a."login_lower" IN (${logins.map(() => '?').join(', ')})`
-          : `SELECT ${a.select}, m."role" AS viewer_role FROM "accounts" a` +
+          : `SELECT ${a.jsonRow} AS a_row, m."role" AS viewer_role FROM "accounts" a` +
               ` LEFT JOIN "memberships" m ON m."organization_id" = a."id" AND m."user_id" = ?` +
               ` WHERE a."login_lower" IN (${logins.map(() => '?').join(', ')})`,
         [viewerId ?? null, ...logins],
       );
       const map = new Map<string, AccountEntity>();
       for (const row of rows) {
-        const account = (sqlite ? a.hydrateJsonArray(row.a_row) : a.hydrate(row))!;
+        const account = a.hydrateJsonArray(row.a_row)!;
         map.set(account.loginLower, account);
         accountById.prime(account.id, account);
         if (viewerId !== undefined) orgRole.prime(`${account.id}:${viewerId}`, (row.viewer_role as OrgRole | null) ?? null);
