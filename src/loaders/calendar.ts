@@ -115,8 +115,8 @@ export function readEventLinks(db: EntityManager, value: string | null | undefin
 }
 
 /** Every link of a page of events in ONE statement (`eventLinksSql`); primes the by-id loaders. */
-function linksLoader(db: EntityManager, byId: LinkedById): DataLoader<number, EventLinks> {
-  return new DataLoader<number, EventLinks>(
+function linksLoader(db: EntityManager, byId: LinkedById): PeekableLoader<number, EventLinks> {
+  return new PeekableLoader<number, EventLinks>(
     async (eventIds) => {
       const [one] = await queryRows<{ links: string | null }>(db, eventLinksSql(db, marks(eventIds.length)), [...eventIds, ...eventIds, ...eventIds]);
       return readEventLinks(db, one?.links, eventIds, byId);

@@ -37,6 +37,17 @@ export class PeekableLoader<K, V> extends DataLoader<K, V> {
     return this.known.get(key);
   }
 
+  /** The values `loadMany(keys)` would resolve to, when every one is already known; undefined otherwise. */
+  peekMany(keys: readonly K[]): V[] | undefined {
+    const values = new Array<V>(keys.length);
+    for (let i = 0; i < keys.length; i++) {
+      const v = this.known.get(keys[i]);
+      if (v === undefined && !this.known.has(keys[i])) return undefined;
+      values[i] = v as V;
+    }
+    return values;
+  }
+
   /**
    * `f` of the value `load(key)` resolves to: synchronously when the value is already known (no promise per
    * field on primed list pages), else once it is loaded.

@@ -212,18 +212,21 @@ export class CalendarEventService {
   /** Venues, organizers, categories and tags of each event, in the request's language; only what the viewer may see. */
   async relations(ctx: RequestContext, events: readonly CalendarEventEntity[]): Promise<EventRelations[]> {
     const ids = events.map((e) => e.id);
-    const [venueIds, organizerIds, termIds] = await Promise.all([
-      loadAll(ctx.loaders.calendarVenueIdsByEvent, ids),
-      loadAll(ctx.loaders.calendarOrganizerIdsByEvent, ids),
-      loadAll(ctx.loaders.calendarTermIdsByEvent, ids),
-    ]);
+    const l = ctx.loaders;
+    // A page read with its links (primeEventLinks) has every link and linked row in its loaders already: they are
+    // taken as they are, without a promise per key.
+    const links = l.calendarLinksByEvent.peekMany(ids);
+    const [venueIds, organizerIds, termIds] = links
+      ? [links.map((x) => x.venues), links.map((x) => x.organizers), links.map((x) => x.terms)]
+      : await Promise.all([loadAll(l.calendarVenueIdsByEvent, ids), loadAll(l.calendarOrganizerIdsByEvent, ids), loadAll(l.calendarTermIdsByEvent, ids)]);
     const language = contentLanguage(ctx);
     const uniq = (lists: number[][]) => [...new Set(lists.flat())];
-    const [venues, organizers, terms] = await Promise.all([
-      loadAll(ctx.loaders.calendarVenueById, uniq(venueIds)),
-      loadAll(ctx.loaders.calendarOrganizerById, uniq(organizerIds)),
-      loadAll(ctx.loaders.calendarTermById, uniq(termIds)),
-    ]);
+    const [vIds, oIds, tIds] = [uniq(venueIds), uniq(organizerIds), uniq(termIds)];
+    const [kv, ko, kt] = [l.calendarVenueById.peekMany(vIds), l.calendarOrganizerById.peekMany(oIds), l.calendarTermById.peekMany(tIds)];
+    const [venues, organizers, terms] =
+      kv && ko && kt
+        ? [kv, ko, kt]
+        : await Promise.all([loadAll(l.calendarVenueById, vIds), loadAll(l.calendarOrganizerById, oIds), loadAll(l.calendarTermById, tIds)]);
     const visibleVenues = venues.filter((v): v is CalendarVenueEntity => v !== null && postVisible(ctx.viewer, v));
     const visibleOrganizers = organizers.filter((o): o is CalendarOrganizerEntity => o !== null && postVisible(ctx.viewer, o));
     const [tv, to, tt] = await Promise.all([
