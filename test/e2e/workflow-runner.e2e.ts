@@ -4,11 +4,15 @@
  * (an import appears in /calendar/events/v1/events, a bulk update obeys PATCH's rules, a scan appears in scan history).
  */
 import { CreateStateMachineCommand, DescribeExecutionCommand, GetExecutionHistoryCommand, SFNClient, StartExecutionCommand, StopExecutionCommand } from '@aws-sdk/client-sfn';
+import { EventEmitter } from 'node:events';
+import type { ServerResponse } from 'node:http';
 import { AccessTokenEntity } from '../../entities/identity';
 import { SecretScanningAlertEntity, SecretScanningScanEntity } from '../../entities/secret-scanning';
 import { WorkflowJobEntity } from '../../entities/workflow';
 import type { AccountEntity, RepositoryEntity } from '../../entities/identity';
 import { hashToken } from '../../src/auth/tokens';
+import { contextFor } from '../../src/context';
+import { inRequestScope } from '../../src/db/request-cancel';
 import { IdentityFixtures, uniq } from '../fixtures/identity';
 import { startTestApp, TestApp } from '../helpers/app';
 import { waitForExecution } from '../helpers/workflow-jobs';
@@ -100,6 +104,20 @@ describe('workflow runner (embedded)', () => {
     ]);
     expect(h.map((e) => e.id)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
     expect(h[1].stateEnteredEventDetails).toMatchObject({ name: 'A', input: '{"start":true}' });
+  });
+
+  it('a job is not part of the request that started it: the client closing that request early does not stop the job', async () => {
+    // A request scope (request-cancel.ts) whose client goes away before the answer: on PostgreSQL its statements are
+    // cancelled and later ones refused. The job started in it waits 1 s (a timer of the runner), so its later steps
+    // run after the request was abandoned; they must run as the runner's own work, not as the request's.
+    const stateMachineArn = await define({ StartAt: 'W', States: { W: { Type: 'Wait', Seconds: 1, Next: 'P' }, P: { Type: 'Pass', Result: 'done', End: true } } });
+    const ctx = contextFor(t.app.deps, 'abandoned-start', { kind: 'user', user, credential: { type: 'internal' } });
+    const res = Object.assign(new EventEmitter(), { writableFinished: false }) as unknown as ServerResponse;
+    const { job } = await inRequestScope(res, () => t.app.deps.services.workflowJobs.start(ctx, { stateMachineArn, input: '{}' }));
+    res.emit('close');
+    const d = await settle(job.arn, 15_000);
+    expect([d.status, d.output]).toEqual(['SUCCEEDED', '"done"']);
+    expect((await history(job.arn)).map((e) => e.type)).toEqual(['ExecutionStarted', 'WaitStateEntered', 'WaitStateExited', 'PassStateEntered', 'PassStateExited', 'ExecutionSucceeded']);
   });
 
   it('a job started in GraphQL runs to its end; GraphQL shows its status, output and history', async () => {

@@ -16,6 +16,7 @@
  * - Fair share: a job gives its slot up after TRANSITIONS_PER_TURN transitions when others wait (a Pass loop runs
  *   until the 25,000-event history quota ends it, taking turns with the rest).
  */
+import { AsyncResource } from 'node:async_hooks';
 import { setMaxListeners } from 'node:events';
 import { randomUUID } from 'node:crypto';
 import type { WorkflowJobEntity } from '../../../../entities/workflow';
@@ -94,6 +95,12 @@ export class WorkflowRunner {
   private readonly later: RunnerOptions['later'];
   private readonly store: RunnerStore;
   private readonly tasks: TaskStore;
+  /**
+   * The async context jobs run in: the runner's own (made with it), never that of the request or transaction that
+   * kicked the job. A job is not part of its StartExecution request: a client that closes that request must not
+   * cancel the job's statements (request-cancel.ts), and they need not be tracked for it.
+   */
+  private readonly detached = new AsyncResource('WorkflowRunner');
 
   constructor(
     private readonly deps: AppDeps,
@@ -119,7 +126,7 @@ export class WorkflowRunner {
     if (this.stopped) return;
     const current = this.active.get(jobId);
     if (current) return current;
-    const run = this.runJob(jobId).finally(() => this.active.delete(jobId));
+    const run = this.detached.runInAsyncScope(() => this.runJob(jobId)).finally(() => this.active.delete(jobId));
     this.active.set(jobId, run);
     return run;
   }
@@ -151,7 +158,8 @@ export class WorkflowRunner {
       this.hold(waited.leased, -1);
       if (!leased && performance.now() - waited.at < this.leaseMs / 2) leased = waited.leased;
     }
-    const run = this.runJob(jobId, leased)
+    const run = this.detached
+      .runInAsyncScope(() => this.runJob(jobId, leased))
       .catch((err) => this.deps.log.error({ err, jobId }, 'workflow runner: job step failed unexpectedly'))
       .finally(() => {
         this.active.delete(jobId);
