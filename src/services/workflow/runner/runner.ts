@@ -281,95 +281,109 @@ export class WorkflowRunner {
     const mapRuns = new JobMapRuns(this.deps.dataSource, this.deps.config, job, hooks);
     let transitions = 0;
     let lastYield = performance.now();
-    for (;;) {
-      if (this.stopped) return this.release(job);
-      // Fair share: after a turn of transitions the job goes to the back of the line (a runaway loop keeps one
-      // slot busy for at most a turn while others wait). Its wake time is now, so a poll also finds it.
-      if (transitions >= TRANSITIONS_PER_TURN && (this.queued.size > 0 || this.later)) {
-        await this.release(job);
-        if (this.later) {
-          await Promise.resolve(this.later(jobId, 0, true)).catch((err) => this.deps.log.error({ err, jobId }, 'workflow runner: requeueing a job failed (the poll will find it)'));
-        } else if (!this.queued.has(jobId)) this.queued.set(jobId, undefined);
-        return;
-      }
-      transitions++;
-      // better-sqlite3 answers synchronously: a job that never waits would otherwise hold the event loop (no HTTP
-      // request, no other job) until it ends. Let I/O in at least every YIELD_MS.
-      if (performance.now() - lastYield > YIELD_MS) {
-        await new Promise<void>((r) => setImmediate(r));
-        lastYield = performance.now();
-      }
-      const step = new AbortController();
-      // One listener per task of this step's Parallel and Map branches: as many as run at once, not a leak.
-      setMaxListeners(0, step.signal);
-      this.steps.set(jobId, step);
-      const onStop = () => step.abort(new Error('the runner is stopping'));
-      this.stopAll.signal.addEventListener('abort', onStop, { once: true });
-      // Renew the lease while a long task runs; losing it (stopped, taken over) aborts the step.
-      const renew = setInterval(() => {
-        this.renew(job!).then(
-          (ok) => {
-            if (!ok) step.abort(new Error('the job was stopped or taken over'));
-          },
-          // A database hiccup: keep going (the next renewal tries again; the lease outlives two misses).
-          (err) => this.deps.log.warn({ err, jobId }, 'workflow runner: renewing a lease failed'),
-        );
-      }, Math.max(1000, Math.floor(this.leaseMs / 3)));
-      renew.unref();
-      let adv;
-      try {
-        scheduled = false;
-        adv = await advance(definition, checkpoint, {
-          now: () => new Date(),
-          runTask,
-          signal: step.signal,
-          maxHistoryBytes: this.deps.config.workflowJobHistoryBytes,
-          pause: yieldToEventLoop,
-          external,
-          mapRuns,
-        });
-      } finally {
-        this.steps.delete(jobId);
-        clearInterval(renew);
-        this.stopAll.signal.removeEventListener('abort', onStop);
-      }
-      if (step.signal.aborted) return; // stopped, taken over or shutting down: the step is not progress
-      let written: JobRow | null;
-      const waits = adv.status === 'RUNNING' ? externalWaits(adv.checkpoint) : [];
-      const tidy = scheduled || waits.length > 0 || externalWaits(checkpoint).length > 0;
-      try {
-        written = await this.persist(job, adv.checkpoint, adv.events, adv, tidy ? waits.map((w) => w.key) : undefined);
-      } catch (e) {
-        if (!isDeterministic(e)) throw e;
-        return void (await this.failJob(job, e));
-      }
-      if (!written) return;
-      job = written;
-      checkpoint = adv.checkpoint;
-      if (adv.status !== 'RUNNING') return;
-      if (adv.wakeAt !== null) {
-        const delay = Date.parse(adv.wakeAt) - Date.now();
-        // A worker's answer (or start) that came while this step ran woke the job before the step's own wake
-        // time was written over it: look once more before letting go (the due-jobs poll would find it later).
-        if (delay > 0 && waits.length > 0 && (await this.tasks.news(jobId, waits).catch(() => false))) continue;
-        // A child of its Map Run ended while the step ran (its wake-up was written before this step's wake time).
-        if (delay > 0 && (await mapRuns.news().catch(() => false))) continue;
-        if (delay > 0) {
-          // Durable: released with wake_at; a timer here for waits the poll would see late.
+    // One abort signal for this run of the job (its steps'): aborted, the step running ends and the run with it
+    // (stopped, taken over, the runner stopping). Made once per run, not per step: a Pass step cost little more
+    // than its own controller, listener and timer.
+    const run = new AbortController();
+    // One listener per task of a step's Parallel and Map branches: as many as run at once, not a leak.
+    setMaxListeners(0, run.signal);
+    const onStop = () => run.abort(new Error('the runner is stopping'));
+    this.stopAll.signal.addEventListener('abort', onStop, { once: true });
+    // Renew the lease while a step runs (a long task); losing it (stopped, taken over) aborts the step. Between
+    // steps the version changes with each write: an answer that comes after its step ended is not about the lease.
+    let step = 0;
+    let stepping = false;
+    const renew = setInterval(() => {
+      if (!stepping) return;
+      const of = step;
+      this.renew(job!).then(
+        (ok) => {
+          if (!ok && stepping && of === step) run.abort(new Error('the job was stopped or taken over'));
+        },
+        // A database hiccup: keep going (the next renewal tries again; the lease outlives two misses).
+        (err) => this.deps.log.warn({ err, jobId }, 'workflow runner: renewing a lease failed'),
+      );
+    }, Math.max(1000, Math.floor(this.leaseMs / 3)));
+    renew.unref();
+    try {
+      for (;;) {
+        if (this.stopped) return this.release(job);
+        // Fair share: after a turn of transitions the job goes to the back of the line (a runaway loop keeps one
+        // slot busy for at most a turn while others wait). Its wake time is now, so a poll also finds it.
+        if (transitions >= TRANSITIONS_PER_TURN && (this.queued.size > 0 || this.later)) {
           await this.release(job);
           if (this.later) {
-            await Promise.resolve(this.later(jobId, delay)).catch((err) => this.deps.log.error({ err, jobId }, 'workflow runner: scheduling a wake-up failed (the poll will find the job)'));
-          } else if (delay <= 60_000 && !this.stopped) {
-            const t = setTimeout(() => {
-              this.timers.delete(jobId);
-              this.kick(jobId);
-            }, delay);
-            t.unref();
-            this.timers.set(jobId, t);
-          }
+            await Promise.resolve(this.later(jobId, 0, true)).catch((err) => this.deps.log.error({ err, jobId }, 'workflow runner: requeueing a job failed (the poll will find it)'));
+          } else if (!this.queued.has(jobId)) this.queued.set(jobId, undefined);
           return;
         }
+        transitions++;
+        // better-sqlite3 answers synchronously: a job that never waits would otherwise hold the event loop (no HTTP
+        // request, no other job) until it ends. Let I/O in at least every YIELD_MS.
+        if (performance.now() - lastYield > YIELD_MS) {
+          await new Promise<void>((r) => setImmediate(r));
+          lastYield = performance.now();
+        }
+        step++;
+        stepping = true;
+        this.steps.set(jobId, run);
+        let adv;
+        try {
+          scheduled = false;
+          adv = await advance(definition, checkpoint, {
+            now: () => new Date(),
+            runTask,
+            signal: run.signal,
+            maxHistoryBytes: this.deps.config.workflowJobHistoryBytes,
+            pause: yieldToEventLoop,
+            external,
+            mapRuns,
+          });
+        } finally {
+          stepping = false;
+          this.steps.delete(jobId);
+        }
+        if (run.signal.aborted) return; // stopped, taken over or shutting down: the step is not progress
+        let written: JobRow | null;
+        const waits = adv.status === 'RUNNING' ? externalWaits(adv.checkpoint) : [];
+        const tidy = scheduled || waits.length > 0 || externalWaits(checkpoint).length > 0;
+        try {
+          written = await this.persist(job, adv.checkpoint, adv.events, adv, tidy ? waits.map((w) => w.key) : undefined);
+        } catch (e) {
+          if (!isDeterministic(e)) throw e;
+          return void (await this.failJob(job, e));
+        }
+        if (!written) return;
+        job = written;
+        checkpoint = adv.checkpoint;
+        if (adv.status !== 'RUNNING') return;
+        if (adv.wakeAt !== null) {
+          const delay = Date.parse(adv.wakeAt) - Date.now();
+          // A worker's answer (or start) that came while this step ran woke the job before the step's own wake
+          // time was written over it: look once more before letting go (the due-jobs poll would find it later).
+          if (delay > 0 && waits.length > 0 && (await this.tasks.news(jobId, waits).catch(() => false))) continue;
+          // A child of its Map Run ended while the step ran (its wake-up was written before this step's wake time).
+          if (delay > 0 && (await mapRuns.news().catch(() => false))) continue;
+          if (delay > 0) {
+            // Durable: released with wake_at; a timer here for waits the poll would see late.
+            await this.release(job);
+            if (this.later) {
+              await Promise.resolve(this.later(jobId, delay)).catch((err) => this.deps.log.error({ err, jobId }, 'workflow runner: scheduling a wake-up failed (the poll will find the job)'));
+            } else if (delay <= 60_000 && !this.stopped) {
+              const t = setTimeout(() => {
+                this.timers.delete(jobId);
+                this.kick(jobId);
+              }, delay);
+              t.unref();
+              this.timers.set(jobId, t);
+            }
+            return;
+          }
+        }
       }
+    } finally {
+      clearInterval(renew);
+      this.stopAll.signal.removeEventListener('abort', onStop);
     }
   }
 
