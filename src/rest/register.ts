@@ -39,13 +39,17 @@ export function absoluteRequestUrl(publicUrl: string, rawUrl: string): URL {
 }
 
 function toRestRequest(req: FastifyRequest, publicUrl: string): RestRequest {
+  let url: URL | undefined;
   return {
     method: req.method,
     params: (req.params ?? {}) as Record<string, string>,
     query: (req.query ?? {}) as Record<string, string | string[] | undefined>,
     body: req.body,
     headers: req.headers,
-    url: absoluteRequestUrl(publicUrl, req.url),
+    // parsed when a route reads it (few do; a URL per request showed in StartExecution's profile)
+    get url() {
+      return (url ??= absoluteRequestUrl(publicUrl, req.url));
+    },
     target: req.raw.url ?? req.url,
     rawBody: req.rawBody,
     raw: req,
@@ -90,18 +94,35 @@ async function serve(deps: AppDeps, r: RestRoute<any, any>, family: RestFamily, 
       throw new ValidationError('Body should be a JSON object', { domainCode: REQUEST_CODES.BODY_NOT_OBJECT });
     }
   }
-  // The client hanging up before the answer aborts this (a long poll stops waiting).
-  const gone = new AbortController();
+  // The client hanging up before the answer aborts this (a long poll stops waiting). Made when a route reads it
+  // (long polls, Express executions): most requests never do, and an AbortController per request showed in profiles.
+  let gone: AbortController | undefined;
+  let hungUp = false;
   reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) gone.abort();
+    if (reply.raw.writableFinished) return;
+    hungUp = true;
+    gone?.abort();
   });
+  const http = {
+    method: rr.method,
+    target: rr.target,
+    headers: rr.headers,
+    rawBody: rr.rawBody,
+    get signal() {
+      if (!gone) {
+        gone = new AbortController();
+        if (hungUp) gone.abort();
+      }
+      return gone.signal;
+    },
+  };
   const ctx = await createContext(
     deps,
     {
       id: req.id,
       headers: req.headers,
       log: req.log,
-      http: { method: rr.method, target: rr.target, headers: rr.headers, rawBody: rr.rawBody, signal: gone.signal },
+      http,
       language: rr.language,
     },
     viewer,
