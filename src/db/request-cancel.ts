@@ -102,12 +102,31 @@ export function inRequestScope<T>(res: ServerResponse, fn: () => T): T {
   return scopes.run(scope, fn);
 }
 
+/** The request scope a query config was made in (see `inCallersScope`). */
+const SCOPE = Symbol('requestScope');
+
+/**
+ * Mark a query config with the request scope of the caller, for a statement sent through pg-pool's own `query()`:
+ * the pool calls the client (callback style) from whichever call chain released a connection to it, so the scope
+ * of that moment may be another request's. The config carries its request instead.
+ */
+export function inCallersScope<T extends object>(config: T): T {
+  const scope = scopes.getStore();
+  if (scope) (config as { [SCOPE]?: RequestScope })[SCOPE] = scope;
+  return config;
+}
+
 function wrap(client: PgClientLike & { [WRAPPED]?: true }): void {
   if (client[WRAPPED]) return;
   client[WRAPPED] = true;
   const original = client.query;
   client.query = function (this: PgClientLike, ...args: unknown[]): unknown {
-    const scope = scopes.getStore();
+    const first = args[0] as { [SCOPE]?: RequestScope } | string | undefined;
+    const marked = typeof first === 'object' && first !== null ? first[SCOPE] : undefined;
+    // A callback-style call comes from pg-pool, in whatever call chain freed the connection: only a marked config
+    // names its request. A promise-style call (TypeORM's query runner) runs in its caller's own chain.
+    const callbackStyle = args.some((a) => typeof a === 'function');
+    const scope = callbackStyle ? marked : (marked ?? scopes.getStore());
     if (!scope) return original.apply(this, args);
     const text = typeof args[0] === 'string' ? args[0] : ((args[0] as { text?: unknown })?.text ?? '');
     if (scope.abandoned && !TRANSACTION_END.test(String(text))) {

@@ -19,6 +19,7 @@ import type { DataSource, EntityManager, EntityMetadata, ObjectLiteral } from 't
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { sqliteReadTurn } from './transaction';
+import { inCallersScope } from './request-cancel';
 
 const pgText = new Map<string, string>();
 
@@ -77,7 +78,7 @@ export async function runRead<R = Record<string, unknown>>(db: EntityManager, te
   if (name === undefined || !pool) return db.query(text, params) as Promise<R[]>;
   ds.logger.logQuery(text, params);
   try {
-    const result = await pool.query({ name, text, values: params });
+    const result = await pool.query(inCallersScope({ name, text, values: params }));
     return result.rows as R[];
   } catch (e) {
     ds.logger.logQueryError(e as Error, text, params);

@@ -42,6 +42,10 @@ onPostgres('abandoned requests (PostgreSQL)', () => {
       finished.push('read');
       return { done: true };
     });
+    app.fastify.get('/test/fast-read', async () => {
+      const [row] = await queryRows<{ one: number }>(app.dataSource.manager, 'SELECT 1 AS one', []);
+      return { one: row.one };
+    });
     app.fastify.get('/test/slow-transaction', async () => {
       await app.dataSource.transaction(async (m) => {
         await m.query('SELECT 1');
@@ -78,8 +82,13 @@ onPostgres('abandoned requests (PostgreSQL)', () => {
     );
     // Every pooled connection is busy and further requests wait for one.
     expect(await poll(() => pool.totalCount > 0 && pool.idleCount === 0 && pool.waitingCount > 0, 10_000)).toBe(true);
+    // Live requests whose reads wait for a connection: they get the connections the abandoned ones free, in those
+    // requests' call chains, and must not be taken for them.
+    const live = Array.from({ length: 6 }, () => fetch(`${url}/test/fast-read`).then(async (r) => [r.status, await r.json()]));
+    await new Promise((r) => setTimeout(r, 100));
     for (const c of controllers) c.abort();
     expect(new Set(await Promise.all(requests))).toEqual(new Set(['aborted']));
+    expect(await Promise.all(live)).toEqual(Array.from({ length: 6 }, () => [200, { one: 1 }]));
 
     // Within a couple of seconds (the statements would run 30 s): nobody waits, every connection is idle.
     expect(await poll(() => pool.waitingCount === 0 && pool.idleCount === pool.totalCount, 3_000)).toBe(true);
