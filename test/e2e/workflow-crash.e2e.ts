@@ -82,8 +82,9 @@ describe(`workflow jobs survive kill -9 (${testDialect()})`, () => {
     const first = await startServerProcess(env());
     running.push(first);
     const a = client(first.url);
-    // 4 events an iteration (Pass and Choice, entered and exited): 12,000 events, under the 25,000 quota.
-    const n = 3000;
+    // 4 events an iteration (Pass and Choice, entered and exited): 4,000 events a job, several history pages; the
+    // kill below comes after 100 iterations of the first job, well before its end.
+    const n = 1000;
     const definition = {
       StartAt: 'Loop',
       States: {
