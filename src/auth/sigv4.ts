@@ -1,9 +1,9 @@
 /**
  * AWS Signature Version 4, server side: every request of the AWS JSON family (the workflow service) is signed
  * with a workflow access key (`Authorization: AWS4-HMAC-SHA256 Credential=<key>/<yyyymmdd>/<region>/states/
- * aws4_request, SignedHeaders=…, Signature=…` + `X-Amz-Date`). We recompute the signature as the AWS SDK's signer
- * (`@smithy/signature-v4`) computes it (./sigv4-canonical.ts, on node:crypto) over exactly the headers the client
- * signed, the request target as sent and the body bytes as received, and compare in constant time.
+ * aws4_request, SignedHeaders=…, Signature=…` + `X-Amz-Date`). We recompute the signature with
+ * `@smithy/signature-v4` (the AWS SDK's own signer, SHA-256 and HMAC from node:crypto) over exactly the headers the
+ * client signed, the request target as sent and the body bytes as received, and compare in constant time.
  *
  * Answers, in AWS' words (`{__type, message}`, 400): no Authorization -> MissingAuthenticationTokenException; a
  * malformed one -> IncompleteSignatureException; a scope of another region or service, a date more than 15
@@ -15,13 +15,14 @@
  * a burst of signed requests costs one lookup per key per minute; a deactivated key stops working within 60 s.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { SignatureV4 } from '@smithy/signature-v4';
+import { NodeSha256 } from '@graphql-domain-gateway/workflow-client';
 import type { DataSource } from 'typeorm';
 import type { AccountEntity } from '../../entities/identity';
 import type { AppConfig } from '../config';
 import type { HttpRequestFacts } from '../context';
 import { quoteInput, UnauthenticatedError } from '../errors/app-error';
 import { WORKFLOW_CODES } from '../services/workflow/error-codes';
-import { sigv4Signature } from './sigv4-canonical';
 import type { Viewer } from './viewer';
 
 export const SIGV4_ALGORITHM = 'AWS4-HMAC-SHA256';
@@ -142,6 +143,31 @@ function queryOf(search: string): Record<string, string | string[]> {
 }
 
 /**
+ * One signer per key and scope, reused (it caches the derived signing key per day: four HMACs less per request).
+ * Bounded; keyed by the secret too, so a rotated secret gets a new signer.
+ */
+const signers = new Map<string, SignatureV4>();
+const MAX_SIGNERS = 1000;
+
+function signerFor(auth: ParsedAuthorization, secretAccessKey: string): SignatureV4 {
+  const key = `${auth.accessKeyId}\u0000${secretAccessKey}\u0000${auth.region}\u0000${auth.service}`;
+  let signer = signers.get(key);
+  if (!signer) {
+    signer = new SignatureV4({
+      credentials: { accessKeyId: auth.accessKeyId, secretAccessKey },
+      region: auth.region,
+      service: auth.service,
+      sha256: NodeSha256,
+      // Never add headers the client did not sign (x-amz-content-sha256).
+      applyChecksum: false,
+    });
+    if (signers.size >= MAX_SIGNERS) signers.delete(signers.keys().next().value as string);
+    signers.set(key, signer);
+  }
+  return signer;
+}
+
+/**
  * The signature of a request as the client should have computed it: method, target (path and query as sent),
  * exactly the headers it lists in SignedHeaders, the body bytes, signed at `date` for the parsed scope.
  * Throws InvalidSignatureException when a listed header is missing.
@@ -155,10 +181,21 @@ export async function computeSignature(req: HttpRequestFacts, auth: ParsedAuthor
     if (v === undefined) throw invalidSignature(SIGNATURE_MISMATCH_MESSAGE);
     headers[name] = v;
   }
-  return sigv4Signature(
-    { method: req.method, path: decodedPath(path), query: queryOf(q < 0 ? '' : req.target.slice(q + 1)), headers, body: req.rawBody ?? '' },
-    { accessKeyId: auth.accessKeyId, secretAccessKey, region: auth.region, service: auth.service, date },
+  const signer = signerFor(auth, secretAccessKey);
+  const signed = await signer.sign(
+    {
+      method: req.method,
+      protocol: 'https:',
+      hostname: headers.host ?? '',
+      path: decodedPath(path),
+      query: queryOf(q < 0 ? '' : req.target.slice(q + 1)),
+      headers,
+      body: req.rawBody ?? '',
+    },
+    { signingDate: date, signableHeaders: new Set(auth.signedHeaders) },
   );
+  const m = /Signature=([0-9a-f]{64})/.exec(String(signed.headers.authorization ?? ''));
+  return m ? m[1] : '';
 }
 
 export interface SigV4Options {
