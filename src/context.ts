@@ -8,6 +8,8 @@ import { authenticateBearer } from './auth/authenticate';
 import { ANONYMOUS, Viewer } from './auth/viewer';
 import type { AppConfig } from './config';
 import type { Language } from './i18n';
+import { requestDataSource } from './db/request-cancel';
+import type { ServerResponse } from 'node:http';
 import { writeTransaction } from './db/transaction';
 import type { Loaders } from './loaders';
 import { clearLoaders, loadersLike, loadersOf } from './loaders/loader';
@@ -72,6 +74,8 @@ export interface IncomingRequestLike {
   http?: HttpRequestFacts;
   /** The content language the request chose (see RequestContext.language). */
   language?: Language;
+  /** The response being made: its statements stop if its client goes away (src/db/request-cancel.ts). */
+  response?: ServerResponse;
 }
 
 export function headerValue(headers: IncomingRequestLike['headers'], name: string): string | undefined {
@@ -81,22 +85,28 @@ export function headerValue(headers: IncomingRequestLike['headers'], name: strin
 
 /** Build the context for one request. Throws UnauthenticatedError for a bad token. */
 export async function createContext(deps: AppDeps, request: IncomingRequestLike, viewer?: Viewer): Promise<RequestContext> {
-  const resolvedViewer =
-    viewer ?? (await authenticateBearer(deps.dataSource, headerValue(request.headers, 'authorization')));
-  const ctx = contextFor(deps, request.id, resolvedViewer, request.log);
+  const dataSource = request.response ? requestDataSource(deps.dataSource, request.response) : deps.dataSource;
+  const resolvedViewer = viewer ?? (await authenticateBearer(dataSource, headerValue(request.headers, 'authorization')));
+  const ctx = contextFor(deps, request.id, resolvedViewer, request.log, dataSource);
   if (request.http) ctx.request = request.http;
   if (request.language) ctx.language = request.language;
   return ctx;
 }
 
 /** A context for in-process callers (CLI, seeding, tests). */
-export function contextFor(deps: AppDeps, requestId: string, viewer: Viewer = ANONYMOUS, log?: AppLogger): RequestContext {
-  const db = deps.dataSource.manager;
+export function contextFor(
+  deps: AppDeps,
+  requestId: string,
+  viewer: Viewer = ANONYMOUS,
+  log?: AppLogger,
+  dataSource: DataSource = deps.dataSource,
+): RequestContext {
+  const db = dataSource.manager;
   return {
     requestId,
     viewer,
     db,
-    dataSource: deps.dataSource,
+    dataSource,
     loaders: loadersOf(modulesOf(deps.services), db, viewer.kind === 'user' ? viewer.user.id : undefined) as Loaders,
     services: deps.services,
     config: deps.config,

@@ -41,7 +41,7 @@ import { MODULES } from './modules';
 import { AnyModule, closeModules, ModuleMetrics, ModuleRunning } from './modules/module';
 import { GraphQLError } from 'graphql';
 import { createRedis, RedisLike } from './db/redis';
-import { inRequestScope, installRequestCancellation } from './db/request-cancel';
+import { installRequestCancellation } from './db/request-cancel';
 import { wellFormedJson } from './services/common/decode';
 import { RestMemos } from './rest/text-memo';
 
@@ -189,16 +189,9 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     routerOptions: { ignoreTrailingSlash: false, ignoreDuplicateSlashes: false },
   });
 
-  // PostgreSQL: a request whose client goes away has its running statements cancelled (src/db/request-cancel.ts).
-  if (dataSource.options.type === 'postgres') {
-    installRequestCancellation(dataSource);
-    fastify.addHook('onRoute', (route) => {
-      const handler = route.handler;
-      route.handler = function (this: FastifyInstance, req: FastifyRequest, reply: FastifyReply) {
-        return inRequestScope(reply.raw, () => handler.call(this, req, reply));
-      };
-    });
-  }
+  // PostgreSQL: a request whose client goes away has its running statements cancelled (src/db/request-cancel.ts;
+  // each request's context names its response).
+  installRequestCancellation(dataSource);
   // Each request's first bytes are noted, so errors Node raises before a request exists (431, 408 on stalled
   // headers, unparsable heads) are answered in the style of the API the request line names. Registered after
   // Node's own connection listener (the socket then feeds the parser from JS), and ahead of the parser's.
@@ -334,7 +327,7 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
     // as AWS' SigV4 over a routed request, answer "no such operation" at once).
     if (!family.authenticate) {
       try {
-        await createContext(deps, { id: req.id, headers: req.headers, log: req.log });
+        await createContext(deps, { id: req.id, headers: req.headers, log: req.log, response: reply.raw });
       } catch (e) {
         if (e instanceof UnauthenticatedError) return sendError(reply, family.errorReply(e), family);
       }
@@ -380,10 +373,10 @@ export async function createApp(config: AppConfig, options: CreateAppOptions = {
   const apollo = createApollo({ schema, metrics, log, introspection: config.introspection, plugins: options.graphqlPlugins });
   await apollo.start();
   const graphqlHandler = fastifyGraphqlHandler(apollo, {
-    context: async (req: FastifyRequest) => {
+    context: async (req: FastifyRequest, reply: FastifyReply) => {
       try {
         // createContext answers a fresh object: the GraphQL holder is added to it rather than spread into a copy.
-        const ctx: GraphqlContext = await createContext(deps, { id: req.id, headers: req.headers, log: req.log });
+        const ctx: GraphqlContext = await createContext(deps, { id: req.id, headers: req.headers, log: req.log, response: reply.raw });
         ctx.graphql = {};
         req.appContext = ctx;
         return ctx;

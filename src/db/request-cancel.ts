@@ -2,21 +2,23 @@
  * PostgreSQL: when the client of a request goes away before its answer, the request's statements stop and
  * its connections return to the pool, instead of running (and holding a pooled connection) to their end.
  *
- *  - Every route handler runs in a request scope (AsyncLocalStorage, `inRequestScope`); the scope is abandoned
- *    when the response closes unfinished (the client closed the connection).
- *  - Pooled pg clients are wrapped once (`installRequestCancellation`): a statement run in a scope is tracked
- *    while it runs. On abandonment each running statement is cancelled with PostgreSQL's cancel request (the
- *    protocol's CancelRequest on a separate socket, as psql's Ctrl-C: no pooled connection and no login needed),
- *    and statements the request starts afterwards are refused without being sent, except the ends of a
+ *  - A request's statements are the ones sent through its context's database handles: `requestDataSource`
+ *    gives each request a view of the DataSource (ctx.dataSource, and ctx.db its manager) whose query runners
+ *    carry the request's scope; the named reads (`runRead`, sent through pg-pool's own `query`) carry it in
+ *    their query config (`inCallersScope`). The scope is abandoned when the response closes unfinished.
+ *    The request is named explicitly rather than found from the call chain: an AsyncLocalStorage would make
+ *    Node 20 run promise hooks for every promise of the process (see docs/operating.md).
+ *  - On abandonment each running statement is cancelled with PostgreSQL's cancel request (the protocol's
+ *    CancelRequest on a separate socket, as psql's Ctrl-C: no pooled connection and no login needed), and
+ *    statements the request starts afterwards are refused without being sent, except the ends of a
  *    transaction (ROLLBACK, COMMIT, RELEASE), so a transaction always closes before its connection is released.
  *  - A cancelled statement settles only once PostgreSQL has received the cancel, so the connection cannot be
  *    handed to another request before it (a cancel that arrives after its statement ended is ignored by the
  *    idle backend). If the cancel cannot be delivered, the connection is closed instead of reused.
- * SQLite runs each statement synchronously: there is nothing to cancel there.
+ * SQLite runs each statement synchronously: there is nothing to cancel there, and requests use the DataSource itself.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { ServerResponse } from 'node:http';
-import type { DataSource } from 'typeorm';
+import { DataSource, QueryFailedError, QueryRunner } from 'typeorm';
 
 interface PgClientLike {
   query: (...args: unknown[]) => unknown;
@@ -37,7 +39,6 @@ interface RequestScope {
   running: Set<Running>;
 }
 
-const scopes = new AsyncLocalStorage<RequestScope>();
 const WRAPPED = Symbol('requestCancellation');
 /** Statements a request may still run once abandoned: the ones that end its transaction. */
 const TRANSACTION_END = /^\s*(?:ROLLBACK|COMMIT|RELEASE)\b/i;
@@ -93,25 +94,75 @@ function abandon(scope: RequestScope): void {
   }
 }
 
-/** Run a request's handler in its scope; the scope is abandoned if the response closes before it finished. */
-export function inRequestScope<T>(res: ServerResponse, fn: () => T): T {
+/** The request scope of a request's DataSource view, and of a query config made for one (see `inCallersScope`). */
+const SCOPE = Symbol('requestScope');
+/** On a request's view: the DataSource it was made from. */
+const ROOT = Symbol('rootDataSource');
+/** On a response: its request's view of the DataSource (made on first use). */
+const VIEW = Symbol('requestDataSource');
+/** DataSources whose pool clients are wrapped (`installRequestCancellation`). */
+const installed = new WeakSet<DataSource>();
+
+type View = DataSource & { [SCOPE]?: RequestScope; [ROOT]?: DataSource };
+
+/** The DataSource a request's view was made from (`ds` itself otherwise): what per-DataSource caches key on. */
+export function rootDataSource(ds: DataSource): DataSource {
+  return (ds as View)[ROOT] ?? ds;
+}
+
+/**
+ * The DataSource the request answered by `res` runs its statements through: on PostgreSQL with cancellation
+ * installed, a view of `ds` bound to the request's scope (one per request, made on first use; everything else
+ * is `ds`'s, through the prototype), otherwise `ds` itself.
+ */
+export function requestDataSource(ds: DataSource, res: ServerResponse): DataSource {
+  if (!installed.has(ds)) return ds;
+  const held = res as ServerResponse & { [VIEW]?: DataSource };
+  const made = held[VIEW];
+  if (made) return made;
   const scope: RequestScope = { abandoned: false, running: new Set() };
   res.once('close', () => {
     if (!res.writableFinished) abandon(scope);
   });
-  return scopes.run(scope, fn);
+  const view = Object.create(ds) as View;
+  view[ROOT] = ds;
+  view[SCOPE] = scope;
+  // TypeORM's managers, repositories and query builders make their query runners through their DataSource:
+  // the view's (and its manager's) carry the scope.
+  view.createQueryRunner = (mode?: 'master' | 'slave') => tracked(ds.createQueryRunner.call(view, mode), scope);
+  (view as { manager: DataSource['manager'] }).manager = view.createEntityManager();
+  held[VIEW] = view;
+  return view;
 }
 
-/** The request scope a query config was made in (see `inCallersScope`). */
-const SCOPE = Symbol('requestScope');
+/** A query runner whose statements belong to `scope`: tracked while they run, refused once it is abandoned. */
+function tracked(queryRunner: QueryRunner, scope: RequestScope): QueryRunner {
+  const query = queryRunner.query as (this: QueryRunner, ...args: unknown[]) => Promise<unknown>;
+  queryRunner.query = async function (this: QueryRunner, text: string, parameters?: unknown[], structured?: boolean) {
+    const refuse = () => scope.abandoned && !TRANSACTION_END.test(text);
+    if (refuse()) throw new QueryFailedError(text, parameters, abandonedError());
+    const client = (await this.connect()) as PgClientLike;
+    if (refuse()) throw new QueryFailedError(text, parameters, abandonedError());
+    const entry: Running = { client };
+    scope.running.add(entry);
+    try {
+      return await query.call(this, text, parameters, structured);
+    } finally {
+      scope.running.delete(entry);
+      // The runner is released (its connection handed on) only once PostgreSQL has the cancel.
+      if (entry.cancelled) await entry.cancelled;
+    }
+  } as QueryRunner['query'];
+  return queryRunner;
+}
 
 /**
- * Mark a query config with the request scope of the caller, for a statement sent through pg-pool's own `query()`:
- * the pool calls the client (callback style) from whichever call chain released a connection to it, so the scope
- * of that moment may be another request's. The config carries its request instead.
+ * Mark a query config with the request of `ds` (a request's view), for a statement sent through pg-pool's own
+ * `query()`: the pool calls the client (callback style) from whichever call chain released a connection to it,
+ * so the config carries its request.
  */
-export function inCallersScope<T extends object>(config: T): T {
-  const scope = scopes.getStore();
+export function inCallersScope<T extends object>(config: T, ds: DataSource): T {
+  const scope = (ds as View)[SCOPE];
   if (scope) (config as { [SCOPE]?: RequestScope })[SCOPE] = scope;
   return config;
 }
@@ -122,13 +173,9 @@ function wrap(client: PgClientLike & { [WRAPPED]?: true }): void {
   const original = client.query;
   client.query = function (this: PgClientLike, ...args: unknown[]): unknown {
     const first = args[0] as { [SCOPE]?: RequestScope } | string | undefined;
-    const marked = typeof first === 'object' && first !== null ? first[SCOPE] : undefined;
-    // A callback-style call comes from pg-pool, in whatever call chain freed the connection: only a marked config
-    // names its request. A promise-style call (TypeORM's query runner) runs in its caller's own chain.
-    const callbackStyle = args.some((a) => typeof a === 'function');
-    const scope = callbackStyle ? marked : (marked ?? scopes.getStore());
+    const scope = typeof first === 'object' && first !== null ? first[SCOPE] : undefined;
     if (!scope) return original.apply(this, args);
-    const text = typeof args[0] === 'string' ? args[0] : ((args[0] as { text?: unknown })?.text ?? '');
+    const text = (first as { text?: unknown }).text ?? '';
     if (scope.abandoned && !TRANSACTION_END.test(String(text))) {
       const callback = args.find((a) => typeof a === 'function') as ((e: Error) => void) | undefined;
       if (callback) {
@@ -176,9 +223,10 @@ function wrap(client: PgClientLike & { [WRAPPED]?: true }): void {
   };
 }
 
-/** Wrap the PostgreSQL pool's clients (a no-op on SQLite). */
+/** Wrap the PostgreSQL pool's clients for the marked named reads, and let requests have views (a no-op on SQLite). */
 export function installRequestCancellation(dataSource: DataSource): void {
   if (dataSource.options.type !== 'postgres') return;
   const pool = (dataSource.driver as unknown as { master?: { on(ev: 'acquire', fn: (c: PgClientLike) => void): void } }).master;
   pool?.on('acquire', wrap);
+  installed.add(dataSource);
 }

@@ -19,7 +19,7 @@ import type { DataSource, EntityManager, EntityMetadata, ObjectLiteral } from 't
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import { sqliteReadTurn } from './transaction';
-import { inCallersScope } from './request-cancel';
+import { inCallersScope, rootDataSource } from './request-cancel';
 
 const pgText = new Map<string, string>();
 
@@ -78,7 +78,7 @@ export async function runRead<R = Record<string, unknown>>(db: EntityManager, te
   if (name === undefined || !pool) return db.query(text, params) as Promise<R[]>;
   ds.logger.logQuery(text, params);
   try {
-    const result = await pool.query(inCallersScope({ name, text, values: params }));
+    const result = await pool.query(inCallersScope({ name, text, values: params }, ds));
     return result.rows as R[];
   } catch (e) {
     ds.logger.logQueryError(e as Error, text, params);
@@ -451,7 +451,8 @@ export function entityColumns<T extends ObjectLiteral>(
   prefix: string,
   properties?: Iterable<keyof T & string>,
 ): EntityColumns<T> {
-  const ds = dataSourceOf(db);
+  // A request's view of the DataSource (src/db/request-cancel.ts) shares its DataSource's columns and hydrators.
+  const ds = rootDataSource(dataSourceOf(db));
   let byKey = cache.get(ds);
   if (!byKey) cache.set(ds, (byKey = new Map()));
   const subset = subsetKey(properties);

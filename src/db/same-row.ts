@@ -4,6 +4,7 @@
  */
 import type { DataSource, EntityManager, ObjectLiteral } from 'typeorm';
 import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
+import { rootDataSource } from './request-cancel';
 import { dataSourceOf, PG_DATE_TYPES, PLAIN_TYPES, SQLITE_DATE_TYPES } from './rows';
 
 /** Two column values are the same value: identical, the same instant, or (JSON columns) the same JSON. */
@@ -51,7 +52,7 @@ export function sameRow(db: EntityManager | DataSource, a: ObjectLiteral | null 
   if (a === b) return true;
   if (a == null || b == null) return a == null && b == null;
   if (a.constructor !== b.constructor) return false;
-  const ds = dataSourceOf(db);
+  const ds = rootDataSource(dataSourceOf(db));
   let byClass = compiled.get(ds);
   if (!byClass) compiled.set(ds, (byClass = new Map()));
   let f = byClass.get(a.constructor);

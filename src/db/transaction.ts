@@ -17,6 +17,7 @@
  *  - A writeTransaction inside another one (same async call chain, same DataSource) joins the outer one.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { rootDataSource } from './request-cancel';
 import type { DataSource, EntityManager, EntityTarget, FindOptionsWhere, ObjectLiteral, QueryRunner, SelectQueryBuilder } from 'typeorm';
 import { isDatabaseBusy, isUniqueViolation, UnavailableError } from '../errors/app-error';
 
@@ -203,7 +204,7 @@ async function runPostgres<T>(ds: DataSource, fn: (m: EntityManager) => Promise<
 async function runOnce<T>(ds: DataSource, fn: (m: EntityManager) => Promise<T>): Promise<T> {
   const within = <R>(m: EntityManager, run: () => Promise<R>) => {
     const map = new Map(currentTransactions() ?? []);
-    map.set(ds, m);
+    map.set(rootDataSource(ds), m);
     return inTransactionScope(map, run);
   };
   if (isSqlite(ds)) {
@@ -221,7 +222,7 @@ export async function writeTransaction<T>(db: EntityManager | DataSource, fn: (m
   const manager = managerOf(db);
   if (manager.queryRunner?.isTransactionActive) return fn(manager);
   const ds = manager.connection;
-  const outer = currentTransactions()?.get(ds);
+  const outer = currentTransactions()?.get(rootDataSource(ds));
   if (outer) return fn(outer);
   let raced = false;
   for (let attempt = 1; ; attempt++) {

@@ -124,6 +124,7 @@ async function serve(deps: AppDeps, r: RestRoute<any, any>, family: RestFamily, 
       log: req.log,
       http,
       language: rr.language,
+      response: reply.raw,
     },
     viewer,
   );

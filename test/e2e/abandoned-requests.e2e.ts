@@ -2,11 +2,15 @@
  * Abandoned requests release the database (issue 24, item 3): when a client closes its request before the
  * answer, the request's running PostgreSQL statements are cancelled and its pooled connections come back,
  * instead of being held until the statements end. The slow paths are routes this test registers itself (a
- * pg_sleep statement, alone and inside a transaction); production code has none.
+ * pg_sleep statement, alone and inside a transaction); production code has none. Like every route, they run
+ * their statements through the request's context (its DataSource, its manager).
  * SQLite runs statements synchronously (nothing to cancel): PostgreSQL only.
  */
 import { loadConfig } from '../../src/config';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { createContext } from '../../src/context';
 import { queryRows } from '../../src/db/rows';
+import { rootDataSource } from '../../src/db/request-cancel';
 import { createLogger } from '../../src/observability/logger';
 import { App, createApp } from '../../src/server';
 import { openTestDatabase, TestDatabase, testDialect } from '../helpers/db';
@@ -26,34 +30,41 @@ onPostgres('abandoned requests (PostgreSQL)', () => {
   let pool: PoolLike;
   const logs: Array<Record<string, unknown>> = [];
   const finished: string[] = [];
+  /** Per answered request with a context: its kind, whether its DataSource is a view, and a view of the app's. */
+  const seen: Array<[string, boolean, boolean]> = [];
 
   beforeAll(async () => {
     db = await openTestDatabase();
     const config = { ...loadConfig({ PORT: '0', HOST: '127.0.0.1', WORKFLOW_RUNNER: 'off' }), database: db.database };
     app = await createApp(config, { dataSource: db.dataSource, logger: createLogger('info', { write: (l: string) => void logs.push(JSON.parse(l)) }) });
-    app.fastify.get('/test/slow', async () => {
-      await app.dataSource.query('SELECT pg_sleep(30)');
+    const contextOf = (req: FastifyRequest, reply: FastifyReply) => createContext(app.deps, { id: req.id, headers: req.headers, response: reply.raw });
+    app.fastify.get('/test/slow', async (req, reply) => {
+      await (await contextOf(req, reply)).dataSource.query('SELECT pg_sleep(30)');
       finished.push('slow');
       return { done: true };
     });
     // The hot reads' way: a named statement through pg-pool's own query (callback style underneath).
-    app.fastify.get('/test/slow-read', async () => {
-      await queryRows(app.dataSource.manager, 'SELECT pg_sleep(30)', []);
+    app.fastify.get('/test/slow-read', async (req, reply) => {
+      await queryRows((await contextOf(req, reply)).db, 'SELECT pg_sleep(30)', []);
       finished.push('read');
       return { done: true };
     });
-    app.fastify.get('/test/fast-read', async () => {
-      const [row] = await queryRows<{ one: number }>(app.dataSource.manager, 'SELECT 1 AS one', []);
+    app.fastify.get('/test/fast-read', async (req, reply) => {
+      const [row] = await queryRows<{ one: number }>((await contextOf(req, reply)).db, 'SELECT 1 AS one', []);
       return { one: row.one };
     });
-    app.fastify.get('/test/slow-transaction', async () => {
-      await app.dataSource.transaction(async (m) => {
+    app.fastify.get('/test/slow-transaction', async (req, reply) => {
+      await (await contextOf(req, reply)).dataSource.transaction(async (m) => {
         await m.query('SELECT 1');
         await m.query('SELECT pg_sleep(30)');
         await m.query('SELECT 2');
       });
       finished.push('transaction');
       return { done: true };
+    });
+    app.fastify.addHook('onResponse', async (req) => {
+      const ds = req.appContext?.dataSource;
+      if (ds) seen.push([req.url.startsWith('/graphql') ? 'graphql' : 'rest', ds !== app.dataSource, rootDataSource(ds) === app.dataSource]);
     });
     url = await app.listen();
     pool = (app.dataSource.driver as unknown as { master: PoolLike }).master;
@@ -102,6 +113,18 @@ onPostgres('abandoned requests (PostgreSQL)', () => {
     // Cancelling is no error of the server's.
     expect(logs.filter((l) => Number(l.level) >= 50)).toEqual([]);
   }, 30_000);
+
+  it('GraphQL and REST requests run their statements through their own view of the DataSource', async () => {
+    seen.length = 0;
+    const gql = await fetch(`${url}/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ __typename }' }) });
+    expect(gql.status).toBe(200);
+    const rest = await fetch(`${url}/calendar/events/v1/events`);
+    expect(rest.status).toBe(200);
+    expect(seen).toEqual([
+      ['graphql', true, true],
+      ['rest', true, true],
+    ]);
+  });
 
   it('a request that completes is untouched, and statements of other work are never cancelled', async () => {
     const r = await fetch(`${url}/readyz`);

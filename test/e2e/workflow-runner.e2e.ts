@@ -12,7 +12,7 @@ import { WorkflowJobEntity } from '../../entities/workflow';
 import type { AccountEntity, RepositoryEntity } from '../../entities/identity';
 import { hashToken } from '../../src/auth/tokens';
 import { contextFor } from '../../src/context';
-import { inRequestScope } from '../../src/db/request-cancel';
+import { requestDataSource } from '../../src/db/request-cancel';
 import { IdentityFixtures, uniq } from '../fixtures/identity';
 import { startTestApp, TestApp } from '../helpers/app';
 import { waitForExecution } from '../helpers/workflow-jobs';
@@ -111,9 +111,10 @@ describe('workflow runner (embedded)', () => {
     // cancelled and later ones refused. The job started in it waits 1 s (a timer of the runner), so its later steps
     // run after the request was abandoned; they must run as the runner's own work, not as the request's.
     const stateMachineArn = await define({ StartAt: 'W', States: { W: { Type: 'Wait', Seconds: 1, Next: 'P' }, P: { Type: 'Pass', Result: 'done', End: true } } });
-    const ctx = contextFor(t.app.deps, 'abandoned-start', { kind: 'user', user, credential: { type: 'internal' } });
     const res = Object.assign(new EventEmitter(), { writableFinished: false }) as unknown as ServerResponse;
-    const { job } = await inRequestScope(res, () => t.app.deps.services.workflowJobs.start(ctx, { stateMachineArn, input: '{}' }));
+    const viewer = { kind: 'user' as const, user, credential: { type: 'internal' as const } };
+    const ctx = contextFor(t.app.deps, 'abandoned-start', viewer, undefined, requestDataSource(t.app.deps.dataSource, res));
+    const { job } = await t.app.deps.services.workflowJobs.start(ctx, { stateMachineArn, input: '{}' });
     res.emit('close');
     const d = await settle(job.arn, 15_000);
     expect([d.status, d.output]).toEqual(['SUCCEEDED', '"done"']);

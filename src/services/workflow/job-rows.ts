@@ -8,6 +8,7 @@ import type { ColumnMetadata } from 'typeorm/metadata/ColumnMetadata';
 import type { EntityManager } from 'typeorm';
 import { WorkflowJobEntity, WorkflowJobEventEntity } from '../../../entities/workflow';
 import { queryRows, sqlFor } from '../../db/rows';
+import { rootDataSource } from '../../db/request-cancel';
 import { Checkpoint, encodeCheckpoint } from './engine';
 import { TextKeyedCache } from './text-cache';
 
@@ -49,8 +50,8 @@ const COLUMN_CACHE = new WeakMap<object, Map<string, ColumnMetadata>>();
 /** Values as the driver stores them (dates in the column's format). */
 function persistent(m: EntityManager, entity: typeof WorkflowJobEntity | typeof WorkflowJobEventEntity, property: string, value: unknown): unknown {
   if (value === null || value === undefined) return null;
-  let cols = COLUMN_CACHE.get(m.connection);
-  if (!cols) COLUMN_CACHE.set(m.connection, (cols = new Map()));
+  let cols = COLUMN_CACHE.get(rootDataSource(m.connection));
+  if (!cols) COLUMN_CACHE.set(rootDataSource(m.connection), (cols = new Map()));
   const key = `${entity.name}.${property}`;
   let col = cols.get(key);
   if (!col) cols.set(key, (col = m.connection.getMetadata(entity).findColumnWithPropertyName(property)!));

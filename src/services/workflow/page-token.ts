@@ -9,6 +9,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { DataSource } from 'typeorm';
 import type { RequestContext } from '../../context';
+import { rootDataSource } from '../../db/request-cancel';
 import { ValidationError } from '../../errors/app-error';
 import type { IdentityService } from '../identity/identity.service';
 import { WORKFLOW_CODES } from './error-codes';
@@ -27,11 +28,11 @@ export class PageTokenKeys {
   constructor(private readonly identity: IdentityService) {}
 
   async of(ctx: RequestContext): Promise<Buffer> {
-    const known = this.keys.get(ctx.dataSource);
+    const known = this.keys.get(rootDataSource(ctx.dataSource));
     if (known) return known;
     const box = await this.identity.secretBox(ctx.dataSource.manager, ctx.config.secretKey);
     const key = box.derive('workflow-page-token/v1');
-    this.keys.set(ctx.dataSource, key);
+    this.keys.set(rootDataSource(ctx.dataSource), key);
     return key;
   }
 }
