@@ -9,7 +9,7 @@
  */
 import type { DataSource } from 'typeorm';
 import { AccessTokenEntity, AccountEntity } from '../../entities/identity';
-import { entityColumns, queryRows } from '../db/rows';
+import { EntityColumns, entityColumns, queryRows } from '../db/rows';
 import { UnauthenticatedError } from '../errors/app-error';
 import { AUTH_CODES } from '../errors/codes';
 import { hashToken, isWellFormedToken } from './tokens';
@@ -75,25 +75,41 @@ async function authenticateBasic(db: DataSource, value: string): Promise<Viewer>
   return viewer;
 }
 
+/** The token's columns a credential is made of (`credentialOfToken`): the rest of its row is never read. */
+const CREDENTIAL_COLUMNS = Object.freeze(['kind', 'scopes', 'permissions', 'repositoryIds', 'expiresAt'] as const);
+
+interface TokenRead {
+  text: string;
+  t: EntityColumns<AccessTokenEntity>;
+  u: EntityColumns<AccountEntity>;
+}
+
+/** The token check's statement per DataSource, built once: a text built per request was hashed again per request. */
+const tokenReads = new WeakMap<DataSource, TokenRead>();
+
+function tokenRead(db: DataSource): TokenRead {
+  let read = tokenReads.get(db);
+  if (read) return read;
+  const t = entityColumns(db, AccessTokenEntity, 't', 't_', CREDENTIAL_COLUMNS);
+  const u = entityColumns(db, AccountEntity, 'u', 'u_');
+  // One statement: the live token and its user (a token whose user is gone or not a User is no credential), both
+  // rows as one JSON value each: better-sqlite3 makes a JS value per result column and pg runs a parser per column.
+  // On SQLite the user comes from a scalar subquery: better-sqlite3 reads the 1-row JOIN form several times slower.
+  const text =
+    db.options.type !== 'postgres'
+      ? `SELECT ${t.jsonRow} AS t_row, (SELECT ${u.jsonRow} FROM accounts u WHERE u.id = t.user_id AND u.type = 'User') AS u_row` +
+        ` FROM access_tokens t WHERE t.token_hash = ? AND t.revoked_at IS NULL`
+      : `SELECT ${t.jsonRow} AS t_row, ${u.jsonRow} AS u_row FROM access_tokens t JOIN accounts u ON u.id = t.user_id AND u.type = 'User'` +
+        ` WHERE t.token_hash = ? AND t.revoked_at IS NULL`;
+  tokenReads.set(db, (read = { text, t, u }));
+  return read;
+}
+
 /** The viewer a live token stands for, or null (unknown, revoked or expired token, or its user is gone). */
 async function viewerOfToken(db: DataSource, token: string): Promise<Viewer | null> {
-  // One statement: the live token and its user (a token whose user is gone or not a User is no credential).
-  // On SQLite the user comes as one json_array value of a scalar subquery: better-sqlite3 reads the 1-row JOIN
-  // form several times slower (measured on the bench database).
-  const t = entityColumns(db, AccessTokenEntity, 't', 't_');
-  const u = entityColumns(db, AccountEntity, 'u', 'u_');
-  const sqlite = db.options.type !== 'postgres';
-  // On PostgreSQL both rows come as one JSON text value each: pg would otherwise look up and run a parser per column.
-  const [found] = await queryRows(
-    db.manager,
-    sqlite
-      ? `SELECT ${t.select}, (SELECT ${u.jsonRow} FROM accounts u WHERE u.id = t.user_id AND u.type = 'User') AS u_row` +
-          ` FROM access_tokens t WHERE t.token_hash = ? AND t.revoked_at IS NULL`
-      : `SELECT ${t.jsonRow} AS t_row, ${u.jsonRow} AS u_row FROM access_tokens t JOIN accounts u ON u.id = t.user_id AND u.type = 'User'` +
-          ` WHERE t.token_hash = ? AND t.revoked_at IS NULL`,
-    [hashToken(token)],
-  );
-  const row = found ? (sqlite ? t.hydrate(found) : t.hydrateJsonArray(found.t_row)) : null;
+  const { text, t, u } = tokenRead(db);
+  const [found] = await queryRows<{ t_row: unknown; u_row: unknown }>(db.manager, text, [hashToken(token)]);
+  const row = found ? t.hydrateJsonArray(found.t_row) : null;
   const user = found ? u.hydrateJsonArray(found.u_row) : null;
   if (!row || !user) return null;
   const credential = credentialOfToken(row);

@@ -3,12 +3,15 @@
  * 40 base62 characters (~238 bits) and a 6-character CRC32 checksum, so a scanner can recognise them and a
  * typo is caught before any database look-up. Only the SHA-256 of a token is stored.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
+import { crc32 } from 'node:zlib';
 import type { TokenKind } from '../../entities/identity';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 export const TOKEN_PREFIX: Record<TokenKind, string> = { classic: 'gwc_', fine_grained: 'gwf_' };
-const TOKEN_RE = /^(gwc|gwf)_([0-9A-Za-z]{40})([0-9A-Za-z]{6})$/;
+const TOKEN_RE = /^(?:gwc|gwf)_[0-9A-Za-z]{46}$/;
+/** `gwc_`/`gwf_` and the 40 random characters: what the checksum covers. */
+const TOKEN_BODY_LENGTH = 44;
 
 function base62(bytes: Buffer, length: number): string {
   let out = '';
@@ -25,15 +28,7 @@ function base62(bytes: Buffer, length: number): string {
   return out;
 }
 
-function crc32(s: string): number {
-  let c = ~0;
-  for (let i = 0; i < s.length; i++) {
-    c ^= s.charCodeAt(i);
-    for (let k = 0; k < 8; k++) c = (c >>> 1) ^ (0xedb88320 & -(c & 1));
-  }
-  return ~c >>> 0;
-}
-
+/** Six base62 digits of the body's CRC-32 (IEEE; token bodies are ASCII, so their UTF-8 bytes are their characters). */
 function checksum(body: string): string {
   let n = crc32(body);
   let out = '';
@@ -52,13 +47,14 @@ export function generateToken(kind: TokenKind): string {
 
 /** true when the string has the shape and checksum of one of our tokens. */
 export function isWellFormedToken(token: string): boolean {
-  const m = TOKEN_RE.exec(token);
-  if (!m) return false;
-  return checksum(`${m[1]}_${m[2]}`) === m[3];
+  if (!TOKEN_RE.test(token)) return false;
+  // The shape is fixed: prefix and body (TOKEN_BODY_LENGTH characters), then the checksum of both.
+  return checksum(token.slice(0, TOKEN_BODY_LENGTH)) === token.slice(TOKEN_BODY_LENGTH);
 }
 
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  // The one-shot form: the same digest as createHash(...).update(token, 'utf8').digest('hex'), without a Hash object.
+  return hash('sha256', token, 'hex');
 }
 
 /** What may be shown of a token later: its prefix and first 4 characters. */

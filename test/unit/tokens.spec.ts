@@ -1,5 +1,5 @@
 import { IsNull } from 'typeorm';
-import { AccessTokenEntity } from '../../entities/identity';
+import { AccessTokenEntity, AccountEntity } from '../../entities/identity';
 import { authenticateBearer } from '../../src/auth/authenticate';
 import { SecretBox } from '../../src/auth/secret-box';
 import { generateAccessKeyPair, generateToken, hashToken, isWellFormedToken } from '../../src/auth/tokens';
@@ -18,6 +18,19 @@ describe('tokens', () => {
     const typo = a.slice(0, 10) + (a[10] === 'x' ? 'y' : 'x') + a.slice(11);
     expect(isWellFormedToken(typo)).toBe(false);
     expect(new Set(Array.from({ length: 200 }, () => generateToken('classic'))).size).toBe(200);
+  });
+
+  it('keeps accepting tokens issued before (their checksums as the first implementation computed them)', () => {
+    // Made by the bitwise CRC-32 this module had until session 26: stored tokens must stay well formed.
+    const issued = ['gwc_aVeRriKZCmqMoOCQnHqQP3agDCyCwm4A44ptloJi07Sa65', 'gwf_wc4Vmhw6EDhhfBSjNwnGJr3fGxYqpdWhPbkEWzLK1ll09E'];
+    for (const token of issued) {
+      expect(isWellFormedToken(token)).toBe(true);
+      // Any other checksum, or a changed body under the same checksum, is refused.
+      expect(isWellFormedToken(token.slice(0, -1) + (token.endsWith('0') ? '1' : '0'))).toBe(false);
+      expect(isWellFormedToken(token.slice(0, 20) + (token[20] === 'a' ? 'b' : 'a') + token.slice(21))).toBe(false);
+    }
+    expect(isWellFormedToken('gwx_aVeRriKZCmqMoOCQnHqQP3agDCyCwm4A44ptloJi07Sa65')).toBe(false);
+    expect(isWellFormedToken('gwc_aVeRriKZCmqMoOCQnHqQP3agDCyCwm4A44ptloJi07Sa6')).toBe(false);
   });
 
   it('hashes with SHA-256 (hex), deterministic', () => {
@@ -56,6 +69,9 @@ describe('token storage and lookup', () => {
     expect(viewer.kind).toBe('user');
     if (viewer.kind === 'user') {
       expect(viewer.user.login).toBe(u.login);
+      // The viewer's account is the whole entity, as TypeORM reads it (dates, booleans and all).
+      expect(viewer.user).toEqual(await db.dataSource.getRepository(AccountEntity).findOneByOrFail({ id: u.id }));
+      expect(viewer.user).toBeInstanceOf(AccountEntity);
       expect(viewer.credential).toMatchObject({ type: 'classic' });
       if (viewer.credential.type === 'classic') expect([...viewer.credential.scopes].sort()).toEqual(['repo', 'security_events']);
     }
