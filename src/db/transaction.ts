@@ -91,8 +91,9 @@ const guarded = new WeakSet<object>();
 function sqliteLock(ds: DataSource): Mutex {
   let lock = sqliteLocks.get(ds);
   if (!lock) sqliteLocks.set(ds, (lock = new Mutex()));
-  // The driver makes a new query runner after a destroy/initialize: guard whichever is current.
-  const qr = ds.createQueryRunner();
+  // The driver makes a new query runner after a destroy/initialize: guard whichever is current. Asked of the driver
+  // (its one runner): DataSource.createQueryRunner would also make a new EntityManager on every read.
+  const qr = ds.driver.createQueryRunner('master');
   if (!guarded.has(qr)) {
     guarded.add(qr);
     const query = qr.query.bind(qr) as (...args: unknown[]) => Promise<unknown>;
