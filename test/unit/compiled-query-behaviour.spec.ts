@@ -4,7 +4,7 @@
  * first, and on an error it gives up only once every branch it started has settled, so nothing of it still runs
  * when graphql-js executes the request again.
  */
-import { GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString, OperationDefinitionNode, parse } from 'graphql';
+import { GraphQLInterfaceType, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString, OperationDefinitionNode, parse } from 'graphql';
 import { CompiledQuery, FALLBACK } from '../../src/graphql/exec/compiled-query';
 
 const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -67,5 +67,42 @@ describe('compiled executor behaviour', () => {
     events.push('gave up again');
     expect(sync).toBe(FALLBACK);
     expect(events.slice(2)).toEqual(['slow settled', 'gave up again']);
+  });
+
+  it("answers each value of an abstract type as its resolved type, and gives up on a name the schema does not allow, however often it ran before", () => {
+    const Owner = new GraphQLInterfaceType({ name: 'Owner', fields: { login: { type: GraphQLString } }, resolveType: (v: { kind: unknown }) => v.kind as string });
+    const User = new GraphQLObjectType({ name: 'User', interfaces: [Owner], fields: { login: { type: GraphQLString }, name: { type: GraphQLString } } });
+    const Org = new GraphQLObjectType({ name: 'Org', interfaces: [Owner], fields: { login: { type: GraphQLString }, seats: { type: GraphQLString } } });
+    const Other = new GraphQLObjectType({ name: 'Other', fields: { login: { type: GraphQLString } } });
+    let owners: Array<{ kind: unknown; login: string; name?: string; seats?: string }> = [];
+    const schema = new GraphQLSchema({
+      types: [User, Org, Other],
+      query: new GraphQLObjectType({ name: 'Query', fields: { owners: { type: new GraphQLList(Owner), resolve: () => owners } } }),
+    });
+    const q = compile(schema, '{ owners { __typename login ... on User { name } ... on Org { seats } } }');
+    owners = [
+      { kind: 'User', login: 'u1', name: 'U' },
+      { kind: 'Org', login: 'o1', seats: '5' },
+      { kind: 'User', login: 'u2', name: 'V' },
+    ];
+    const expected = {
+      data: {
+        owners: [
+          { __typename: 'User', login: 'u1', name: 'U' },
+          { __typename: 'Org', login: 'o1', seats: '5' },
+          { __typename: 'User', login: 'u2', name: 'V' },
+        ],
+      },
+    };
+    expect(q.run({}, {})).toEqual(expected);
+    expect(q.run({}, {})).toEqual(expected);
+    // A type that is not an Owner, an unknown name and a non-string: graphql-js must answer (its error), every time.
+    for (const kind of ['Other', 'Nobody', 7]) {
+      owners = [{ kind: 'User', login: 'u1', name: 'U' }, { kind, login: 'x' }];
+      expect(q.run({}, {})).toBe(FALLBACK);
+      expect(q.run({}, {})).toBe(FALLBACK);
+    }
+    owners = [{ kind: 'Org', login: 'o2', seats: '1' }];
+    expect(q.run({}, {})).toEqual({ data: { owners: [{ __typename: 'Org', login: 'o2', seats: '1' }] } });
   });
 });

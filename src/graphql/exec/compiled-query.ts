@@ -345,22 +345,20 @@ class PlanBuilder {
       return objectCompleter(plan);
     }
     if (isAbstractType(type)) {
-      const byType = new Map<string, Completer>();
+      /** The completer of each type name resolved so far: a name is checked against the schema once (it never changes). */
+      const byName = new Map<string, Completer>();
       const schema = this.schema;
-      const forType = (runtimeType: GraphQLObjectType): Completer => {
-        let c = byType.get(runtimeType.name);
-        if (!c) {
-          c = objectCompleter(this.objectPlan(runtimeType, collectSubfields(schema, this.fragments, this.vars, runtimeType, nodes), path));
-          byType.set(runtimeType.name, c);
-        }
-        return c;
-      };
       const resolveType = (type as GraphQLAbstractType).resolveType ?? defaultTypeResolver;
       const withName = (name: unknown, value: unknown, run: Run, info: GraphQLResolveInfo): unknown => {
         if (typeof name !== 'string') throw BAIL;
-        const runtimeType = schema.getType(name);
-        if (!runtimeType || !isObjectType(runtimeType) || !schema.isSubType(type, runtimeType)) throw BAIL;
-        return forType(runtimeType)(value, run, info);
+        let c = byName.get(name);
+        if (!c) {
+          const runtimeType = schema.getType(name);
+          if (!runtimeType || !isObjectType(runtimeType) || !schema.isSubType(type, runtimeType)) throw BAIL;
+          c = objectCompleter(this.objectPlan(runtimeType, collectSubfields(schema, this.fragments, this.vars, runtimeType, nodes), path));
+          byName.set(name, c);
+        }
+        return c(value, run, info);
       };
       return (value, run, info) => {
         if (value == null) return null;
