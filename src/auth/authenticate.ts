@@ -10,6 +10,7 @@
 import type { DataSource } from 'typeorm';
 import { AccessTokenEntity, AccountEntity } from '../../entities/identity';
 import { EntityColumns, entityColumns, queryRows } from '../db/rows';
+import { rootDataSource } from '../db/request-cancel';
 import { UnauthenticatedError } from '../errors/app-error';
 import { AUTH_CODES } from '../errors/codes';
 import { hashToken, isWellFormedToken } from './tokens';
@@ -88,7 +89,9 @@ interface TokenRead {
 const tokenReads = new WeakMap<DataSource, TokenRead>();
 
 function tokenRead(db: DataSource): TokenRead {
-  let read = tokenReads.get(db);
+  // A request's view of the DataSource (src/db/request-cancel.ts) reads with its DataSource's statement.
+  const root = rootDataSource(db);
+  let read = tokenReads.get(root);
   if (read) return read;
   const t = entityColumns(db, AccessTokenEntity, 't', 't_', CREDENTIAL_COLUMNS);
   const u = entityColumns(db, AccountEntity, 'u', 'u_');
@@ -101,7 +104,7 @@ function tokenRead(db: DataSource): TokenRead {
         ` FROM access_tokens t WHERE t.token_hash = ? AND t.revoked_at IS NULL`
       : `SELECT ${t.jsonRow} AS t_row, ${u.jsonRow} AS u_row FROM access_tokens t JOIN accounts u ON u.id = t.user_id AND u.type = 'User'` +
         ` WHERE t.token_hash = ? AND t.revoked_at IS NULL`;
-  tokenReads.set(db, (read = { text, t, u }));
+  tokenReads.set(root, (read = { text, t, u }));
   return read;
 }
 
