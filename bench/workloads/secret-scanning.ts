@@ -59,14 +59,25 @@ function baselineRequest(env: BenchEnv): HttpRequestSpec {
 // ---------------------------------------------------------------------------------------------------------
 // The baseline: node:http + driver + two statements
 
-/** Token -> user, the organization by login and the user's role in it: the whole access check in one statement. */
-const ACCESS_SQL = `SELECT u.id AS user_id, t.kind AS kind, t.scopes AS scopes, t.expires_at AS expires_at,
+/**
+ * Token -> user, the organization by login and the user's role in it: the whole access check in one statement.
+ * SQLite: the token by its index and the rest as scalar subqueries, the organization as one JSON value (SQLite plans
+ * the JOIN form as a scan of the bench's one-token access_tokens table; see bench/workloads/identity.ts AUTH_SQL).
+ */
+const ACCESS_SQL = {
+  sqlite: `SELECT t.user_id AS user_id, t.kind AS kind, t.scopes AS scopes, t.expires_at AS expires_at,
+       (SELECT 1 FROM accounts u WHERE u.id = t.user_id AND u.type = 'User') AS is_user,
+       (SELECT json_array(o.id, o.login, (SELECT m.role FROM memberships m WHERE m.organization_id = o.id AND m.user_id = t.user_id))
+          FROM accounts o WHERE o.login_lower = ? AND o.type = 'Organization') AS org
+  FROM access_tokens t WHERE t.token_hash = ? AND t.revoked_at IS NULL`,
+  postgres: `SELECT u.id AS user_id, 1 AS is_user, t.kind AS kind, t.scopes AS scopes, t.expires_at AS expires_at,
        o.id AS org_id, o.login AS org_login, m.role AS role
   FROM access_tokens t
   JOIN accounts u ON u.id = t.user_id AND u.type = 'User'
   LEFT JOIN accounts o ON o.login_lower = ? AND o.type = 'Organization'
   LEFT JOIN memberships m ON m.organization_id = o.id AND m.user_id = u.id
- WHERE t.token_hash = ? AND t.revoked_at IS NULL`;
+ WHERE t.token_hash = ? AND t.revoked_at IS NULL`,
+};
 
 /**
  * The total: the sum of the kept per-repository alert totals (`secret_scanning_alert_totals`, kept exact by the
@@ -101,12 +112,15 @@ const COUNT_SQL = `SELECT (${TOTAL_SQL}) AS total`;
 
 interface AccessRow {
   user_id: number;
+  is_user: number | null;
   kind: string;
   scopes: string | null;
   expires_at: unknown;
-  org_id: number | null;
-  org_login: string | null;
-  role: string | null;
+  /** SQLite: [id, login, role] of the organization, or NULL. */
+  org?: string | null;
+  org_id?: number | null;
+  org_login?: string | null;
+  role?: string | null;
 }
 
 interface PageRow {
@@ -135,8 +149,14 @@ async function orgAlertsBaseline(req: BaselineRequest, db: BaselineDb): Promise<
   const first = Number(req.url.searchParams.get('first') ?? 30);
   if (!Number.isInteger(first) || first < 1 || first > 100) return { status: 400, json: { message: 'first must be 1..100' } };
   const hash = createHash('sha256').update(m[2], 'utf8').digest('hex');
-  const [v] = await db.all<AccessRow>('ss_access', ACCESS_SQL, [login.toLowerCase(), hash]);
-  if (!v || (v.expires_at != null && sqlDate(v.expires_at).getTime() <= Date.now())) return { status: 401, json: { message: 'Bad credentials' } };
+  const [v] = await db.all<AccessRow>('ss_access', ACCESS_SQL[db.dialect], [login.toLowerCase(), hash]);
+  if (!v || v.is_user == null || (v.expires_at != null && sqlDate(v.expires_at).getTime() <= Date.now())) return { status: 401, json: { message: 'Bad credentials' } };
+  if (v.org !== undefined) {
+    const org = v.org === null ? null : (JSON.parse(v.org) as [number, string, string | null]);
+    v.org_id = org?.[0] ?? null;
+    v.org_login = org?.[1] ?? null;
+    v.role = org?.[2] ?? null;
+  }
   if (v.org_id == null) return { status: 404, json: { message: 'Not Found' } };
   const scopes = v.scopes ? (JSON.parse(v.scopes) as string[]) : [];
   // Classic tokens only (the bench's): org owners and security managers with repo or security_events.
