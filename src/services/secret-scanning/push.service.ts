@@ -332,7 +332,7 @@ export class SecretScanningPushService {
         files.map((f) => ({ locationType: 'commit', commitSha: f.commitSha, path: f.path, blobSha: f.blobSha, url: null, pusherId, content: f.content })),
       );
       const usedBypasses = new Map<number, number>(); // placeholder id -> alert id
-      for (const o of occurrences) {
+      const findings = occurrences.map((o) => {
         const bypass = bypasses.get(o.secretHash);
         const finding = findingFor(o, {
           type: 'commit',
@@ -345,10 +345,16 @@ export class SecretScanningPushService {
           commitSha: o.commitSha,
         });
         if (bypass) finding.bypass = { byId: bypass.pusherId, at: bypass.bypassedAt!, reason: bypass.bypassReason! };
-        const r = await this.deps.findings.recordFinding(tx.db, repo, finding, now);
+        return finding;
+      });
+      // All of the push's findings at once: the repository's alert counter is locked for a few statements, not for the
+      // rest of the transaction (see recordFindings).
+      const recorded = await this.deps.findings.recordFindings(tx.db, repo, findings, now);
+      recorded.forEach((r, i) => {
         touched.add(r);
+        const bypass = bypasses.get(occurrences[i].secretHash);
         if (bypass) usedBypasses.set(bypass.id, r.alert.id);
-      }
+      });
       for (const [placeholderId, alertId] of usedBypasses) {
         await tx.db.getRepository(PushProtectionPlaceholderEntity).update({ id: placeholderId, alertId: IsNull() }, { alertId });
       }
@@ -479,9 +485,8 @@ export class SecretScanningPushService {
       await this.storeContents(tx.db, repo.id, [
         { locationType, commitSha: null, path: null, blobSha: null, url: input.url, pusherId, content: input.content },
       ]);
-      for (const d of detected) {
-        touched.add(await this.deps.findings.recordFinding(tx.db, repo, findingFor(d, { type: locationType, url: input.url }), now));
-      }
+      const recorded = await this.deps.findings.recordFindings(tx.db, repo, detected.map((d) => findingFor(d, { type: locationType, url: input.url })), now);
+      for (const r of recorded) touched.add(r);
       await this.deps.scans.recordScan(tx.db, {
         repositoryId: repo.id,
         kind: 'incremental',

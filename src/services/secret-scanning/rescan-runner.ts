@@ -89,6 +89,8 @@ export class RescanRunner {
         const part = page.findings.slice(i, i + RESCAN_FINDINGS_PER_TRANSACTION);
         const now = new Date();
         const results = await withTransaction(ctx, async (tx) => {
+          // PostgreSQL: the part at once, so the repository's alert counter is locked briefly (see recordFindings).
+          if (budgetMs === Infinity) return this.findings.recordFindings(tx.db, repo, part, now);
           const started = performance.now();
           const out = [];
           for (const f of part) {
