@@ -3,6 +3,7 @@
  * (TypeScript's own transpiler, so imports used only as types are dropped as in the emitted JavaScript) and its
  * `require()`s of relative paths are the edges. Cycles are its strongly connected components (Tarjan).
  */
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as ts from 'typescript';
@@ -31,6 +32,41 @@ function resolveRelative(root: string, from: string, spec: string): string | und
   return undefined;
 }
 
+/**
+ * Where each file's emitted JavaScript is kept between runs (node_modules/.cache, as other tools keep theirs). CI's
+ * PostgreSQL suite filter, the database-free and the import-cycle tests each read the whole tree the same way, and
+ * transpiling it is most of their time. An entry is keyed by everything the output depends on (TypeScript's version,
+ * the compiler options, the file's name and text), so a changed file or option is transpiled again.
+ * `IMPORT_GRAPH_CACHE=0` turns it off.
+ */
+const REPO_ROOT = path.resolve(__dirname, '..', '..');
+const CACHE_DIR = path.join(REPO_ROOT, 'node_modules', '.cache', 'import-graph');
+
+function transpiled(root: string, file: string, compilerOptions: ts.CompilerOptions): string {
+  const source = fs.readFileSync(path.join(root, file), 'utf8');
+  const transpile = () => ts.transpileModule(source, { compilerOptions, fileName: file }).outputText;
+  // Only this repository's files: the tests' throwaway trees would only add entries never read again.
+  if (process.env.IMPORT_GRAPH_CACHE === '0' || path.resolve(root) !== REPO_ROOT) return transpile();
+  const key = createHash('sha256').update(JSON.stringify([ts.version, compilerOptions, file, source])).digest('hex');
+  const entry = path.join(CACHE_DIR, key.slice(0, 2), `${key}.js`);
+  try {
+    return fs.readFileSync(entry, 'utf8');
+  } catch {
+    // not kept yet
+  }
+  const out = transpile();
+  try {
+    // Written under a temporary name and renamed: a concurrent reader (the other suite) sees a whole entry or none.
+    fs.mkdirSync(path.dirname(entry), { recursive: true });
+    const tmp = `${entry}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+    fs.writeFileSync(tmp, out);
+    fs.renameSync(tmp, entry);
+  } catch {
+    // A read-only tree only loses the reuse.
+  }
+  return out;
+}
+
 /** The compiler options of `root`'s tsconfig.json (the build's view of imports: type-only ones are dropped). */
 export function tsconfigOptions(root: string): ts.CompilerOptions {
   const file = ts.readConfigFile(path.join(root, 'tsconfig.json'), ts.sys.readFile);
@@ -50,7 +86,7 @@ export function importGraphFrom(root: string, files: string[], compilerOptions: 
   while (queue.length) {
     const file = queue.pop()!;
     if (edges.has(file)) continue;
-    const out = ts.transpileModule(fs.readFileSync(path.join(root, file), 'utf8'), { compilerOptions, fileName: file }).outputText;
+    const out = transpiled(root, file, compilerOptions);
     const deps: string[] = [];
     const bare: string[] = [];
     // import() too: node16 modules keep dynamic imports as they are.
