@@ -3,7 +3,7 @@
  * route template, GraphQL operation counts and latency per operation name. Label values are bounded
  * (route templates, not raw URLs; a capped set of operation names) so clients cannot explode cardinality.
  */
-import { Counter, CounterConfiguration, Gauge, Metric, Registry } from 'prom-client';
+import { Counter, CounterConfiguration, Gauge, Histogram, Registry } from 'prom-client';
 import { ProcessMetrics, startProcessMetrics } from './process-metrics';
 
 const MAX_OPERATION_NAMES = 200;
@@ -67,118 +67,12 @@ export class TalliedCounter<L extends string> {
   }
 }
 
-/** One label set's observations of a TalliedHistogram: counts per bucket (not cumulative), sum and count. */
-interface HistogramTally<L extends string> {
-  labels: Record<L, string>;
-  /** counts[i]: observations <= upperBounds[i] and above the bound before it. */
-  counts: number[];
-  sum: number;
-  count: number;
-}
-
-/** A value of prom-client's exported series (`Metric.get()` / what its registry formats). */
-interface SeriesValue {
-  labels: Record<string, string | number>;
-  sharedLabels?: Record<string, string>;
-  value: number;
-  metricName: string;
-  exemplar?: null;
-}
-
-/**
- * A Prometheus histogram observed per request, exported exactly as prom-client's Histogram exports the same
- * observations (same series, label order, bucket, sum and count values; `test/unit/tallied-histogram.spec.ts`
- * compares the two registries' texts). prom-client's `observe` validates and hashes the label object on every call;
- * here a label set's tally is found through one Map per label, as TalliedCounter does. It is registered in the
- * registry as prom-client's own metrics are: the registry asks it for its values at each scrape and formats them.
- */
-export class TalliedHistogram<L extends string> {
-  readonly name: string;
-  readonly help: string;
-  readonly type = 'histogram' as const;
-  readonly aggregator = 'sum' as const;
-  readonly labelNames: readonly L[];
-  readonly upperBounds: readonly number[];
-  private tallies: HistogramTally<L>[] = [];
-  private root = new Map<string, unknown>();
-
-  constructor(config: { name: string; help: string; labelNames: readonly L[]; buckets: readonly number[]; registers: Registry[] }) {
-    if (config.labelNames.length === 0) throw new Error('TalliedHistogram: a histogram without labels is prom-client\'s own');
-    if (config.labelNames.includes('le' as L)) throw new Error('le is a reserved label keyword');
-    this.name = config.name;
-    this.help = config.help;
-    this.labelNames = config.labelNames;
-    // prom-client's order: ascending, as given (it does not sort either).
-    this.upperBounds = Object.freeze([...config.buckets]);
-    for (const r of config.registers) r.registerMetric(this as unknown as Metric<L>);
-  }
-
-  observe(labels: Record<L, string>, value: number): void {
-    if (!Number.isFinite(value)) throw new TypeError(`Value is not a valid number: ${value}`);
-    const names = this.labelNames;
-    let level = this.root;
-    for (let i = 0; i < names.length - 1; i++) {
-      const v = labels[names[i]];
-      let next = level.get(v) as Map<string, unknown> | undefined;
-      if (!next) level.set(v, (next = new Map()));
-      level = next;
-    }
-    const last = labels[names[names.length - 1]];
-    let t = level.get(last) as HistogramTally<L> | undefined;
-    if (!t) {
-      // The label object as given (prom-client keeps the first one it was given for a label set, in its key order).
-      t = { labels: { ...labels }, counts: new Array<number>(this.upperBounds.length).fill(0), sum: 0, count: 0 };
-      level.set(last, t);
-      this.tallies.push(t);
-    }
-    const bounds = this.upperBounds;
-    for (let i = 0; i < bounds.length; i++) {
-      if (value <= bounds[i]) {
-        t.counts[i]++;
-        break;
-      }
-    }
-    t.sum += value;
-    t.count++;
-  }
-
-  /** prom-client's `Histogram.reset()`: every label set forgotten. */
-  reset(): void {
-    this.tallies = [];
-    this.root = new Map();
-  }
-
-  /** What prom-client's Histogram answers its registry for the text format: `le` first, then the label set. */
-  async getForPromString(): Promise<{ name: string; help: string; type: 'histogram'; values: SeriesValue[]; aggregator: 'sum' }> {
-    const bucket = `${this.name}_bucket`;
-    const values: SeriesValue[] = [];
-    for (const t of this.tallies) {
-      let acc = 0;
-      for (let i = 0; i < this.upperBounds.length; i++) {
-        acc += t.counts[i];
-        values.push({ labels: { le: this.upperBounds[i] }, sharedLabels: t.labels, value: acc, metricName: bucket, exemplar: null });
-      }
-      values.push({ labels: { le: '+Inf' }, sharedLabels: t.labels, value: t.count, metricName: bucket, exemplar: null });
-      values.push({ labels: {}, sharedLabels: t.labels, value: t.sum, metricName: `${this.name}_sum`, exemplar: undefined });
-      values.push({ labels: {}, sharedLabels: t.labels, value: t.count, metricName: `${this.name}_count`, exemplar: undefined });
-    }
-    return { name: this.name, help: this.help, type: this.type, values, aggregator: this.aggregator };
-  }
-
-  /** prom-client's `Histogram.get()`: the same values with each label set merged into its labels. */
-  async get(): Promise<{ name: string; help: string; type: 'histogram'; values: SeriesValue[]; aggregator: 'sum' }> {
-    const data = await this.getForPromString();
-    data.values = data.values.map(({ sharedLabels, labels, ...rest }) => ({ ...rest, labels: Object.assign(labels, sharedLabels) }));
-    return data;
-  }
-}
-
 export class Metrics {
   readonly registry = new Registry();
   readonly httpRequests: TalliedCounter<'method' | 'route' | 'status'>;
-  readonly httpDuration: TalliedHistogram<'method' | 'route' | 'status'>;
+  readonly httpDuration: Histogram<'method' | 'route' | 'status'>;
   readonly graphqlOperations: TalliedCounter<'operation' | 'type' | 'outcome'>;
-  readonly graphqlDuration: TalliedHistogram<'operation' | 'type'>;
+  readonly graphqlDuration: Histogram<'operation' | 'type'>;
   readonly graphqlExecutions: TalliedCounter<'executor'>;
   private readonly seenOperations = new Set<string>();
   private readonly processMetrics: ProcessMetrics | undefined;
@@ -191,7 +85,7 @@ export class Metrics {
       labelNames: ['method', 'route', 'status'],
       registers: [this.registry],
     });
-    this.httpDuration = new TalliedHistogram({
+    this.httpDuration = new Histogram({
       name: 'http_request_duration_seconds',
       help: 'HTTP request latency by method, route template and status.',
       labelNames: ['method', 'route', 'status'],
@@ -204,7 +98,7 @@ export class Metrics {
       labelNames: ['operation', 'type', 'outcome'],
       registers: [this.registry],
     });
-    this.graphqlDuration = new TalliedHistogram({
+    this.graphqlDuration = new Histogram({
       name: 'graphql_operation_duration_seconds',
       help: 'GraphQL operation latency by operation name and type.',
       labelNames: ['operation', 'type'],
