@@ -121,9 +121,13 @@ export function requestDataSource(ds: DataSource, res: ServerResponse): DataSour
   const made = held[VIEW];
   if (made) return made;
   const scope: RequestScope = { abandoned: false, running: new Set() };
-  res.once('close', () => {
-    if (!res.writableFinished) abandon(scope);
-  });
+  // A context made after the client already went away (a handler that waited first) starts abandoned.
+  if (res.closed && !res.writableFinished) abandon(scope);
+  else {
+    res.once('close', () => {
+      if (!res.writableFinished) abandon(scope);
+    });
+  }
   const view = Object.create(ds) as View;
   view[ROOT] = ds;
   view[SCOPE] = scope;

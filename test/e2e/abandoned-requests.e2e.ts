@@ -30,6 +30,7 @@ onPostgres('abandoned requests (PostgreSQL)', () => {
   let pool: PoolLike;
   const logs: Array<Record<string, unknown>> = [];
   const finished: string[] = [];
+  const lateErrors: string[] = [];
   /** Per answered request with a context: its kind, whether its DataSource is a view, and a view of the app's. */
   const seen: Array<[string, boolean, boolean]> = [];
 
@@ -60,6 +61,17 @@ onPostgres('abandoned requests (PostgreSQL)', () => {
         await m.query('SELECT 2');
       });
       finished.push('transaction');
+      return { done: true };
+    });
+    // A handler that first waits (here until its client is gone), then makes its context and reads.
+    app.fastify.get('/test/late-context', async (req, reply) => {
+      while (!reply.raw.closed) await new Promise((r) => setTimeout(r, 10));
+      try {
+        await (await contextOf(req, reply)).dataSource.query('SELECT 1');
+        finished.push('late');
+      } catch (e) {
+        lateErrors.push((e as { code?: string }).code ?? String(e));
+      }
       return { done: true };
     });
     app.fastify.addHook('onResponse', async (req) => {
@@ -113,6 +125,20 @@ onPostgres('abandoned requests (PostgreSQL)', () => {
     // Cancelling is no error of the server's.
     expect(logs.filter((l) => Number(l.level) >= 50)).toEqual([]);
   }, 30_000);
+
+  it('a context made after the client went away refuses its statements', async () => {
+    const c = new AbortController();
+    const answered = fetch(`${url}/test/late-context`, { signal: c.signal }).then(
+      () => 'answered',
+      () => 'aborted',
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    c.abort();
+    expect(await answered).toBe('aborted');
+    expect(await poll(() => lateErrors.length > 0, 5_000)).toBe(true);
+    expect(lateErrors).toEqual(['57014']);
+    expect(finished).not.toContain('late');
+  });
 
   it('GraphQL and REST requests run their statements through their own view of the DataSource', async () => {
     seen.length = 0;
