@@ -3,7 +3,7 @@
  * with multi_repo and publicly_leaked derived from the stored data.
  */
 import { createHash } from 'node:crypto';
-import { EntityManager, In } from 'typeorm';
+import { DeepPartial, EntityManager, In } from 'typeorm';
 import type { QueryDeepPartialEntity } from 'typeorm/query-builder/QueryPartialEntity';
 import { RepositoryEntity } from '../../../entities/identity';
 import {
@@ -33,6 +33,63 @@ function placeKey(f: Finding['location']): string {
   return createHash('sha256').update(key).digest('hex');
 }
 
+/** A new alert's row for finding `f` (numbered `number`), as every way of recording a finding creates it. */
+function newAlertRow(
+  repo: RepositoryEntity,
+  f: Finding,
+  secretHash: string,
+  number: number,
+  flags: { publiclyLeaked: boolean; multiRepo: boolean },
+  now: Date,
+): DeepPartial<SecretScanningAlertEntity> {
+  const resolvedByBypass = f.bypass && f.bypass.reason !== 'will_fix_later';
+  return {
+    repositoryId: repo.id,
+    ownerId: repo.ownerId,
+    number,
+    state: resolvedByBypass ? 'resolved' : 'open',
+    resolution: resolvedByBypass ? (f.bypass!.reason as AlertResolution) : null,
+    resolvedAt: resolvedByBypass ? now : null,
+    resolvedById: resolvedByBypass ? f.bypass!.byId : null,
+    resolutionComment: null,
+    secretType: f.secretType,
+    secretTypeDisplayName: f.secretTypeDisplayName,
+    provider: f.provider,
+    providerSlug: f.providerSlug,
+    secret: f.secret,
+    secretHash,
+    validity: 'unknown',
+    publiclyLeaked: flags.publiclyLeaked,
+    multiRepo: flags.multiRepo,
+    isBase64Encoded: f.isBase64Encoded ?? false,
+    pushProtectionBypassed: Boolean(f.bypass),
+    pushProtectionBypassedById: f.bypass?.byId ?? null,
+    pushProtectionBypassedAt: f.bypass?.at ?? null,
+    assignedToId: null,
+    firstLocationId: null,
+    locationsCount: 0,
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/** A new location's row of alert `alertId` for finding `f` at place `key`. */
+function newLocationRow(alertId: number, f: Finding, key: string): DeepPartial<SecretScanningLocationEntity> {
+  return {
+    alertId,
+    type: f.location.type,
+    placeKey: key,
+    path: f.location.path ?? null,
+    startLine: f.location.startLine ?? null,
+    endLine: f.location.endLine ?? null,
+    startColumn: f.location.startColumn ?? null,
+    endColumn: f.location.endColumn ?? null,
+    blobSha: f.location.blobSha ?? null,
+    commitSha: f.location.commitSha ?? null,
+    url: f.location.url ?? null,
+  };
+}
+
 export class SecretScanningFindingService {
   /**
    * Record one finding in a repository: a new open alert (numbered per repository), or a new location of
@@ -46,42 +103,12 @@ export class SecretScanningFindingService {
     let alert = await alerts.findOne({ where: { repositoryId: repo.id, secretHash } });
     let created = false;
     if (!alert) {
-      const number = await this.nextNumber(db, repo.id);
+      const number = await this.reserveNumbers(db, repo.id, 1);
       // The same secret in another repository of the same owner -> multi_repo on every such alert.
       const siblings = await alerts.find({ where: { ownerId: repo.ownerId, secretHash }, select: { id: true, repositoryId: true } });
       const others = siblings.filter((s) => s.repositoryId !== repo.id);
       const publiclyLeaked = !repo.private || (await this.foundInPublicRepository(db, secretHash));
-      const resolvedByBypass = f.bypass && f.bypass.reason !== 'will_fix_later';
-      alert = await alerts.save(
-        alerts.create({
-          repositoryId: repo.id,
-          ownerId: repo.ownerId,
-          number,
-          state: resolvedByBypass ? 'resolved' : 'open',
-          resolution: resolvedByBypass ? (f.bypass!.reason as AlertResolution) : null,
-          resolvedAt: resolvedByBypass ? now : null,
-          resolvedById: resolvedByBypass ? f.bypass!.byId : null,
-          resolutionComment: null,
-          secretType: f.secretType,
-          secretTypeDisplayName: f.secretTypeDisplayName,
-          provider: f.provider,
-          providerSlug: f.providerSlug,
-          secret: f.secret,
-          secretHash,
-          validity: 'unknown',
-          publiclyLeaked,
-          multiRepo: others.length > 0,
-          isBase64Encoded: f.isBase64Encoded ?? false,
-          pushProtectionBypassed: Boolean(f.bypass),
-          pushProtectionBypassedById: f.bypass?.byId ?? null,
-          pushProtectionBypassedAt: f.bypass?.at ?? null,
-          assignedToId: null,
-          firstLocationId: null,
-          locationsCount: 0,
-          createdAt: now,
-          updatedAt: now,
-        }),
-      );
+      alert = await alerts.save(alerts.create(newAlertRow(repo, f, secretHash, number, { publiclyLeaked, multiRepo: others.length > 0 }, now)));
       created = true;
       if (others.length) await alerts.update({ id: In(others.map((o) => o.id)), multiRepo: false }, { multiRepo: true, updatedAt: now });
       if (!repo.private) {
@@ -92,21 +119,7 @@ export class SecretScanningFindingService {
     const key = placeKey(f.location);
     const existing = await locations.findOne({ where: { alertId: alert.id, placeKey: key } });
     if (existing) return { alert, created, newLocation: false };
-    const loc = await locations.save(
-      locations.create({
-        alertId: alert.id,
-        type: f.location.type,
-        placeKey: key,
-        path: f.location.path ?? null,
-        startLine: f.location.startLine ?? null,
-        endLine: f.location.endLine ?? null,
-        startColumn: f.location.startColumn ?? null,
-        endColumn: f.location.endColumn ?? null,
-        blobSha: f.location.blobSha ?? null,
-        commitSha: f.location.commitSha ?? null,
-        url: f.location.url ?? null,
-      }),
-    );
+    const loc = await locations.save(locations.create(newLocationRow(alert.id, f, key)));
     // Computed in SQL from the row's current values, not from the (possibly stale) alert read above:
     // concurrent findings of the same alert each count.
     const set: QueryDeepPartialEntity<SecretScanningAlertEntity> = { locationsCount: () => 'locations_count + 1' };
@@ -174,38 +187,9 @@ export class SecretScanningFindingService {
     const created = new Map<string, SecretScanningAlertEntity>();
     if (fresh.length) {
       const last = await this.reserveNumbers(db, repo.id, fresh.length);
-      const rows = fresh.map((h, i) => {
-        const f = findings[hashes.indexOf(h)];
-        const resolvedByBypass = f.bypass && f.bypass.reason !== 'will_fix_later';
-        return alerts.create({
-          repositoryId: repo.id,
-          ownerId: repo.ownerId,
-          number: last - fresh.length + 1 + i,
-          state: resolvedByBypass ? 'resolved' : 'open',
-          resolution: resolvedByBypass ? (f.bypass!.reason as AlertResolution) : null,
-          resolvedAt: resolvedByBypass ? now : null,
-          resolvedById: resolvedByBypass ? f.bypass!.byId : null,
-          resolutionComment: null,
-          secretType: f.secretType,
-          secretTypeDisplayName: f.secretTypeDisplayName,
-          provider: f.provider,
-          providerSlug: f.providerSlug,
-          secret: f.secret,
-          secretHash: h,
-          validity: 'unknown',
-          publiclyLeaked: !repo.private || inPublic.has(h),
-          multiRepo: others.has(h),
-          isBase64Encoded: f.isBase64Encoded ?? false,
-          pushProtectionBypassed: Boolean(f.bypass),
-          pushProtectionBypassedById: f.bypass?.byId ?? null,
-          pushProtectionBypassedAt: f.bypass?.at ?? null,
-          assignedToId: null,
-          firstLocationId: null,
-          locationsCount: 0,
-          createdAt: now,
-          updatedAt: now,
-        });
-      });
+      const rows = fresh.map((h, i) =>
+        alerts.create(newAlertRow(repo, findings[hashes.indexOf(h)], h, last - fresh.length + 1 + i, { publiclyLeaked: !repo.private || inPublic.has(h), multiRepo: others.has(h) }, now)),
+      );
       for (const a of await alerts.save(rows)) {
         created.set(a.secretHash, a);
         byHash.set(a.secretHash, a);
@@ -230,19 +214,7 @@ export class SecretScanningFindingService {
       placed.add(place);
       pending.push({
         index: i,
-        row: locations.create({
-          alertId: alert.id,
-          type: f.location.type,
-          placeKey: keys[i],
-          path: f.location.path ?? null,
-          startLine: f.location.startLine ?? null,
-          endLine: f.location.endLine ?? null,
-          startColumn: f.location.startColumn ?? null,
-          endColumn: f.location.endColumn ?? null,
-          blobSha: f.location.blobSha ?? null,
-          commitSha: f.location.commitSha ?? null,
-          url: f.location.url ?? null,
-        }),
+        row: locations.create(newLocationRow(alert.id, f, keys[i])),
       });
     });
     if (pending.length) {
@@ -307,18 +279,6 @@ export class SecretScanningFindingService {
   }
 
   /** Next alert number of a repository, never reused (row-locked counter; SQLite serialises writers). */
-  private async nextNumber(db: EntityManager, repositoryId: number): Promise<number> {
-    const counters = db.getRepository(SecretScanningAlertCounterEntity);
-    await counters.createQueryBuilder().insert().values({ repositoryId, lastNumber: 0 }).orIgnore().execute();
-    await counters
-      .createQueryBuilder()
-      .update()
-      .set({ lastNumber: () => 'last_number + 1' })
-      .where('repository_id = :id', { id: repositoryId })
-      .execute();
-    const row = await counters.findOneOrFail({ where: { repositoryId } });
-    return row.lastNumber;
-  }
 }
 
 /** The finding of a detected secret at `location`, named as the secret type catalog names it. */
