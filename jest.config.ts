@@ -6,7 +6,8 @@ import type { Config } from 'jest';
  * postgres:// DATABASE_URL each file gets its own throwaway PostgreSQL database next to it.
  */
 const config: Config = {
-  testEnvironment: 'node',
+  // JEST_CPU_LOG=<file.jsonl>: each file's CPU, its spawned processes' included (test/tools/cpu-environment.js).
+  testEnvironment: process.env.JEST_CPU_LOG ? '<rootDir>/test/tools/cpu-environment.js' : 'node',
   // src: tests that live beside a fenced bypass (src/graphql/direct-resolvers).
   roots: ['<rootDir>/test', '<rootDir>/src'],
   testMatch: ['**/*.spec.ts', '**/*.e2e.ts'],
