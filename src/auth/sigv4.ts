@@ -15,8 +15,8 @@
  * a burst of signed requests costs one lookup per key per minute; a deactivated key stops working within 60 s.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { SignatureV4 } from '@smithy/signature-v4';
-import { NodeSha256 } from '@graphql-domain-gateway/workflow-client';
+import type { SignatureV4 } from '@smithy/signature-v4';
+import type * as WorkflowClient from '@graphql-domain-gateway/workflow-client';
 import type { DataSource } from 'typeorm';
 import type { AccountEntity } from '../../entities/identity';
 import type { AppConfig } from '../config';
@@ -153,11 +153,15 @@ function signerFor(auth: ParsedAuthorization, secretAccessKey: string): Signatur
   const key = `${auth.accessKeyId}\u0000${secretAccessKey}\u0000${auth.region}\u0000${auth.service}`;
   let signer = signers.get(key);
   if (!signer) {
-    signer = new SignatureV4({
+    // Required on the first signed request, as is the client package below: a process that verifies no SigV4
+    // request does not load them.
+    const { SignatureV4: Signer } = require('@smithy/signature-v4') as typeof import('@smithy/signature-v4');
+    signer = new Signer({
       credentials: { accessKeyId: auth.accessKeyId, secretAccessKey },
       region: auth.region,
       service: auth.service,
-      sha256: NodeSha256,
+      // The client package's entry point loads the whole client (35 modules), for this one class.
+      sha256: (require('@graphql-domain-gateway/workflow-client') as typeof WorkflowClient).NodeSha256,
       // Never add headers the client did not sign (x-amz-content-sha256).
       applyChecksum: false,
     });

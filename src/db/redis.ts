@@ -2,7 +2,7 @@
  * Optional Redis (REDIS_URL) for state that several instances must share. Connection problems are
  * reported by /readyz, never crash the process.
  */
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import type { Logger } from 'pino';
 
 export interface RedisLike {
@@ -12,7 +12,9 @@ export interface RedisLike {
 }
 
 export async function createRedis(url: string, log: Logger): Promise<RedisLike> {
-  const client = new Redis(url, {
+  // Required when used: a gateway without REDIS_URL (and every test file starting one) does not load ioredis.
+  const Client = (require('ioredis') as typeof import('ioredis')).default;
+  const client = new Client(url, {
     ...REDIS_CLIENT_DEFAULTS,
     lazyConnect: true,
     maxRetriesPerRequest: 1,

@@ -4,8 +4,7 @@
  * one machine's file: its processes rely on the polls' periodic re-check). Best effort: the re-check of
  * activity-polls.ts finds whatever a lost message did not announce.
  */
-import Redis from 'ioredis';
-import { Client } from 'pg';
+import type * as Pg from 'pg';
 import type { AppDeps } from '../../../context';
 import { closeRedis, REDIS_CLIENT_DEFAULTS } from '../../../db/redis';
 import type { ActivityPolls } from '../activity-polls';
@@ -25,7 +24,9 @@ export function startActivitySignals(deps: AppDeps, polls: ActivityPolls): Activ
     if (from !== self && Number.isSafeInteger(n) && n > 0) polls.received(n);
   };
   const warn = (err: unknown) => deps.log.warn({ err: { message: (err as Error)?.message } }, 'workflow: activity task signals unavailable (polls re-check periodically)');
+  // The clients are required by the branch that uses them: a SQLite gateway without Redis loads neither pg nor ioredis.
   if (deps.config.redisUrl) {
+    const Redis = (require('ioredis') as typeof import('ioredis')).default;
     const channel = `${deps.config.workflowQueuePrefix}:${CHANNEL}`;
     const sub = new Redis(deps.config.redisUrl, { ...REDIS_CLIENT_DEFAULTS, lazyConnect: false, maxRetriesPerRequest: null });
     const pub = new Redis(deps.config.redisUrl, { ...REDIS_CLIENT_DEFAULTS, lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false });
@@ -43,7 +44,8 @@ export function startActivitySignals(deps: AppDeps, polls: ActivityPolls): Activ
   }
   const url = (deps.dataSource.options as { url?: string }).url;
   if (deps.dataSource.options.type === 'postgres' && url) {
-    let client: Client | undefined;
+    const { Client } = require('pg') as typeof Pg;
+    let client: Pg.Client | undefined;
     let closed = false;
     const connect = async () => {
       const c = new Client({ connectionString: url });

@@ -10,7 +10,8 @@
  */
 import type { AppDeps } from '../../../context';
 import { startActivitySignals } from './activity-signals';
-import { WorkflowQueue } from './queue';
+import type * as Queue from './queue';
+import type { WorkflowQueue } from './queue';
 import { RunnerServices, WorkflowRunner } from './runner';
 
 export interface WorkflowRunning {
@@ -32,7 +33,10 @@ export function startWorkflowRunning(services: RunnerServices, deps: AppDeps, mo
     await signals.close();
   };
   if (mode === 'off') return { close: closeActivities };
-  const queue = mode === 'queue' || mode === 'dispatch' ? new WorkflowQueue(config.redisUrl!, config.workflowQueuePrefix) : undefined;
+  // Required here: BullMQ (some 250 modules) is loaded by the processes that use a queue only, not by every
+  // embedded gateway, test file and spawned server.
+  const queue =
+    mode === 'queue' || mode === 'dispatch' ? new (require('./queue') as typeof Queue).WorkflowQueue(config.redisUrl!, config.workflowQueuePrefix) : undefined;
   const runner =
     mode === 'dispatch'
       ? undefined
