@@ -16,8 +16,10 @@ const spawn = ChildProcess.prototype.spawn;
 ChildProcess.prototype.spawn = function (options) {
   spawned.count++;
   const args = (options && options.args) || [];
-  const script = args.slice(1).find((a) => !a.startsWith('-')) || '';
-  const key = `${path.basename(args[0] || options.file || '')} ${path.relative(process.cwd(), script) || script}`.trim();
+  // The command and its script (or first argument); inline code (node -e) is named by its flag only.
+  const first = args.slice(1).find((a) => !a.startsWith('-') || ['-e', '--eval', '-p', '--print'].includes(a)) || '';
+  const script = first.startsWith('-') ? first : path.relative(process.cwd(), first) || first;
+  const key = `${path.basename(args[0] || options.file || '')} ${script}`.trim().slice(0, 100);
   spawned.commands[key] = (spawned.commands[key] || 0) + 1;
   return spawn.apply(this, arguments);
 };
