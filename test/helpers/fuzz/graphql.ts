@@ -29,6 +29,7 @@ import {
 } from 'graphql';
 import { FuzzCase, makeCase, toJsonText } from './case';
 import type { Binding, FuzzFixtures } from './fixtures';
+import { memoized } from './memo';
 import { badStrings, enc } from './rest';
 import { anyValue, awkwardNumber, EnumName, FuzzValue, hugeString, pointerKind, RawNumber, tamperedCursor, tamperedId } from './values';
 
@@ -326,7 +327,7 @@ function request(root: Field, opts: GqlOptions): FuzzCase['request'] {
 // ---------------------------------------------------------------------------------------------------------
 // Hostile values and where they go.
 
-function badGqlValue(fx: FuzzFixtures, type: GraphQLInputType, name: string): fc.Arbitrary<FuzzValue | undefined> {
+const badGqlValue = memoized(function badGqlValue(fx: FuzzFixtures, type: GraphQLInputType, name: string): fc.Arbitrary<FuzzValue | undefined> {
   const named = getNamedType(type);
   const kind = pointerKind(name, named.name);
   if (kind === 'cursor') return fc.oneof(tamperedCursor(fx.gqlCursors), badAny(fx, type));
@@ -335,7 +336,7 @@ function badGqlValue(fx: FuzzFixtures, type: GraphQLInputType, name: string): fc
     return fc.oneof(ids, fc.array(fc.oneof(ids, fc.constantFrom(...fx.nodeIds)), { minLength: 1, maxLength: 5 }), badAny(fx, type));
   }
   return badAny(fx, type);
-}
+});
 
 function badAny(fx: FuzzFixtures, type: GraphQLInputType): fc.Arbitrary<FuzzValue | undefined> {
   const named = getNamedType(type);
@@ -443,13 +444,14 @@ export function rootFields(schema: GraphQLSchema): RootField[] {
 
 function validTree(root: RootField, schema: GraphQLSchema, fx: FuzzFixtures, depthMax: number): fc.Arbitrary<{ tree: Field; transport: 'post' | 'get' }> {
   const variableOdds = fc.boolean();
-  return fc.tuple(fc.constantFrom(...fx.bindings.filter((b) => b.number !== undefined)), fc.integer({ min: 0, max: depthMax })).chain(([b, depth]) =>
+  const treeOf = memoized((b: Binding, depth: number) =>
     fc.record({
       args: validArgs(root.field, b, fx, variableOdds),
       sel: selectionOf(getNamedType(root.field.type), depth, schema, b, fx, variableOdds),
       transport: root.operation === 'query' ? fc.constantFrom<'post' | 'get'>('post', 'post', 'post', 'get') : fc.constant<'post' | 'get'>('post'),
     }).map(({ args, sel, transport }) => ({ tree: { name: root.field.name, args, sel }, transport })),
   );
+  return fc.tuple(fc.constantFrom(...fx.bindings.filter((b) => b.number !== undefined)), fc.integer({ min: 0, max: depthMax })).chain(([b, depth]) => treeOf(b, depth));
 }
 
 export function gqlValid(root: RootField, schema: GraphQLSchema, fx: FuzzFixtures): fc.Arbitrary<FuzzCase> {

@@ -16,6 +16,7 @@ import { SECRET_SCANNING_SCHEMAS } from '../../../src/rest/github/secret-scannin
 import type { ParamSpec, RestRoute } from '../../../src/rest/route-table';
 import { FuzzCase, makeCase, toJsonText } from './case';
 import type { Binding, FuzzFixtures } from './fixtures';
+import { memoized } from './memo';
 import {
   anyValue,
   FuzzValue,
@@ -229,7 +230,7 @@ function awsValue(name: string, fx: FuzzFixtures): fc.Arbitrary<FuzzValue> | und
 }
 
 /** A value matching a JSON schema (small and plain). */
-export function schemaValue(schema: Schema): fc.Arbitrary<FuzzValue> {
+export const schemaValue = memoized(function schemaValue(schema: Schema): fc.Arbitrary<FuzzValue> {
   const s = resolve(schema);
   if (Array.isArray(s.enum)) return fc.constantFrom(...(s.enum as FuzzValue[]));
   const nullable = s.nullable === true;
@@ -261,7 +262,7 @@ export function schemaValue(schema: Schema): fc.Arbitrary<FuzzValue> {
       else arb = fc.string({ unit: fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz0123456789_-'), minLength: 1, maxLength: 12 });
   }
   return nullable ? fc.oneof(arb, fc.constant(null)) : arb;
-}
+});
 
 /**
  * Workflow rows whose valid value is used up by a 2xx: RedriveExecution takes stopped jobs (a redriven job runs
@@ -316,7 +317,7 @@ function collectionOf(route: RestRoute<any, any>): string | undefined {
   return /^\/calendar\/events\/v1\/([a-z]+)/.exec(route.path)?.[1];
 }
 
-function validSlot(slot: Slot, b: Binding, fx: FuzzFixtures, route?: RestRoute<any, any>): fc.Arbitrary<FuzzValue> {
+const validSlot = memoized(function validSlot(slot: Slot, b: Binding, fx: FuzzFixtures, route?: RestRoute<any, any>): fc.Arbitrary<FuzzValue> {
   // A calendar row's own id and slug are real in its path; a body or query `slug` is a new one (an existing
   // slug there renames another post's or collides).
   const own = slot.where !== 'path' && (slot.name === 'slug' || slot.name === 'id');
@@ -325,13 +326,13 @@ function validSlot(slot: Slot, b: Binding, fx: FuzzFixtures, route?: RestRoute<a
     (own ? undefined : ((route?.family === 'aws' ? awsValue(slot.name, fx) : undefined) ?? realValue(slot.name, b, fx, route && collectionOf(route))));
   const arb = real ?? schemaValue(slot.schema);
   return slot.where === 'body' ? arb : arb.map(asText);
-}
+});
 
 // ---------------------------------------------------------------------------------------------------------
 // Hostile values.
 
 /** Strings that a URL or header can carry (long, not huge: a 16 KB request line is refused by node itself). */
-export function badStrings(fx: FuzzFixtures): fc.Arbitrary<string> {
+export const badStrings = memoized(function badStrings(fx: FuzzFixtures): fc.Arbitrary<string> {
   const realAll = [...fx.logins, ...fx.restCursors, ...fx.gqlCursors, ...fx.nodeIds, ...fx.etags, ...fx.placeholderIds, ...fx.secretTypes];
   return fc.oneof(
     { arbitrary: nastyString, weight: 4 },
@@ -341,7 +342,7 @@ export function badStrings(fx: FuzzFixtures): fc.Arbitrary<string> {
     { arbitrary: fc.constantFrom(...realAll), weight: 1 },
     { arbitrary: fc.integer({ min: 500, max: 5000 }).map((n) => 'x'.repeat(n)), weight: 1 },
   );
-}
+});
 
 /** Bad strings for one slot: cursor and id slots get their tampered real values half of the time. */
 function badFor(name: string, fx: FuzzFixtures): fc.Arbitrary<string> {
@@ -458,7 +459,7 @@ function bindingsFor(route: RestRoute<any, any>, fx: FuzzFixtures): Binding[] {
 function validParts(route: RestRoute<any, any>, slots: Slot[], fx: FuzzFixtures): fc.Arbitrary<Parts> {
   // A body schema's `anyOf: [{required: [...]}, …]`: one alternative's fields are always sent.
   const alternatives = ((resolve(route.requestBody).anyOf as Array<{ required?: string[] }> | undefined) ?? []).map((a) => a.required ?? []);
-  return fc.tuple(fc.constantFrom(...bindingsFor(route, fx)), fc.constantFrom<string[]>(...(alternatives.length ? alternatives : [[]]))).chain(([b, forced]) => {
+  const partsOf = memoized((b: Binding, forced: string[]): fc.Arbitrary<Parts> => {
     const entries = slots.map((slot) => {
       const v = validSlot(slot, b, fx, route);
       const always = slot.required || slot.where === 'path' || (slot.where === 'body' && forced.includes(slot.name));
@@ -472,6 +473,7 @@ function validParts(route: RestRoute<any, any>, slots: Slot[], fx: FuzzFixtures)
       return parts;
     });
   });
+  return fc.tuple(fc.constantFrom(...bindingsFor(route, fx)), fc.constantFrom<string[]>(...(alternatives.length ? alternatives : [[]]))).chain(([b, forced]) => partsOf(b, forced));
 }
 
 function put(parts: Parts, slot: Slot, v: Maybe<FuzzValue | QueryValue | PathValue>): void {
@@ -493,7 +495,7 @@ function put(parts: Parts, slot: Slot, v: Maybe<FuzzValue | QueryValue | PathVal
   }
 }
 
-function badSlot(slot: Slot, fx: FuzzFixtures): fc.Arbitrary<Maybe<FuzzValue | QueryValue | PathValue>> {
+const badSlot = memoized(function badSlot(slot: Slot, fx: FuzzFixtures): fc.Arbitrary<Maybe<FuzzValue | QueryValue | PathValue>> {
   switch (slot.where) {
     case 'path':
       return badPath(fx, slot.name);
@@ -505,7 +507,7 @@ function badSlot(slot: Slot, fx: FuzzFixtures): fc.Arbitrary<Maybe<FuzzValue | Q
       // A required field may also be left out.
       return slot.required ? fc.oneof({ arbitrary: badBodyValue(fx), weight: 5 }, { arbitrary: fc.constant(ABSENT), weight: 1 }) : badBodyValue(fx);
   }
-}
+});
 
 export function routeLabel(route: RestRoute<any, any>): string {
   return `${route.method} ${route.path}${route.operation ? ` ${route.operation}` : ''}`;
@@ -537,7 +539,7 @@ export function restValid(route: RestRoute<any, any>, fx: FuzzFixtures): fc.Arbi
 
 export function restRandom(route: RestRoute<any, any>, fx: FuzzFixtures): fc.Arbitrary<FuzzCase> {
   const slots = slotsOf(route);
-  return fc.constantFrom(...fx.bindings).chain((b) => {
+  const casesOf = memoized((b: Binding): fc.Arbitrary<FuzzCase> => {
     const each = slots.map((slot) =>
       fc.oneof<fc.Arbitrary<Maybe<FuzzValue | QueryValue | PathValue>>[]>(
         fc.constant(slot.where === 'path' ? '' : ABSENT),
@@ -560,4 +562,5 @@ export function restRandom(route: RestRoute<any, any>, fx: FuzzFixtures): fc.Arb
         return makeCase({ kind: 'rest', mode: 'random', target: routeLabel(route), oracle: route.family, request: assemble(route, parts) });
       });
   });
+  return fc.constantFrom(...fx.bindings).chain((b) => casesOf(b));
 }

@@ -9,6 +9,7 @@
  * an echo of such input from a real leak, so those strings are filtered out here (see `LEAK_PATTERNS`).
  */
 import fc from 'fast-check';
+import { memoized } from './memo';
 
 export class RawNumber {
   constructor(readonly text: string) {}
@@ -244,15 +245,15 @@ const CURSOR_TRANSFORMS: Array<(c: string) => string> = [
   }),
 ];
 
-export function tamperedCursor(real: string[]): fc.Arbitrary<string> {
+export const tamperedCursor = memoized(function tamperedCursor(real: string[]): fc.Arbitrary<string> {
   const derived = fc.tuple(fc.constantFrom(...real), fc.integer({ min: 0, max: CURSOR_TRANSFORMS.length - 1 })).map(([c, i]) => CURSOR_TRANSFORMS[i](c));
   return real.length ? fc.oneof(fc.constantFrom(...GENERIC_CURSORS), derived) : fc.constantFrom(...GENERIC_CURSORS);
-}
+});
 
 const ID_VALUES = ['abc', '-', '-1', '0', 'NaN', '1e20', '1e400', '1.5', '99999999999', '2147483648', '9007199254740993', '00001', '', '1_2', '0x1'];
 const ID_SHAPES = ['User', 'User:', ':1', 'user:1', 'User:1:2', 'User: 1', 'User:1\u0000', '\u0000', 'Nope:1'].map(b64);
 
-export function tamperedId(real: string[]): fc.Arbitrary<string> {
+export const tamperedId = memoized(function tamperedId(real: string[]): fc.Arbitrary<string> {
   const types = [...new Set(['User', 'Organization', 'Repository', 'SecretScanningAlert', ...real.map((id) => /^([A-Za-z]+):/.exec(unb64(id))?.[1]).filter((t): t is string => Boolean(t))])];
   const typed = fc.tuple(fc.constantFrom(...types), fc.constantFrom(...ID_VALUES)).map(([t, v]) => b64(`${t}:${v}`));
   const derived = fc.tuple(
@@ -265,7 +266,7 @@ export function tamperedId(real: string[]): fc.Arbitrary<string> {
     ),
   ).map(([id, f]) => f(id));
   return fc.oneof({ arbitrary: typed, weight: 4 }, { arbitrary: fc.constantFrom(...ID_SHAPES, 'A'.repeat(201), '!!'), weight: 1 }, { arbitrary: derived, weight: 1 });
-}
+});
 
 /** Parameters that carry a cursor or an id: where decoding bugs live, so they get more bad values. */
 export function pointerKind(name: string, typeName?: string): 'cursor' | 'id' | undefined {
