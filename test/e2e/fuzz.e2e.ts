@@ -74,6 +74,23 @@ describe(`fuzz (${testDialect()}): REST route table and GraphQL schema`, () => {
   /** 2xx answers per REST row (`METHOD /path`): every calendar and workflow operation must be reached. */
   const served = new Map<string, number>();
 
+  /**
+   * The server's error-level log lines by request id, indexed as they come (t.logs only grows): one pass over the
+   * log in all, where a filter of the whole log per request grew with the log.
+   */
+  const errorsByRequest = new Map<string, Array<Record<string, unknown>>>();
+  let indexed = 0;
+  function loggedErrors(requestId: string): Array<Record<string, unknown>> {
+    for (; indexed < t.logs.length; indexed++) {
+      const l = t.logs[indexed];
+      if (typeof l.requestId !== 'string' || !(Number(l.level) >= 50)) continue;
+      const mine = errorsByRequest.get(l.requestId);
+      if (mine) mine.push(l);
+      else errorsByRequest.set(l.requestId, [l]);
+    }
+    return errorsByRequest.get(requestId) ?? [];
+  }
+
   async function run(c: FuzzCase): Promise<Failure[]> {
     const n = ++seq;
     if (n % 100 === 0) await fx.restoreSettings();
@@ -103,7 +120,7 @@ describe(`fuzz (${testDialect()}): REST route table and GraphQL schema`, () => {
           res = { status: 0, headers: {}, body: '', size: 0, ms: 0 };
           problems.push({ kind: 'no answer', detail: (e as Error).message });
         }
-        const logged = t.logs.filter((l) => l.requestId === requestId && Number(l.level) >= 50);
+        const logged = loggedErrors(requestId);
         for (const l of logged) {
           const reason = String((l.err as { message?: string } | undefined)?.message ?? '');
           problems.push({ kind: 'logged error', detail: shorten(`${String(l.msg)} ${JSON.stringify(reason)}`, 300), sig: messageShape(reason) });
