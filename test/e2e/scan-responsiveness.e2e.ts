@@ -3,10 +3,14 @@
  *  - in this process (the real app over a throwaway database): detection never runs on the main thread (the
  *    detector's main-thread entry points are never called), it runs as tasks of the worker pool, and requests
  *    are answered while a detection task is running in a worker, during a backfill and during a large push;
- *  - with the real server process (plain node, `node dist/src/main.js`): a large backfill returns
- *    `in_progress` at once and scan history shows it completed later with the expected alerts; /healthz keeps
- *    answering during it and during a 1,000-file push. A graceful shutdown during a backfill marks it failed;
- *    a crash leaves it in_progress and the next start marks it failed.
+ *  - with the real server process (plain node, `node dist/src/main.js`): a backfill returns `in_progress` at
+ *    once and scan history shows it completed later with the expected alerts; /healthz keeps answering during it
+ *    and during a 1,000-file push. A graceful shutdown during a backfill marks it failed; a crash leaves it
+ *    in_progress and the next start marks it failed.
+ *    "During" is made certain, not likely: a test hook preloaded into the server process (detection-hold.ts) holds
+ *    the backfill's detection in a worker thread until the assertions that need it in progress are done, where a
+ *    23 MB backfill used to be scanned only to last long enough (and, at nice +10 on a busy machine, took minutes).
+ *    Only a detection in a worker thread can reach the hold: detection on the main thread would never be held.
  */
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -22,11 +26,12 @@ import * as engine from '../../src/services/secret-scanning/detector/engine';
 import { IdentityFixtures } from '../fixtures/identity';
 import { startTestApp } from '../helpers/app';
 import { createTestDatabaseConfig, testDialect } from '../helpers/db';
+import { DetectionHold } from '../helpers/detection-hold';
 import { ServerProcess, startServerProcess } from '../helpers/process';
 import { commitSha, fakeSecrets, fileOf, gitBlobId, randomChars } from '../fixtures/fake-secrets';
 
-// The 23 MB backfill shares two cores with the other suite's files in CI, where it once needed more than 150 s.
-// How long it takes is no part of what these tests assert (the event loop stays free, the scan ends): they wait.
+// Detection threads run at nice +10 and share two cores with the other suite's files in CI. How long a scan takes
+// is no part of what these tests assert (the event loop stays free, the scan ends): they wait.
 jest.setTimeout(420_000);
 
 const PROBE_EVERY_MS = 20;
@@ -173,10 +178,13 @@ describe('secret scans do not block the event loop (server process)', () => {
   let pushRepo: RepositoryEntity;
   let owner: string;
   const secrets: string[] = [];
+  let hold: DetectionHold;
 
   beforeAll(async () => {
+    const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gw-scan-'));
+    hold = new DetectionHold(tmp);
     if (testDialect() === 'sqlite') {
-      database = { type: 'sqlite', path: path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gw-scan-')), 'db.sqlite') };
+      database = { type: 'sqlite', path: path.join(tmp, 'db.sqlite') };
     } else {
       const tmp = await createTestDatabaseConfig();
       database = tmp.database;
@@ -191,9 +199,10 @@ describe('secret scans do not block the event loop (server process)', () => {
     repo = await f.repo(org, { name: 'big', private: true, secretScanning: true, advancedSecurity: true });
     pushRepo = await f.repo(org, { name: 'pushed', private: true, secretScanning: true, advancedSecurity: true });
     token = await f.classicToken(admin, ['repo', 'admin:org']);
-    // ~23 MB of stored content (the issue's backfill was 24 MB): 100 files of ~230 KB, 4 secrets each.
+    // ~4.6 MB of stored content, more than one page of a rescan (RESCAN_PAGE_CHARS): 20 files of ~230 KB, 4 secrets
+    // each. (The issue's backfill was 24 MB; the hold, not the size, keeps a backfill in progress here.)
     const rows = [];
-    for (let i = 0; i < 100; i++) {
+    for (let i = 0; i < 20; i++) {
       const content = contentWithSecrets(2_400, 600, secrets);
       rows.push({
         repositoryId: repo.id,
@@ -211,12 +220,20 @@ describe('secret scans do not block the event loop (server process)', () => {
   });
 
   afterAll(async () => {
+    hold?.release();
     if (ds?.isInitialized) await ds.destroy();
     await drop();
   });
+  afterEach(() => hold.release());
 
   async function start(): Promise<ServerProcess> {
-    return startServerProcess({ DATABASE_URL: dbEnv(database), SEED_DEMO: 'false', LOG_LEVEL: 'warn' }, 60_000);
+    return startServerProcess({ DATABASE_URL: dbEnv(database), SEED_DEMO: 'false', LOG_LEVEL: 'warn', ...hold.env() }, 60_000);
+  }
+
+  async function lastBackfillStatus(url: string): Promise<string> {
+    const data = await gql(url, token, HISTORY, { owner, name: repo.name });
+    const scans = data.repository.secretScanningScanHistory.backfillScans as Array<{ status: string }>;
+    return scans[scans.length - 1].status;
   }
 
   async function stop(server: ServerProcess, signal: NodeJS.Signals = 'SIGTERM'): Promise<number | null> {
@@ -233,17 +250,26 @@ describe('secret scans do not block the event loop (server process)', () => {
     }
   }
 
-  it('/healthz answers during a large backfill, which returns in_progress and completes later with every alert', async () => {
+  it('/healthz answers during a backfill, which returns in_progress and completes later with every alert', async () => {
     const server = await start();
     try {
       // warm up (worker threads, JIT) on an ordinary request
       await gql(server.url, token, HISTORY, { owner, name: repo.name });
-      const probe = probeHealth(server.url);
+      let answered = 0;
+      const probe = probeHealth(server.url, () => void answered++);
       await new Promise((r) => setTimeout(r, 100));
+      hold.hold();
       const started = await gql(server.url, token, START_SCAN, { input: { repository: `${owner}/${repo.name}`, kind: 'BACKFILL' } });
+      // A detection task of the backfill is in progress in a worker thread: /healthz answers meanwhile.
+      await hold.running();
+      const before = answered;
+      while (answered < before + 5) await new Promise((r) => setTimeout(r, PROBE_EVERY_MS));
+      const whileHeld = await lastBackfillStatus(server.url);
+      hold.release();
       const status = await waitForBackfill(server.url, token, owner, repo.name);
       const latencies = await probe.stop();
       expect(started.startSecretScan.scan).toMatchObject({ kind: 'BACKFILL', status: 'IN_PROGRESS', completedAt: null });
+      expect(whileHeld).toBe('IN_PROGRESS');
       expect(status).toBe('COMPLETED');
       expect(latencies.length).toBeGreaterThan(0);
     } finally {
@@ -286,8 +312,10 @@ describe('secret scans do not block the event loop (server process)', () => {
   it('a graceful shutdown during a backfill cancels it and marks it failed; the process exits 0', async () => {
     const server = await start();
     const before = (await scanRows()).length;
+    hold.hold();
     const started = await gql(server.url, token, START_SCAN, { input: { repository: `${owner}/${repo.name}`, kind: 'BACKFILL' } });
     expect(started.startSecretScan.scan.status).toBe('IN_PROGRESS');
+    await hold.running();
     expect(await stop(server)).toBe(0);
     const rows = await scanRows();
     expect(rows).toHaveLength(before + 1);
@@ -297,11 +325,14 @@ describe('secret scans do not block the event loop (server process)', () => {
 
   it('a backfill left in_progress by a crash is marked failed at the next start', async () => {
     const server = await start();
+    hold.hold();
     const started = await gql(server.url, token, START_SCAN, { input: { repository: `${owner}/${repo.name}`, kind: 'BACKFILL' } });
     expect(started.startSecretScan.scan.status).toBe('IN_PROGRESS');
+    await hold.running();
     await stop(server, 'SIGKILL');
     const crashed = await scanRows();
     expect(crashed[crashed.length - 1]).toMatchObject({ status: 'in_progress', completedAt: null });
+    hold.release();
     const again = await start();
     try {
       const rows = await scanRows();
