@@ -28,8 +28,8 @@ export class DetectionHold {
     fs.writeFileSync(this.file, '');
   }
 
-  /** Resolves once a detection is waiting on the hold in a worker thread. */
-  async running(timeoutMs = 120_000): Promise<void> {
+  /** Resolves once a detection is waiting on the hold in a worker thread (threads start at nice +10: on a busy machine, late). */
+  async running(timeoutMs = 300_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!fs.existsSync(`${this.file}.running`)) {
       if (Date.now() > deadline) throw new Error('no detection reached the hold');
