@@ -138,12 +138,41 @@ export const LOCK_TIMEOUT_MS = 2_000;
 export const STATEMENT_TIMEOUT_MS = 15_000;
 /**
  * The transaction's start and its bounded waits in ONE round trip: a constant text sent by the simple query protocol
- * (no parameters), whose BEGIN opens the transaction block the SELECT and every later statement run in. Starting the
- * transaction and then setting the waits cost two round trips per write transaction, on every write of every domain.
+ * (no parameters), whose BEGIN opens the transaction block the SET LOCALs and every later statement run in. Starting
+ * the transaction and then setting the waits cost two round trips per write transaction, on every write of every
+ * domain. A wait an operator set (database, role or server; not 0) is left alone: `beginText` reads the session
+ * defaults once per DataSource and leaves its SET out (a change of them takes effect at the gateway's next start).
  */
-export const BEGIN_BOUNDED =
-  `BEGIN; SELECT set_config('lock_timeout', CASE WHEN current_setting('lock_timeout') IN ('0', '0ms') THEN '${LOCK_TIMEOUT_MS}ms' ELSE current_setting('lock_timeout') END, true),` +
-  ` set_config('statement_timeout', CASE WHEN current_setting('statement_timeout') IN ('0', '0ms') THEN '${STATEMENT_TIMEOUT_MS}ms' ELSE current_setting('statement_timeout') END, true)`;
+export function boundedBegin(lockTimeout: string, statementTimeout: string): string {
+  const unset = (v: string) => v === '0' || v === '0ms';
+  return [
+    'BEGIN',
+    ...(unset(lockTimeout) ? [`SET LOCAL lock_timeout = '${LOCK_TIMEOUT_MS}ms'`] : []),
+    ...(unset(statementTimeout) ? [`SET LOCAL statement_timeout = '${STATEMENT_TIMEOUT_MS}ms'`] : []),
+  ].join('; ');
+}
+/** The start of a write transaction on a database with no waits of its own set (the usual case). */
+export const BEGIN_BOUNDED = boundedBegin('0', '0');
+
+/**
+ * The start of a write transaction of this DataSource (boundedBegin of its session defaults), read once per root
+ * DataSource on a pooled connection of its own, before the transaction takes one (so a burst of first transactions
+ * cannot hold every connection while waiting for this read). Each transaction decided this with a SELECT of two
+ * set_config(CASE ...) calls before: a statement planned and run on every write.
+ */
+const beginTexts = new WeakMap<DataSource, Promise<string>>();
+function beginText(ds: DataSource): Promise<string> {
+  const root = rootDataSource(ds);
+  let text = beginTexts.get(root);
+  if (!text) {
+    const pool = (root.driver as unknown as { master: { query(sql: string): Promise<{ rows: Array<{ l: string; s: string }> }> } }).master;
+    text = pool.query("SELECT current_setting('lock_timeout') AS l, current_setting('statement_timeout') AS s").then(({ rows: [r] }) => boundedBegin(r.l, r.s));
+    // A failed read (the database restarting) is tried again by the next transaction, not remembered.
+    text.catch(() => beginTexts.delete(root));
+    beginTexts.set(root, text);
+  }
+  return text;
+}
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -174,23 +203,24 @@ async function runSqlite<T>(ds: DataSource, fn: (m: EntityManager) => Promise<T>
 }
 
 /**
- * PostgreSQL: a pooled connection's query runner, BEGIN with the bounded waits (BEGIN_BOUNDED), `fn`, COMMIT (or
+ * PostgreSQL: a pooled connection's query runner, BEGIN with the bounded waits (beginText), `fn`, COMMIT (or
  * ROLLBACK), release: what TypeORM's `dataSource.transaction` does, with TypeORM's bookkeeping kept right (as for
  * SQLite's BEGIN IMMEDIATE), but the start in one round trip instead of two.
  */
 async function runPostgres<T>(ds: DataSource, fn: (m: EntityManager) => Promise<T>): Promise<T> {
+  const begin = await beginText(ds);
   const qr = ds.createQueryRunner() as Omit<QueryRunner, 'isTransactionActive'> & { isTransactionActive: boolean; transactionDepth?: number };
   try {
     qr.isTransactionActive = true;
     qr.transactionDepth = 1;
     try {
-      await qr.query(BEGIN_BOUNDED);
+      await qr.query(begin);
       const result = await fn(qr.manager);
       await qr.commitTransaction();
       return result;
     } catch (e) {
       try {
-        // Also after a BEGIN_BOUNDED that failed half-way (outside a transaction, ROLLBACK only warns).
+        // Also after a start (BEGIN; SET LOCAL ...) that failed half-way (outside a transaction, ROLLBACK only warns).
         await qr.rollbackTransaction();
       } catch {
         // The original error matters (TypeORM's own transaction() does the same).

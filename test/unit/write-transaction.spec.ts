@@ -8,7 +8,9 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import { queryRows, sqlFor } from '../../src/db/rows';
 import { BEGIN_BOUNDED, writeTransaction } from '../../src/db/transaction';
-import { openTestDatabase, TestDatabase, testDialect } from '../helpers/db';
+import { Client } from 'pg';
+import { openDatabase } from '../../ormconfig';
+import { createTestDatabaseConfig, openTestDatabase, TestDatabase, testDialect } from '../helpers/db';
 import { SqlLog } from '../helpers/sql-log';
 
 const postgres = testDialect() === 'postgres';
@@ -64,6 +66,25 @@ describe('writeTransaction', () => {
     expect(inside[0]).toEqual({ lock: '2s', stmt: '15s', fresh: false });
     const outside = await db.dataSource.query("SELECT current_setting('lock_timeout') AS lock, current_setting('statement_timeout') AS stmt");
     expect(outside[0]).toEqual({ lock: '0', stmt: '0' });
+  });
+
+  onPostgres('keeps a wait the operator set on the database, and bounds the other one (PostgreSQL)', async () => {
+    const own = await createTestDatabaseConfig();
+    const url = (own.database as { url: string }).url;
+    const admin = new Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`ALTER DATABASE "${new URL(url).pathname.slice(1)}" SET statement_timeout = '5s'`);
+    await admin.end();
+    const ds = await openDatabase({ database: own.database });
+    try {
+      const inside = await writeTransaction(ds, (m) => m.query("SELECT current_setting('lock_timeout') AS lock, current_setting('statement_timeout') AS stmt"));
+      expect(inside[0]).toEqual({ lock: '2s', stmt: '5s' });
+      const outside = await ds.query("SELECT current_setting('lock_timeout') AS lock, current_setting('statement_timeout') AS stmt");
+      expect(outside[0]).toEqual({ lock: '0', stmt: '5s' });
+    } finally {
+      await ds.destroy();
+      await own.drop();
+    }
   });
 
   onPostgres('nested calls join the outer transaction (PostgreSQL)', async () => {
