@@ -410,6 +410,7 @@ export class WorkflowRunner {
       leaseUntil: terminal ? null : new Date(now.getTime() + this.leaseMs),
       leaseMs: terminal ? null : this.leaseMs,
       wakeAt: terminal ? null : adv.wakeAt ? new Date(adv.wakeAt) : now,
+      waits: !terminal && !!adv.wakeAt,
     };
     let parent: number | null = null;
     let aborted: number[] = [];

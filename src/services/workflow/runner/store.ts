@@ -23,6 +23,8 @@ export interface Transition {
   /** The lease from now (null: none). */
   leaseMs: number | null;
   wakeAt: Date | null;
+  /** `wakeAt` is a time to wait for (a Wait, a retry's backoff), not "now": it is written as given. */
+  waits?: boolean;
 }
 
 /**
@@ -30,6 +32,14 @@ export interface Transition {
  * disagree, and a worker whose clock runs ahead would take live leases). SQLite is a file of this machine: its
  * processes share this machine's clock, passed as a parameter.
  */
+/**
+ * A transition that goes on at once (`Transition.wakeAt` now, no wait) keeps a wake time that is already due: the job
+ * stays due for any runner should its lease end, and the row's indexed columns stay as they were, so PostgreSQL can
+ * update it in place (a HOT update) instead of adding an entry to each of the table's indexes on every transition.
+ * Parameters: keep (boolean), the new wake time, the new wake time again.
+ */
+const WAKE = 'CASE WHEN ? AND wake_at <= ? THEN wake_at ELSE ? END';
+
 function statements(postgres: boolean) {
   const now = postgres ? "(now() AT TIME ZONE 'UTC')" : '?';
   const until = postgres ? `(now() AT TIME ZONE 'UTC') + CAST(? AS integer) * interval '1 millisecond'` : '?';
@@ -38,14 +48,14 @@ function statements(postgres: boolean) {
     CLAIM: `UPDATE workflow_jobs SET lease_owner = ?, lease_until = ${until}, version = version + 1
   WHERE id = ? AND status = 'RUNNING' AND (lease_until IS NULL OR lease_until < ${now} OR lease_owner = ?) RETURNING `,
     PERSIST: `UPDATE workflow_jobs SET checkpoint = ?, version = ?, current_state = ?, status = ?, output = ?, error = ?, cause = ?,
-  stop_date = ?, lease_owner = ?, lease_until = CASE WHEN ? THEN ${until} ELSE NULL END, wake_at = ?
+  stop_date = ?, lease_owner = ?, lease_until = CASE WHEN ? THEN ${until} ELSE NULL END, wake_at = ${WAKE}
   WHERE id = ? AND version = ? AND status = 'RUNNING' AND lease_owner = ?`,
     /**
      * A job's last transition: PERSIST, answering its definition's status (a DELETING definition goes with its last
      * job: finishDeletion) in the same statement instead of a read after it.
      */
     PERSIST_END: `UPDATE workflow_jobs SET checkpoint = ?, version = ?, current_state = ?, status = ?, output = ?, error = ?, cause = ?,
-  stop_date = ?, lease_owner = ?, lease_until = CASE WHEN ? THEN ${until} ELSE NULL END, wake_at = ?
+  stop_date = ?, lease_owner = ?, lease_until = CASE WHEN ? THEN ${until} ELSE NULL END, wake_at = ${WAKE}
   WHERE id = ? AND version = ? AND status = 'RUNNING' AND lease_owner = ?
   RETURNING (SELECT d.status FROM workflow_definitions d WHERE d.id = workflow_jobs.definition_id) AS definition_status`,
     RENEW: `UPDATE workflow_jobs SET lease_until = ${until} WHERE id = ? AND version = ? AND status = 'RUNNING' AND lease_owner = ?`,
@@ -136,6 +146,8 @@ export class RunnerStore {
         t.leaseOwner,
         t.leaseMs !== null,
         ...this.until(t.leaseMs ?? 0),
+        t.wakeAt !== null && !t.waits,
+        this.toDb(t.wakeAt),
         this.toDb(t.wakeAt),
         jobId,
         version,
