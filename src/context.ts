@@ -10,7 +10,7 @@ import type { AppConfig } from './config';
 import type { Language } from './i18n';
 import { requestDataSource } from './db/request-cancel';
 import type { ServerResponse } from 'node:http';
-import { writeTransaction } from './db/transaction';
+import { writeTransaction, type WriteTransactionOptions } from './db/transaction';
 import type { Loaders } from './loaders';
 import { clearLoaders, loadersLike, loadersOf } from './loaders/loader';
 import { modulesOf } from './modules/module';
@@ -129,10 +129,13 @@ export function contextOfApp(ctx: RequestContext, requestId: string, viewer: Vie
  * writer per process on SQLite, `SELECT … FOR UPDATE` via `lockedFindOne` on PostgreSQL, bounded retry of
  * a busy database, then 503). Inside a transaction it joins that transaction.
  */
-export async function withTransaction<T>(ctx: RequestContext, fn: (tx: RequestContext) => Promise<T>): Promise<T> {
+export async function withTransaction<T>(ctx: RequestContext, fn: (tx: RequestContext) => Promise<T>, opts?: WriteTransactionOptions): Promise<T> {
   try {
-    return await writeTransaction(ctx.db, async (manager) =>
-      manager === ctx.db ? fn(ctx) : fn({ ...ctx, db: manager, loaders: loadersLike(ctx.loaders, manager, ctx.viewer.kind === 'user' ? ctx.viewer.user.id : undefined) }),
+    return await writeTransaction(
+      ctx.db,
+      async (manager) =>
+        manager === ctx.db ? fn(ctx) : fn({ ...ctx, db: manager, loaders: loadersLike(ctx.loaders, manager, ctx.viewer.kind === 'user' ? ctx.viewer.user.id : undefined) }),
+      opts,
     );
   } finally {
     // What the request's loaders cached before the write may be stale now: later reads go to the database.

@@ -14,7 +14,8 @@
  *    serialization failure or deadlock) is retried a bounded number of times with jittered backoff; if it is
  *    still busy the caller gets UnavailableError (503 / SERVICE_UNAVAILABLE), never a 500.
  *  - A transaction that loses an insert race (unique violation) runs once more, re-evaluating its rules.
- *  - A writeTransaction inside another one (same async call chain, same DataSource) joins the outer one.
+ *  - A writeTransaction inside another one (same async call chain, same DataSource) joins the outer one; inside a
+ *    `managerOnly` one (PostgreSQL), only a call given its manager does (see WriteTransactionOptions).
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { rootDataSource } from './request-cancel';
@@ -232,7 +233,18 @@ async function runPostgres<T>(ds: DataSource, fn: (m: EntityManager) => Promise<
   }
 }
 
-async function runOnce<T>(ds: DataSource, fn: (m: EntityManager) => Promise<T>): Promise<T> {
+export interface WriteTransactionOptions {
+  /**
+   * The callback reaches the database only through the manager it is given (and helpers it passes that manager to),
+   * never through a DataSource or a request's context: no nested call needs the call chain's scope to find this
+   * transaction. On PostgreSQL it then runs without that scope, so the promise hooks of the AsyncLocalStorage (which
+   * every promise of the process pays while any transaction holds a scope) stay off for it. SQLite keeps the scope:
+   * its guarded connection tells a transaction's own statements from others' by it.
+   */
+  managerOnly?: boolean;
+}
+
+async function runOnce<T>(ds: DataSource, fn: (m: EntityManager) => Promise<T>, opts: WriteTransactionOptions): Promise<T> {
   const within = <R>(m: EntityManager, run: () => Promise<R>) => {
     const map = new Map(currentTransactions() ?? []);
     map.set(rootDataSource(ds), m);
@@ -242,14 +254,14 @@ async function runOnce<T>(ds: DataSource, fn: (m: EntityManager) => Promise<T>):
     const lock = sqliteLock(ds);
     return lock.run(() => within(ds.createQueryRunner().manager, () => runSqlite(ds, fn)));
   }
-  return runPostgres(ds, (m) => within(m, () => fn(m)));
+  return runPostgres(ds, opts.managerOnly ? fn : (m) => within(m, () => fn(m)));
 }
 
 /**
  * Run `fn` in a write transaction of `db`'s DataSource (see the file comment). Joins the caller's
  * transaction when `db` is a transaction's manager or when called inside another writeTransaction.
  */
-export async function writeTransaction<T>(db: EntityManager | DataSource, fn: (m: EntityManager) => Promise<T>): Promise<T> {
+export async function writeTransaction<T>(db: EntityManager | DataSource, fn: (m: EntityManager) => Promise<T>, opts: WriteTransactionOptions = {}): Promise<T> {
   const manager = managerOf(db);
   if (manager.queryRunner?.isTransactionActive) return fn(manager);
   const ds = manager.connection;
@@ -258,7 +270,7 @@ export async function writeTransaction<T>(db: EntityManager | DataSource, fn: (m
   let raced = false;
   for (let attempt = 1; ; attempt++) {
     try {
-      return await runOnce(ds, fn);
+      return await runOnce(ds, fn, opts);
     } catch (e) {
       // A concurrent writer inserted the same row first: run once more, so the rules see that row
       // (an existing-row path, or the caller's own "already exists" error).

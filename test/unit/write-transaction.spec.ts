@@ -123,6 +123,54 @@ describe('writeTransaction', () => {
     expect([await stored('overlap-a'), await stored('overlap-b'), await stored('overlap-b-nested')]).toEqual([1, 0, 0]);
   });
 
+  it('a manager-only transaction commits or rolls back as one, and a call given its manager joins it', async () => {
+    await writeTransaction(
+      db.dataSource,
+      async (m) => {
+        await insert('manager-only-a')(m);
+        await writeTransaction(m, insert('manager-only-b'));
+      },
+      { managerOnly: true },
+    );
+    await expect(
+      writeTransaction(
+        db.dataSource,
+        async (m) => {
+          await insert('manager-only-c')(m);
+          await writeTransaction(m, insert('manager-only-d'));
+          throw new Error('roll back');
+        },
+        { managerOnly: true },
+      ),
+    ).rejects.toThrow('roll back');
+    expect([await stored('manager-only-a'), await stored('manager-only-b'), await stored('manager-only-c'), await stored('manager-only-d')]).toEqual([1, 1, 0, 0]);
+  });
+
+  it('a manager-only transaction turns no promise hooks on (PostgreSQL; SQLite keeps its scope)', async () => {
+    const dist = path.join(__dirname, '..', '..', 'dist');
+    const script = `
+      require('reflect-metadata');
+      const { executionAsyncResource } = require('node:async_hooks');
+      const { openDatabase } = require(${JSON.stringify(path.join(dist, 'ormconfig.js'))});
+      const { writeTransaction } = require(${JSON.stringify(path.join(dist, 'src', 'db', 'transaction.js'))});
+      const hooksOn = async () => { await null; return executionAsyncResource() instanceof Promise; };
+      setImmediate(async () => {
+        const ds = await openDatabase({ database: JSON.parse(process.env.TEST_DATABASE) });
+        const seen = {};
+        await writeTransaction(ds, async (m) => { seen.inside = await hooksOn(); await m.query('SELECT 1'); seen.afterStatement = await hooksOn(); }, { managerOnly: true });
+        seen.after = await hooksOn();
+        await ds.destroy();
+        console.log(JSON.stringify(seen));
+      });
+    `;
+    const { stdout } = await promisify(execFile)(process.execPath, ['-e', script], {
+      cwd: path.join(__dirname, '..', '..'),
+      env: { PATH: process.env.PATH ?? '', TEST_DATABASE: JSON.stringify(db.database) },
+      encoding: 'utf8',
+    });
+    expect(JSON.parse(stdout.trim())).toEqual({ inside: !postgres, afterStatement: !postgres, after: false });
+  });
+
   it('once no write transaction runs, the process runs no promise hooks (what it reads does not pay for the scope)', async () => {
     // Node's async hooks are per process and jest's workers are shared: a fresh process, on the built code.
     const dist = path.join(__dirname, '..', '..', 'dist');

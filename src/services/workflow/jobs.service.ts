@@ -305,7 +305,8 @@ export class WorkflowJobService {
         }),
       });
       return { job, created: true };
-    });
+      // Only through tx.db (the definition, its version or alias, a job of the same name, the new rows).
+    }, { managerOnly: true });
     if ('expressOf' in result && result.expressOf) {
       const { def, target } = result.expressOf;
       return { express: await this.deps.express.startAsync(ctx, { def, target, stateMachineArn: input.stateMachineArn, name: given, input: text, traceHeader: input.traceHeader }) };

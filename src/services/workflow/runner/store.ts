@@ -65,6 +65,12 @@ function statements(postgres: boolean) {
   };
 }
 
+/**
+ * The runner's transactions reach the database only through their manager (its fixed statements, and persist's `then`
+ * given that manager: closeOpenTasks, abortRunsOfJob, childEnded, finishDeletion).
+ */
+const MANAGER_ONLY = { managerOnly: true } as const;
+
 export class RunnerStore {
   private readonly toDb: (d: Date | null) => unknown;
   private readonly sql: ReturnType<typeof statements>;
@@ -112,11 +118,15 @@ export class RunnerStore {
   claim(jobId: number, owner: string, leaseMs: number): Promise<WorkflowJobEntity | null> {
     const j = entityColumns(this.ds, WorkflowJobEntity, 'workflow_jobs', 'j_');
     const sql = (this.claimSql ??= sqlFor(this.ds, this.sql.CLAIM + j.select));
-    return writeTransaction(this.ds, async (m) => {
-      const res = (await m.queryRunner!.query(sql, [owner, ...this.until(leaseMs), jobId, ...this.now(), owner], true)) as { records?: Array<Record<string, unknown>> };
-      const row = res.records?.[0];
-      return row ? j.hydrate(row) : null;
-    });
+    return writeTransaction(
+      this.ds,
+      async (m) => {
+        const res = (await m.queryRunner!.query(sql, [owner, ...this.until(leaseMs), jobId, ...this.now(), owner], true)) as { records?: Array<Record<string, unknown>> };
+        const row = res.records?.[0];
+        return row ? j.hydrate(row) : null;
+      },
+      MANAGER_ONLY,
+    );
   }
 
   /**
@@ -164,14 +174,14 @@ export class RunnerStore {
       }
       if (then) await then(m, row ? row.definition_status : undefined);
       return true;
-    });
+    }, MANAGER_ONLY);
   }
 
   renew(jobId: number, version: number, owner: string, leaseMs: number): Promise<boolean> {
-    return writeTransaction(this.ds, async (m) => (await this.run(m, this.sql.RENEW, [...this.until(leaseMs), jobId, version, owner])) > 0);
+    return writeTransaction(this.ds, async (m) => (await this.run(m, this.sql.RENEW, [...this.until(leaseMs), jobId, version, owner])) > 0, MANAGER_ONLY);
   }
 
   release(jobId: number, version: number, owner: string): Promise<boolean> {
-    return writeTransaction(this.ds, async (m) => (await this.run(m, this.sql.RELEASE, [version + 1, jobId, version, owner])) > 0);
+    return writeTransaction(this.ds, async (m) => (await this.run(m, this.sql.RELEASE, [version + 1, jobId, version, owner])) > 0, MANAGER_ONLY);
   }
 }
