@@ -2,6 +2,7 @@
  * `npm run bench:profile`: CPU profile of the gateway alone under load, for reading the top self-time slices.
  *
  *   BENCH_WORKLOADS=secret-scanning-org-alerts PROFILE_TARGET=gateway|twin npm run bench:profile
+ *   PROFILE=0: no V8 profiler, only the load (prints the pid, req/s and CPU per request): for `perf record -p`
  *
  * Seeds a throwaway database exactly as `npm run bench` does (SQLite file, or BENCH_DATABASE_URL), starts
  * the gateway (no baseline in this process, so the profile holds only gateway work), warms up, then drives
@@ -120,6 +121,14 @@ async function main(): Promise<void> {
     const first = await fetchOnce(base, request);
     if (first.status >= 300) throw new Error(`${name}: ${first.status} ${first.text.slice(0, 300)}`);
     await runLoad({ baseUrl: base, request, connections: 10, durationSec: 3, title: 'warm-up', expectBody: first.text });
+    if (process.env.PROFILE === '0') {
+      // No V8 profiler (its sampling thread and signals cost CPU of their own): for an outside profiler such as
+      // `perf record -p <pid>` of a process started with --perf-basic-prof.
+      console.log(`pid ${process.pid}: load for ${duration} s`);
+      const run = await runLoad({ baseUrl: base, request, connections: 10, durationSec: duration, title: 'load', expectBody: first.text });
+      console.log(`${name} / ${which} on ${database.type}: ${run.summary.reqPerSec.toFixed(0)} req/s, ${run.summary.serverCpuUsPerRequest?.toFixed(0)} us CPU per request`);
+      return;
+    }
     const session = new inspector.Session();
     session.connect();
     await post(session, 'Profiler.enable');
