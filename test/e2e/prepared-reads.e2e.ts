@@ -69,6 +69,36 @@ describe('prepared hot reads', () => {
     expect(texts.some((s) => s.includes('login_lower'))).toBe(true);
   });
 
+  it('a page statement keeps one generic plan on PostgreSQL (the page size is in its text, not a parameter)', async () => {
+    if (!postgres()) return; // SQLite has no plan cache of this kind: each statement is prepared once (above).
+    // Enough rows that a LIMIT PostgreSQL cannot see (it assumes a tenth of them) makes the generic plan look dear.
+    const ds = t.db.dataSource;
+    const [{ id: owner }] = await ds.query(`SELECT id FROM accounts WHERE login_lower = 'prep'`);
+    await ds.query(
+      `INSERT INTO repositories (owner_id, name, name_lower, private, secret_scanning)
+       SELECT $1, 'bulk-' || g, 'bulk-' || g, false, false FROM generate_series(1, 3000) g`,
+      [owner],
+    );
+    await ds.query('ANALYZE repositories');
+    const query = '{ organization(login: "prep") { repositories(first: 7) { nodes { name } } } }';
+    // Sequential requests reuse one pooled connection: PostgreSQL plans the first five executions with their values,
+    // then keeps a generic plan if it is estimated no dearer.
+    for (let i = 0; i < 8; i++) {
+      const r = await fetch(`${t.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ query }),
+      });
+      expect(((await r.json()) as { data: { organization: { repositories: { nodes: unknown[] } } } }).data.organization.repositories.nodes).toHaveLength(7);
+    }
+    const pool = (ds.driver as unknown as { master: Pool }).master;
+    const { rows } = await pool.query<{ statement: string; generic_plans: string; custom_plans: string }>(
+      `SELECT statement, generic_plans, custom_plans FROM pg_prepared_statements WHERE name LIKE 'gw_%' AND statement LIKE '%"repositories"%name_lower%LIMIT%'`,
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.filter((r) => Number(r.generic_plans) > 0)).not.toEqual([]);
+  });
+
   it('answers what TypeORM answers, outside and inside a transaction', async () => {
     const ds = t.db.dataSource;
     const sql = postgres() ? 'SELECT login FROM accounts WHERE login_lower = $1' : 'SELECT login FROM accounts WHERE login_lower = ?';

@@ -152,8 +152,8 @@ describe('ListQuery', () => {
     expect(await scanned().count()).toBe(3);
     for (const direction of ['ASC', 'DESC'] as const) {
       const names = direction === 'ASC' ? expected : [...expected].reverse();
-      let compiled = false;
-      for (const [limit, offset] of [[2, 0], [2, 2], [2, 4], [5, 0]] as const) {
+      const sizes = new Set<number>();
+      for (const [limit, offset] of [[2, 0], [2, 2], [2, 4], [5, 0], [5, 1]] as const) {
         const q = scanned()
           .select(cols.jsonRow, 'r_row')
           // A selection may read the page's keys (`page`, its key column named as the primary column).
@@ -164,9 +164,11 @@ describe('ListQuery', () => {
           .offset(offset);
         const before = cachedStatementCount();
         const rows = await q.readHits('total');
-        // The first page of a direction compiles its text; the others re-bind it.
-        if (compiled) expect(cachedStatementCount()).toBe(before);
-        compiled = true;
+        // The first page of a direction compiles its text; the others re-bind it. On PostgreSQL the page size is part
+        // of the text (a generic plan costed for the page), so each new size compiles once and its pages re-bind.
+        const postgres = db.dataSource.options.type === 'postgres';
+        if (sizes.size) expect(cachedStatementCount()).toBe(before + (postgres && !sizes.has(limit) ? 1 : 0));
+        sizes.add(limit);
         expect(rows.map((r) => cols.hydrateJsonArray(r.r_row)!.name)).toEqual(names.slice(offset, offset + limit));
         // Every row carries the number of matches and the page's size; no rows, no total.
         expect(rows.map((r) => [Number(r.total), Number(r.on_page)])).toEqual(rows.map(() => [3, rows.length]));

@@ -234,10 +234,27 @@ export class ListQuery<T extends ObjectLiteral> {
     return this;
   }
 
-  /** Bound, not part of the text. */
+  /**
+   * Bound on SQLite; part of the text on PostgreSQL (`limitClause`). A page size is a small integer from a bounded
+   * argument (1..100 plus one), so the texts stay few.
+   */
   limit(n: number | undefined): this {
     this.limitValue = n;
     return this;
+  }
+
+  /**
+   * PostgreSQL plans a named statement once (a generic plan) only when that plan is estimated no dearer than planning
+   * per execution; with `LIMIT $n` it assumes a tenth of the rows, so a page read was planned again on every request.
+   * With the page size in the text the generic plan is costed for the page it reads and is kept.
+   */
+  private inlineLimit(): boolean {
+    return this.dialect === 'postgres' && this.limitValue !== undefined && Number.isSafeInteger(this.limitValue) && this.limitValue >= 0;
+  }
+
+  private limitClause(): string {
+    if (this.limitValue === undefined) return '';
+    return this.inlineLimit() ? ` LIMIT ${this.limitValue}` : ' LIMIT :__limit';
   }
 
   /** Bound, not part of the text. */
@@ -274,7 +291,7 @@ export class ListQuery<T extends ObjectLiteral> {
   private key(kind: string): string {
     let key = `${kind}\u0001${this.shape}`;
     if (this.inlineCount) key += `\u0001C${this.inlineCountAlias}\u0002${this.inlineCount.shape}`;
-    if (this.limitValue !== undefined) key += '\u0001L';
+    if (this.limitValue !== undefined) key += this.inlineLimit() ? `\u0001L${this.limitValue}` : '\u0001L';
     if (this.offsetValue !== undefined) key += '\u0001F';
     if (kind === 'hits') key += `\u0001H${this.hitsTotal}`;
     // Which names are bound decides which `:name` become placeholders; an array's length, how many.
@@ -306,7 +323,7 @@ export class ListQuery<T extends ObjectLiteral> {
       const orders = kind === 'grouped' ? Object.entries(qb.expressionMap.orderBys) : [];
       orders.forEach(([sort], i) => qb.addSelect(sort, `__o${i}`));
       sql = qb.getQuery();
-      if (this.limitValue !== undefined) sql += ' LIMIT :__limit';
+      sql += this.limitClause();
       if (this.offsetValue !== undefined) sql += ' OFFSET :__offset';
       if (kind === 'grouped') {
         const value = (a: string) => `p."${a}"`;
@@ -357,7 +374,7 @@ export class ListQuery<T extends ObjectLiteral> {
     const direction = (o: (typeof orders)[number][1]) => (typeof o === 'string' ? o : `${o.order}${o.nulls ? ` ${o.nulls}` : ''}`);
     const orderOn = (alias: string) => orders.map(([, o], i) => `${alias}.${q(sortColumns[i])} ${direction(o)}`).join(', ');
     let paging = '';
-    if (this.limitValue !== undefined) paging += ' LIMIT :__limit';
+    paging += this.limitClause();
     if (this.offsetValue !== undefined) paging += ' OFFSET :__offset';
     const hits = `hits AS MATERIALIZED (${qb.getQuery()})`;
     const page = `page AS MATERIALIZED (SELECT ${pageColumns.map((c) => `h.${q(c)} AS ${q(c)}`).join(', ')} FROM hits h ORDER BY ${orderOn('h')}${paging})`;
@@ -371,7 +388,7 @@ export class ListQuery<T extends ObjectLiteral> {
 
   private boundParams(): Record<string, unknown> {
     const p: Record<string, unknown> = { ...this.params };
-    if (this.limitValue !== undefined) p.__limit = this.limitValue;
+    if (this.limitValue !== undefined && !this.inlineLimit()) p.__limit = this.limitValue;
     if (this.offsetValue !== undefined) p.__offset = this.offsetValue;
     return p;
   }
