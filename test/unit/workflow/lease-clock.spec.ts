@@ -6,23 +6,15 @@
 import { WorkflowJobEntity } from '../../../entities/workflow';
 import { WorkflowRunner } from '../../../src/services/workflow/runner/runner';
 import { RunnerStore } from '../../../src/services/workflow/runner/store';
-import { IdentityFixtures, uniq } from '../../fixtures/identity';
-import { testContexts } from '../../helpers/context';
+import { passDefinition, startedPassJob } from '../../fixtures/workflow';
 import { openTestDatabase, TestDatabase } from '../../helpers/db';
-
-const ROLE = 'arn:aws:iam::000000000000:role/runner';
 
 describe('workflow runner leases', () => {
   let db: TestDatabase;
   let jobId: number;
   beforeAll(async () => {
     db = await openTestDatabase();
-    const f = new IdentityFixtures(db.dataSource);
-    const contexts = testContexts(db.dataSource, f.services);
-    const alice = await f.user(uniq('alice'));
-    const ctx = await contexts.as(await f.classicToken(alice, ['workflow']));
-    const def = await f.services.workflowDefinitions.create(ctx, { name: uniq('d'), definition: '{"StartAt":"A","States":{"A":{"Type":"Pass","End":true}}}', roleArn: ROLE });
-    jobId = (await f.services.workflowJobs.start(ctx, { stateMachineArn: def.arn })).job.id;
+    jobId = await startedPassJob(db.dataSource);
   });
   afterAll(() => db?.drop());
 
@@ -56,11 +48,7 @@ describe('workflow runner leases: jobs written leased to the embedded runner', (
 
   it('a job started leased to this process\'s runner is not taken by another runner, nor listed as due, on PostgreSQL even when this process\'s clock runs an hour behind', async () => {
     db = await openTestDatabase();
-    const f = new IdentityFixtures(db.dataSource);
-    const contexts = testContexts(db.dataSource, f.services);
-    const alice = await f.user(uniq('alice'));
-    const ctx = await contexts.as(await f.classicToken(alice, ['workflow']));
-    const def = await f.services.workflowDefinitions.create(ctx, { name: uniq('d'), definition: '{"StartAt":"A","States":{"A":{"Type":"Pass","End":true}}}', roleArn: ROLE });
+    const { f, contexts, ctx, def } = await passDefinition(db.dataSource);
     // The embedded runner's hook (setup.ts), with a poll that does not come round during the test.
     const runner = new WorkflowRunner(contexts.deps, contexts.deps.services, { owner: 'runner-a', leaseMs: 60_000, pollMs: 3_600_000 });
     runner.start();

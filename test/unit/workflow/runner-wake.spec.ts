@@ -5,11 +5,8 @@
  */
 import { WorkflowJobEntity } from '../../../entities/workflow';
 import { RunnerStore, Transition } from '../../../src/services/workflow/runner/store';
-import { IdentityFixtures, uniq } from '../../fixtures/identity';
-import { testContexts } from '../../helpers/context';
+import { startedPassJob } from '../../fixtures/workflow';
 import { openTestDatabase, TestDatabase } from '../../helpers/db';
-
-const ROLE = 'arn:aws:iam::000000000000:role/runner';
 
 describe('workflow runner: the wake time of a running job', () => {
   let db: TestDatabase;
@@ -17,14 +14,9 @@ describe('workflow runner: the wake time of a running job', () => {
   let job: WorkflowJobEntity;
   beforeAll(async () => {
     db = await openTestDatabase();
-    const f = new IdentityFixtures(db.dataSource);
-    const contexts = testContexts(db.dataSource, f.services);
-    const alice = await f.user(uniq('alice'));
-    const ctx = await contexts.as(await f.classicToken(alice, ['workflow']));
-    const def = await f.services.workflowDefinitions.create(ctx, { name: uniq('d'), definition: '{"StartAt":"A","States":{"A":{"Type":"Pass","End":true}}}', roleArn: ROLE });
-    const started = (await f.services.workflowJobs.start(ctx, { stateMachineArn: def.arn })).job;
+    const started = await startedPassJob(db.dataSource);
     store = new RunnerStore(db.dataSource);
-    job = (await store.claim(started.id, 'runner-a', 60_000))!;
+    job = (await store.claim(started, 'runner-a', 60_000))!;
     expect(job).not.toBeNull();
   });
   afterAll(() => db?.drop());
