@@ -8,7 +8,7 @@
  *
  * For each "measuring" phase of bench.log (lines prefixed with their epoch ms), the CPU ticks every postgres process
  * gained inside the phase (per process: last sample minus first, so connections opened or closed elsewhere do not
- * count), divided by the target's req/s from the summary table (one round: with several rounds the table has medians).
+ * count), divided by the target's req/s from the summary table (with several rounds: the rounds' median).
  */
 'use strict';
 const fs = require('node:fs');
@@ -25,7 +25,8 @@ const bench = fs.readFileSync(process.argv[3], 'utf8').split('\n');
 const phases = [];
 for (const line of bench) {
   const m = /^(\d+) \[bench\] (.*?) \/ (.*?): measuring (\d+)s/.exec(line);
-  if (m) phases.push({ t: Number(m[1]), workload: m[2], target: m[3], ms: Number(m[4]) * 1000 });
+  // Several rounds: "target (round 2/3)"; its req/s is then the table's median over the rounds.
+  if (m) phases.push({ t: Number(m[1]), workload: m[2], target: m[3], base: m[3].replace(/ \(round \d+\/\d+\)$/, ''), ms: Number(m[4]) * 1000 });
 }
 const reqPerSec = new Map();
 for (const line of bench) {
@@ -46,7 +47,7 @@ for (const p of phases) {
   let ticks = 0;
   for (const [pid, v] of last) ticks += v - first.get(pid);
   const seconds = (inside[inside.length - 1].t - inside[0].t) / 1000;
-  const rps = reqPerSec.get(`${p.workload}/${p.target}`);
+  const rps = reqPerSec.get(`${p.workload}/${p.base}`);
   const perRequest = rps ? `${Math.round((ticks * 1e4) / (rps * seconds))} us per request (at ${rps} req/s)` : '';
   console.log(`${`${p.workload} / ${p.target}`.padEnd(48)} PostgreSQL ${(ticks / 100 / seconds).toFixed(2)} cores  ${perRequest}`);
 }
