@@ -146,7 +146,12 @@ describe('writeTransaction', () => {
     expect([await stored('manager-only-a'), await stored('manager-only-b'), await stored('manager-only-c'), await stored('manager-only-d')]).toEqual([1, 1, 0, 0]);
   });
 
-  it('a manager-only transaction turns no promise hooks on (PostgreSQL; SQLite keeps its scope)', async () => {
+  /**
+   * What `body` records in `seen` (JSON), run in a fresh process on the built code: Node's async hooks are per process
+   * and jest's workers are shared. `body` has `ds` (this file's database, opened), `writeTransaction` and `hooksOn()`
+   * (with promise hooks on, a continuation runs in its promise's async resource).
+   */
+  async function probeHooks(body: string): Promise<Record<string, boolean>> {
     const dist = path.join(__dirname, '..', '..', 'dist');
     const script = `
       require('reflect-metadata');
@@ -157,8 +162,7 @@ describe('writeTransaction', () => {
       setImmediate(async () => {
         const ds = await openDatabase({ database: JSON.parse(process.env.TEST_DATABASE) });
         const seen = {};
-        await writeTransaction(ds, async (m) => { seen.inside = await hooksOn(); await m.query('SELECT 1'); seen.afterStatement = await hooksOn(); }, { managerOnly: true });
-        seen.after = await hooksOn();
+        ${body}
         await ds.destroy();
         console.log(JSON.stringify(seen));
       });
@@ -168,35 +172,25 @@ describe('writeTransaction', () => {
       env: { PATH: process.env.PATH ?? '', TEST_DATABASE: JSON.stringify(db.database) },
       encoding: 'utf8',
     });
-    expect(JSON.parse(stdout.trim())).toEqual({ inside: !postgres, afterStatement: !postgres, after: false });
+    return JSON.parse(stdout.trim()) as Record<string, boolean>;
+  }
+
+  it('a manager-only transaction turns no promise hooks on (PostgreSQL; SQLite keeps its scope)', async () => {
+    const seen = await probeHooks(`
+      await writeTransaction(ds, async (m) => { seen.inside = await hooksOn(); await m.query('SELECT 1'); seen.afterStatement = await hooksOn(); }, { managerOnly: true });
+      seen.after = await hooksOn();
+    `);
+    expect(seen).toEqual({ inside: !postgres, afterStatement: !postgres, after: false });
   });
 
   it('once no write transaction runs, the process runs no promise hooks (what it reads does not pay for the scope)', async () => {
-    // Node's async hooks are per process and jest's workers are shared: a fresh process, on the built code.
-    const dist = path.join(__dirname, '..', '..', 'dist');
-    const script = `
-      require('reflect-metadata');
-      const { executionAsyncResource } = require('node:async_hooks');
-      const { openDatabase } = require(${JSON.stringify(path.join(dist, 'ormconfig.js'))});
-      const { writeTransaction } = require(${JSON.stringify(path.join(dist, 'src', 'db', 'transaction.js'))});
-      // With promise hooks on, a continuation runs in its promise's async resource.
-      const hooksOn = async () => { await null; return executionAsyncResource() instanceof Promise; };
-      setImmediate(async () => {
-        const ds = await openDatabase({ database: JSON.parse(process.env.TEST_DATABASE) });
-        const seen = { before: await hooksOn() };
-        await writeTransaction(ds, async (m) => { seen.inside = await hooksOn(); await m.query('SELECT 1'); });
-        seen.after = await hooksOn();
-        await Promise.all([1, 2].map(() => writeTransaction(ds, async (m) => { await m.query('SELECT 1'); })));
-        seen.afterTwo = await hooksOn();
-        await ds.destroy();
-        console.log(JSON.stringify(seen));
-      });
-    `;
-    const { stdout } = await promisify(execFile)(process.execPath, ['-e', script], {
-      cwd: path.join(__dirname, '..', '..'),
-      env: { PATH: process.env.PATH ?? '', TEST_DATABASE: JSON.stringify(db.database) },
-      encoding: 'utf8',
-    });
-    expect(JSON.parse(stdout.trim())).toEqual({ before: false, inside: true, after: false, afterTwo: false });
+    const seen = await probeHooks(`
+      seen.before = await hooksOn();
+      await writeTransaction(ds, async (m) => { seen.inside = await hooksOn(); await m.query('SELECT 1'); });
+      seen.after = await hooksOn();
+      await Promise.all([1, 2].map(() => writeTransaction(ds, async (m) => { await m.query('SELECT 1'); })));
+      seen.afterTwo = await hooksOn();
+    `);
+    expect(seen).toEqual({ before: false, inside: true, after: false, afterTwo: false });
   });
 });
