@@ -145,3 +145,26 @@ export async function startBaselineServer(db: BaselineDb, routes: BaselineRoute[
       }),
   };
 }
+
+/**
+ * A baseline's token-and-organization access row (the org-repositories and dashboard floors). On SQLite the
+ * organization comes as one JSON value `org` ([id, login, role] or NULL: its scalar-subquery form reads the token by
+ * its index); `orgAccess` spreads it into the columns PostgreSQL's JOIN form answers.
+ */
+export interface OrgAccessRow {
+  user_id: number;
+  is_user: number | null;
+  kind?: string;
+  scopes: string | null;
+  expires_at: unknown;
+  org?: string | null;
+  org_id?: number | null;
+  org_login?: string | null;
+  role?: string | null;
+}
+
+export function orgAccess<R extends OrgAccessRow>(row: R): R {
+  if (row.org === undefined) return row;
+  const org = row.org === null ? null : (JSON.parse(row.org) as [number, string, string | null]);
+  return { ...row, org_id: org?.[0] ?? null, org_login: org?.[1] ?? null, role: org?.[2] ?? null };
+}

@@ -3,7 +3,7 @@
  * organization's repositories, each against a hand-written baseline that returns the same JSON.
  */
 import { createHash } from 'node:crypto';
-import type { BaselineDb } from '../lib/baseline';
+import { BaselineDb, OrgAccessRow, orgAccess } from '../lib/baseline';
 import { BaselineRequest, BaselineResponse, BenchEnv, BenchFailure, FetchedResponse, HttpRequestSpec, Workload } from '../lib/types';
 import { assertOk, assertSame } from '../lib/verify';
 
@@ -154,18 +154,6 @@ const ORG_ACCESS_SQL = {
  WHERE t.token_hash = ? AND t.revoked_at IS NULL`,
 };
 
-interface OrgAccessRow {
-  user_id: number;
-  is_user: number | null;
-  scopes: string | null;
-  expires_at: unknown;
-  /** SQLite: [id, login, role] of the organization, or NULL. */
-  org?: string | null;
-  org_id?: number | null;
-  org_login?: string | null;
-  role?: string | null;
-}
-
 /**
  * The page, with its total in the same statement: a viewer who sees every repository of the owner reads the kept
  * number (repository_totals, kept by the database's triggers, as the gateway reads it); others count what they see.
@@ -189,14 +177,9 @@ async function orgReposBaseline(req: BaselineRequest, db: BaselineDb): Promise<B
   const first = Number(req.url.searchParams.get('first') ?? 30);
   if (!Number.isInteger(first) || first < 0 || first > 100) return { status: 400, json: { message: 'first must be 0..100' } };
   const hash = createHash('sha256').update(m[2], 'utf8').digest('hex');
-  const [a] = await db.all<OrgAccessRow>('org_access', ORG_ACCESS_SQL[db.dialect], [login.toLowerCase(), hash]);
+  const [row] = await db.all<OrgAccessRow>('org_access', ORG_ACCESS_SQL[db.dialect], [login.toLowerCase(), hash]);
+  const a = row && orgAccess(row);
   if (!a || a.is_user == null || (a.expires_at != null && toTime(a.expires_at) <= Date.now())) return unauthorized();
-  if (a.org !== undefined) {
-    const org = a.org === null ? null : (JSON.parse(a.org) as [number, string, string | null]);
-    a.org_id = org?.[0] ?? null;
-    a.org_login = org?.[1] ?? null;
-    a.role = org?.[2] ?? null;
-  }
   if (a.org_id == null) return { status: 404, json: { message: `Could not resolve to an Organization with the login of '${login}'.` } };
   const orgId = Number(a.org_id);
   const userId = Number(a.user_id);

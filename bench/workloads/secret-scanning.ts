@@ -14,7 +14,7 @@
  * in the same order; and both match the seed's newest alerts and alert count.
  */
 import { createHash } from 'node:crypto';
-import { BaselineDb, sqlDate } from '../lib/baseline';
+import { BaselineDb, OrgAccessRow, orgAccess, sqlDate } from '../lib/baseline';
 import { NEWEST_KEPT } from '../lib/seed-secret-scanning';
 import { BaselineRequest, BaselineResponse, BenchEnv, BenchFailure, FetchedResponse, HttpRequestSpec, Workload } from '../lib/types';
 import { assertOk, assertSame, firstDifference } from '../lib/verify';
@@ -110,19 +110,6 @@ const PAGE_SQL = `SELECT a.number AS number, a.state AS state, a.secret_type AS 
 
 const COUNT_SQL = `SELECT (${TOTAL_SQL}) AS total`;
 
-interface AccessRow {
-  user_id: number;
-  is_user: number | null;
-  kind: string;
-  scopes: string | null;
-  expires_at: unknown;
-  /** SQLite: [id, login, role] of the organization, or NULL. */
-  org?: string | null;
-  org_id?: number | null;
-  org_login?: string | null;
-  role?: string | null;
-}
-
 interface PageRow {
   number: number;
   state: string;
@@ -149,14 +136,9 @@ async function orgAlertsBaseline(req: BaselineRequest, db: BaselineDb): Promise<
   const first = Number(req.url.searchParams.get('first') ?? 30);
   if (!Number.isInteger(first) || first < 1 || first > 100) return { status: 400, json: { message: 'first must be 1..100' } };
   const hash = createHash('sha256').update(m[2], 'utf8').digest('hex');
-  const [v] = await db.all<AccessRow>('ss_access', ACCESS_SQL[db.dialect], [login.toLowerCase(), hash]);
+  const [row] = await db.all<OrgAccessRow>('ss_access', ACCESS_SQL[db.dialect], [login.toLowerCase(), hash]);
+  const v = row && orgAccess(row);
   if (!v || v.is_user == null || (v.expires_at != null && sqlDate(v.expires_at).getTime() <= Date.now())) return { status: 401, json: { message: 'Bad credentials' } };
-  if (v.org !== undefined) {
-    const org = v.org === null ? null : (JSON.parse(v.org) as [number, string, string | null]);
-    v.org_id = org?.[0] ?? null;
-    v.org_login = org?.[1] ?? null;
-    v.role = org?.[2] ?? null;
-  }
   if (v.org_id == null) return { status: 404, json: { message: 'Not Found' } };
   const scopes = v.scopes ? (JSON.parse(v.scopes) as string[]) : [];
   // Classic tokens only (the bench's): org owners and security managers with repo or security_events.
